@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# The one set-up script: installs every Debian package boneyard needs to build, test and run.
+# Idempotent: packages already installed are skipped, and apt-get runs only when something is
+# missing, so calling it before every build costs a fraction of a second.
+set -euo pipefail
+
+# Every Debian package the project needs, in one place. Add new needs here (gRPC, PostgreSQL...).
+packages=(
+  build-essential     # gcc/g++, make
+  cmake
+  ninja-build
+  clang               # the clang-thread-safety build
+  libabsl-dev
+  nlohmann-json3-dev
+  libgtest-dev
+  libgmock-dev
+  libbenchmark-dev    # tests/bench
+  python3             # tests/bench/run.sh formats its results with python3
+  jq                  # deploy/local/demo.sh reads `boneyard games --json`
+  tmux
+)
+
+missing=()
+for pkg in "${packages[@]}"; do
+  # dpkg-query fails for packages it has never heard of; treat that as "not installed".
+  status=$(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null || true)
+  if [[ "$status" != "install ok installed" ]]; then
+    missing+=("$pkg")
+  fi
+done
+
+if ((${#missing[@]} == 0)); then
+  echo "setup: all packages present"
+  exit 0
+fi
+
+# apt-get needs root; fall back to sudo when we are not root and it is available.
+as_root=()
+if ((EUID != 0)); then
+  if command -v sudo >/dev/null 2>&1; then
+    as_root=(sudo)
+  else
+    echo "setup: missing packages: ${missing[*]}" >&2
+    echo "setup: run this script as root (or install sudo) so apt-get can install them" >&2
+    exit 1
+  fi
+fi
+
+# Update the package lists only now that we know we have to install something.
+"${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update
+"${as_root[@]}" env DEBIAN_FRONTEND=noninteractive \
+  apt-get install -y --no-install-recommends "${missing[@]}"
+echo "setup: installed ${missing[*]}"

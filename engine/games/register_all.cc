@@ -1,0 +1,32 @@
+// The one place that lists every game and its bots. Adding a game: copy the smallest game
+// folder (castle_rock), rename, and add it here.
+#include "engine/bots/bot.h"
+#include "engine/core/registry.h"
+#include "engine/games/castle_rock/castle_rock.h"
+#include "engine/games/castle_rock/castle_rock_bots.h"
+#include "engine/games/muggins/muggins.h"
+#include "engine/games/muggins/muggins_bots.h"
+
+namespace boneyard {
+namespace {
+
+void MustRegister(GameRegistry& registry, GameSpec spec) {
+  if (absl::Status s = registry.Register(std::move(spec)); !s.ok()) {
+    std::fprintf(stderr, "boneyard: %s\n", std::string(s.message()).c_str());
+    std::abort();
+  }
+}
+
+}  // namespace
+
+void RegisterAllGames(GameRegistry& registry) {
+  MustRegister(registry, castle_rock::Spec());
+  MustRegister(registry, muggins::Spec());
+}
+
+void RegisterAllBots(BotRegistry& registry) {
+  castle_rock::RegisterBots(registry);
+  muggins::RegisterBots(registry);
+}
+
+}  // namespace boneyard

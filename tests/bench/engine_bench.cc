@@ -1,0 +1,61 @@
+// Random playouts per game through the generic State interface (LegalActions into a fixed
+// buffer, Apply), as decisions per second on one core. tests/bench/run.sh runs this next to
+// block_reference (the shared yardstick, same flags) and prints the ratios.
+#include <benchmark/benchmark.h>
+
+#include "engine/core/registry.h"
+#include "engine/core/rng.h"
+
+namespace boneyard {
+namespace {
+
+void RandomPlayouts(benchmark::State& bench, const char* game_name, const char* rules) {
+  auto game = DefaultRegistry().CreateGame(game_name, *ParseRuleText(rules));
+  if (!game.ok()) {
+    bench.SkipWithError(std::string(game.status().message()).c_str());
+    return;
+  }
+  Rng rng(1);
+  ActionList legal;
+  int64_t decisions = 0;
+  int64_t matches = 0;
+  uint64_t seed = 0;
+  for (auto _ : bench) {
+    std::unique_ptr<State> state = *(*game)->NewMatch(seed++);
+    while (!state->IsTerminal()) {
+      legal.clear();
+      state->LegalActions(legal);
+      state->Apply(legal[rng.Below(legal.size())]);
+      ++decisions;
+    }
+    ++matches;
+  }
+  bench.counters["decisions_per_s"] = benchmark::Counter(static_cast<double>(decisions),
+                                                         benchmark::Counter::kIsRate);
+  bench.counters["decisions_per_match"] =
+      static_cast<double>(decisions) / static_cast<double>(matches ? matches : 1);
+}
+
+void Clone(benchmark::State& bench, const char* game_name, const char* rules) {
+  auto game = DefaultRegistry().CreateGame(game_name, *ParseRuleText(rules));
+  std::unique_ptr<State> state = *(*game)->NewMatch(7);
+  ActionList legal;
+  for (int i = 0; i < 10 && !state->IsTerminal(); ++i) {
+    legal.clear();
+    state->LegalActions(legal);
+    state->Apply(legal[0]);
+  }
+  for (auto _ : bench) benchmark::DoNotOptimize(state->Clone());
+}
+
+BENCHMARK_CAPTURE(RandomPlayouts, muggins_2p, "muggins", "players=2");
+BENCHMARK_CAPTURE(RandomPlayouts, muggins_4p_teams, "muggins", "players=4,teams=true");
+BENCHMARK_CAPTURE(RandomPlayouts, castle_rock_d6, "castle_rock", "set=6");
+BENCHMARK_CAPTURE(RandomPlayouts, castle_rock_d18, "castle_rock", "set=18");
+BENCHMARK_CAPTURE(Clone, muggins_2p, "muggins", "players=2");
+BENCHMARK_CAPTURE(Clone, castle_rock_d18, "castle_rock", "set=18");
+
+}  // namespace
+}  // namespace boneyard
+
+BENCHMARK_MAIN();

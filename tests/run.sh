@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# The test command (also what CI runs, via .ci/run):
+#   1. deploy/setup.sh                      Debian packages
+#   2. Release build (build/)               deploy/build.sh
+#   3. every test on the Release build      ctest --test-dir build
+#   4. sanitize preset (build-sanitize/)    ASan + UBSan build
+#   5. engine tests under the sanitizers    ctest --test-dir build-sanitize -L engine
+#   6. clang-thread-safety (build-clang/)   compile only: proves -Wthread-safety passes
+# Stages after a failure still run where they can, so one run reports everything; the exit
+# status is non-zero if any stage failed.
+#
+# BONEYARD_SKIP_SANITIZE=1 skips stages 4-6 for quick local runs. It is ignored when CI=true.
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$root"
+
+# Sanitizer reports should say where, and UB should stop the test rather than scroll past.
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
+
+logdir=$(mktemp -d)
+trap 'rm -rf "$logdir"' EXIT
+
+summary=()
+failed=0
+skip_sanitize=0
+
+# run_stage NAME COMMAND...: runs the command with its output left visible, records the result.
+run_stage() {
+  local name=$1
+  shift
+  echo
+  echo "==== ${name}: $*"
+  if "$@"; then
+    summary+=("PASS  ${name}")
+    return 0
+  fi
+  summary+=("FAIL  ${name}")
+  failed=1
+  return 1
+}
+
+# run_ctest_stage NAME CTEST-ARGS...: like run_stage, and adds ctest's test count to the summary.
+# ctest's own output (including its closing "N% tests passed" line) stays on screen via tee.
+run_ctest_stage() {
+  local name=$1
+  shift
+  local log
+  log="$logdir/ctest-${#summary[@]}.log"
+  echo
+  echo "==== ${name}: ctest $*"
+  local rc=0
+  ctest "$@" 2>&1 | tee "$log" || rc=$?
+  local count
+  count=$(sed -n 's/.*tests failed out of \([0-9][0-9]*\).*/\1/p' "$log" | tail -n 1)
+  if ((rc == 0)); then
+    summary+=("PASS  ${name}: ${count:-?} tests")
+    return 0
+  fi
+  summary+=("FAIL  ${name} (see ctest output above)")
+  failed=1
+  return 1
+}
+
+skip_stage() {
+  summary+=("SKIP  $1 ($2)")
+}
+
+print_summary() {
+  echo
+  echo "==== summary"
+  local line
+  for line in "${summary[@]}"; do
+    echo "  $line"
+  done
+  if ((skip_sanitize)); then
+    echo "!!!! sanitizer and clang-thread-safety stages were SKIPPED (BONEYARD_SKIP_SANITIZE=1)"
+  fi
+  if ((failed)); then
+    echo "==== tests/run.sh: FAILED"
+  elif ((skip_sanitize)); then
+    echo "==== tests/run.sh: every stage that ran passed (some were skipped)"
+  else
+    echo "==== tests/run.sh: all stages passed"
+  fi
+}
+
+# Without the packages nothing else can run, so a set-up failure stops here.
+if ! run_stage "setup" deploy/setup.sh; then
+  print_summary
+  exit 1
+fi
+
+# --no-tests=error: a build that registers no tests must not look like a pass.
+if run_stage "build release" deploy/build.sh; then
+  run_ctest_stage "ctest release (all)" \
+    --test-dir build --output-on-failure -j2 --no-tests=error || true
+else
+  skip_stage "ctest release (all)" "release build failed"
+fi
+
+if [[ "${BONEYARD_SKIP_SANITIZE:-0}" == "1" ]]; then
+  if [[ "${CI:-}" == "true" ]]; then
+    echo "==== BONEYARD_SKIP_SANITIZE=1 ignored: CI=true always runs the sanitizer and clang builds"
+  else
+    skip_sanitize=1
+  fi
+fi
+
+if ((skip_sanitize)); then
+  echo
+  echo "!!!! ======================================================================== !!!!"
+  echo "!!!! BONEYARD_SKIP_SANITIZE=1: sanitizer and clang-thread-safety builds SKIPPED !!!!"
+  echo "!!!! This run does NOT prove the engine is ASan/UBSan/thread-safety clean.     !!!!"
+  echo "!!!! ======================================================================== !!!!"
+  skip_stage "build sanitize" "BONEYARD_SKIP_SANITIZE=1"
+  skip_stage "ctest sanitize (engine)" "BONEYARD_SKIP_SANITIZE=1"
+  skip_stage "build clang-thread-safety" "BONEYARD_SKIP_SANITIZE=1"
+else
+  if run_stage "build sanitize" deploy/build.sh sanitize; then
+    run_ctest_stage "ctest sanitize (engine)" \
+      --test-dir build-sanitize --output-on-failure -j2 --no-tests=error -L engine || true
+  else
+    skip_stage "ctest sanitize (engine)" "sanitize build failed"
+  fi
+  run_stage "build clang-thread-safety" deploy/build.sh clang-thread-safety || true
+fi
+
+print_summary
+exit "$failed"
