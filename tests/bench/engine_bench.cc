@@ -18,6 +18,7 @@ void RandomPlayouts(benchmark::State& bench, const char* game_name, const char* 
   Rng rng(1);
   ActionList legal;
   int64_t decisions = 0;
+  int64_t forced = 0;  // decisions with a single legal action (a forced draw or pass)
   int64_t matches = 0;
   uint64_t seed = 0;
   for (auto _ : bench) {
@@ -27,11 +28,14 @@ void RandomPlayouts(benchmark::State& bench, const char* game_name, const char* 
       state->LegalActions(legal);
       state->Apply(legal[rng.Below(legal.size())]);
       ++decisions;
+      forced += legal.size() == 1;
     }
     ++matches;
   }
   bench.counters["decisions_per_s"] = benchmark::Counter(static_cast<double>(decisions),
                                                          benchmark::Counter::kIsRate);
+  bench.counters["forced_fraction"] =
+      static_cast<double>(forced) / static_cast<double>(decisions ? decisions : 1);
   bench.counters["decisions_per_match"] =
       static_cast<double>(decisions) / static_cast<double>(matches ? matches : 1);
 }

@@ -24,10 +24,10 @@ python3 - "$json" "$ref" <<'PY'
 import json, sys
 data = json.load(open(sys.argv[1]))
 ref = float(sys.argv[2])
-print(f"{'benchmark':40s} {'decisions/s':>14s} {'ratio to block_reference':>26s}")
+print(f"{'benchmark':40s} {'decisions/s':>14s} {'ratio to block_reference':>26s} {'forced':>8s}")
 for b in data["benchmarks"]:
     d = b.get("decisions_per_s")
     if d is None:
         continue
-    print(f"{b['name']:40s} {d:14,.0f} {d / ref:26.2f}")
+    print(f"{b['name']:40s} {d:14,.0f} {d / ref:26.2f} {b['forced_fraction']:8.2f}")
 PY

@@ -13,6 +13,9 @@ namespace {
 std::atomic<long> g_allocations{0};
 }  // namespace
 
+// The replaced operator new hands out malloc'd memory, so free() is the matching release.
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+
 void* operator new(std::size_t n) {
   g_allocations.fetch_add(1, std::memory_order_relaxed);
   if (void* p = std::malloc(n == 0 ? 1 : n)) return p;
@@ -31,6 +34,8 @@ struct Config {
   const char* game;
   const char* rules;
 };
+
+void PrintTo(const Config& c, std::ostream* os) { *os << c.game << " " << c.rules; }
 
 class NoAllocationPerMove : public ::testing::TestWithParam<Config> {};
 

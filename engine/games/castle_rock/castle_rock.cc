@@ -87,7 +87,16 @@ CastleRockState::CastleRockState(std::shared_ptr<const Game> game, uint64_t seed
 
 void CastleRockState::DrawOne() { row_[row_len_++] = pile_[next_++]; }
 
+// Removals only ever involve the last three tiles of the row. A draw happens only when no
+// removal exists, and can create one only with the new tile; removing tile n-2 joins n-3 to
+// n-1, creating candidates only among the new last three; removing the last three creates no
+// new neighbours. So the last three tiles are all that need looking at (CheckInvariants
+// verifies this against a scan of the whole row).
 bool CastleRockState::HasRemoval() const {
+  return row_len_ >= 3 && Matches(row_[row_len_ - 3], row_[row_len_ - 1]);
+}
+
+bool CastleRockState::HasRemovalAnywhere() const {
   for (int i = 0; i + 2 < row_len_; ++i) {
     if (Matches(row_[i], row_[i + 2])) return true;  // covers option 2 too: it needs a match
   }
@@ -103,14 +112,11 @@ void CastleRockState::Settle() {
 
 void CastleRockState::LegalActions(ActionList& out) const {
   if (terminal_) return;
-  const int before = out.size();
-  for (int i = 1; i + 1 < row_len_; ++i) {
-    if (Matches(row_[i - 1], row_[i + 1])) out.push_back(static_cast<Action>(i));
-  }
-  // A triple always has a matching outer pair, so it never exists without a single.
-  if (out.size() > before) {
-    for (int i = 0; i + 2 < row_len_; ++i) {
-      if (AllShare(row_[i], row_[i + 1], row_[i + 2])) out.push_back(kTripleBase + i);
+  if (HasRemoval()) {
+    const int last = row_len_ - 1;
+    out.push_back(static_cast<Action>(last - 1));  // option 1: the middle of the last three
+    if (AllShare(row_[last - 2], row_[last - 1], row_[last])) {
+      out.push_back(kTripleBase + static_cast<Action>(last - 2));  // option 2
     }
   } else if (next_ < pile_size_) {
     out.push_back(kDraw);
@@ -199,7 +205,9 @@ std::string CastleRockState::ActionToString(Action action) const {
 absl::StatusOr<Action> CastleRockState::ParseAction(absl::string_view text) const {
   const std::string t = absl::AsciiStrToLower(absl::StripAsciiWhitespace(text));
   if (t == "draw") return kDraw;
-  const std::vector<absl::string_view> words = absl::StrSplit(t, ' ', absl::SkipEmpty());
+  // Words are separated by any run of whitespace (tabs too), as in the other games.
+  const std::vector<absl::string_view> words =
+      absl::StrSplit(t, absl::ByAnyChar(" \t\r\n"), absl::SkipEmpty());
   auto malformed = [&] {
     return absl::InvalidArgumentError(absl::StrCat(
         "'", text, "' is not a castle_rock action (\"take <i>\", \"take <i>-<i+2>\" or \"draw\")"));
@@ -277,6 +285,9 @@ absl::Status CastleRockState::CheckInvariants() const {
     in_row.Set(row_[i]);
   }
   if (!terminal_ && row_len_ == 0) return absl::InternalError("empty row while play goes on");
+  if (HasRemoval() != HasRemovalAnywhere()) {
+    return absl::InternalError("a removal exists away from the end of the row");
+  }
   if (terminal_ != (next_ == pile_size_ && !HasRemoval())) {
     return absl::InternalError("terminal flag disagrees with the rules");
   }

@@ -99,6 +99,7 @@ class CastleRockState : public State {
     return (crg_->PipMask(a) & crg_->PipMask(b) & crg_->PipMask(c)) != 0;
   }
   bool HasRemoval() const;
+  bool HasRemovalAnywhere() const;
   void DrawOne();
   void Settle();  // refill an empty row, then decide whether the game is over
 
