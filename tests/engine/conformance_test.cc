@@ -98,7 +98,9 @@ class ConformanceTest : public ::testing::TestWithParam<Config> {
       } else {
         ASSERT_TRUE(view["legal_actions"].empty()) << "seat " << seat << " sees others' moves";
       }
-      if (seat == kSpectator) ASSERT_TRUE(view["hand"].empty());
+      if (seat == kSpectator) {
+        ASSERT_TRUE(view["hand"].empty());
+      }
       if (seat != kSpectator && !state.IsTerminal()) {
         std::unique_ptr<State> sampled = state.Determinize(seat, rng);
         ASSERT_TRUE(sampled->CheckInvariants().ok()) << sampled->CheckInvariants();
@@ -172,7 +174,9 @@ class ConformanceTest : public ::testing::TestWithParam<Config> {
       }
     }
     ASSERT_NE(std::find(ranks.begin(), ranks.end(), 1), ranks.end()) << "nobody ranked first";
-    if (deep) ASSERT_NO_FATAL_FAILURE(CheckViews(*state, rng));
+    if (deep) {
+      ASSERT_NO_FATAL_FAILURE(CheckViews(*state, rng));
+    }
 
     // Record → JSON text → record → referee → the same state.
     const Record record = recorder.Build(*state);

@@ -979,7 +979,7 @@ nlohmann::json MugginsState::ResultDetails() const {
     case MatchEnd::kBlocked: ended_by = "blocked"; break;
     case MatchEnd::kNone: break;
   }
-  return {{"rounds", round_ + 1}, {"ended_by", ended_by}, {"target", mg_->target()}};
+  return {{"rounds", round_ + 1}, {"ended_by", ended_by}};
 }
 
 }  // namespace boneyard::muggins
