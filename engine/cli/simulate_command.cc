@@ -366,9 +366,12 @@ void PrintSummaryText(const SimulateOptions& options, const Game& game, const To
       << "matches:   " << totals.matches << " (seed " << options.seed << ", jobs " << options.jobs
       << ")\n";
   const std::vector<double> means = MeanScores(totals);
+  // A solitaire seat is always ranked first; its game-specific win rate is in the details.
+  const bool solitaire = options.seats.size() == 1;
   for (size_t s = 0; s < options.seats.size(); ++s) {
-    const std::string wins = absl::StrCat("wins ", totals.wins[s], " (",
-                                          Percent(totals.wins[s], totals.matches), ")");
+    const std::string wins =
+        solitaire ? "" : absl::StrCat("wins ", totals.wins[s], " (",
+                                      Percent(totals.wins[s], totals.matches), ")");
     out << absl::StrFormat("seat %d:    %-10s %-20s mean score %.2f\n", s, options.seats[s],
                            wins, means[s]);
   }

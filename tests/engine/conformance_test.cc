@@ -211,8 +211,9 @@ INSTANTIATE_TEST_SUITE_P(AllGames, ConformanceTest, ::testing::ValuesIn(Configs(
                          [](const ::testing::TestParamInfo<Config>& info) {
                            std::string name = info.param.game;
                            if (!info.param.rules.empty()) {
-                             name += "_" + absl::StrReplaceAll(info.param.rules,
-                                                               {{"=", "_"}, {",", "_"}});
+                             name = absl::StrCat(name, "_",
+                                                 absl::StrReplaceAll(info.param.rules,
+                                                                     {{"=", "_"}, {",", "_"}}));
                            }
                            return name;
                          });
