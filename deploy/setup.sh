@@ -18,6 +18,13 @@ packages=(
   python3             # tests/bench/run.sh formats its results with python3
   jq                  # deploy/local/demo.sh reads `boneyard games --json`
   tmux
+  pkg-config
+  protobuf-compiler   # proto/: protoc
+  libprotobuf-dev
+  libgrpc++-dev
+  protobuf-compiler-grpc
+  libpqxx-dev         # services/common: PostgreSQL client
+  postgresql          # tests/run.sh and deploy/local start a private cluster
 )
 
 missing=()

@@ -48,17 +48,6 @@ int PrintCommandHelp(Io& io, absl::string_view usage) {
   return kExitOk;
 }
 
-nlohmann::json OptionValueToJson(const OptionValue& value) {
-  if (const auto* b = std::get_if<bool>(&value)) return *b;
-  if (const auto* i = std::get_if<int64_t>(&value)) return *i;
-  return std::get<std::string>(value);
-}
-
-nlohmann::json RulesToJson(const Rules& rules) {
-  nlohmann::json out = nlohmann::json::object();
-  for (const auto& [name, value] : rules.values()) out[name] = OptionValueToJson(value);
-  return out;
-}
 
 absl::StatusOr<std::vector<std::string>> ParseSeatList(absl::string_view text) {
   std::vector<std::string> seats;

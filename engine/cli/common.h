@@ -14,6 +14,7 @@
 #include "engine/cli/commands.h"
 #include "engine/core/game.h"
 #include "engine/core/rules.h"
+#include "engine/records/record.h"  // OptionValueToJson, RulesToJson
 #include "nlohmann/json.hpp"
 
 namespace boneyard::cli {
@@ -34,10 +35,6 @@ int UsageError(Io& io, absl::string_view message, absl::string_view usage);
 int Fail(Io& io, ExitCode code, absl::string_view message);
 // Prints the usage line for "<command> --help"; returns kExitOk.
 int PrintCommandHelp(Io& io, absl::string_view usage);
-
-nlohmann::json OptionValueToJson(const OptionValue& value);
-// Every resolved option as a JSON object of typed values.
-nlohmann::json RulesToJson(const Rules& rules);
 
 // "greedy, random" → {"greedy", "random"}; an empty entry is an error.
 absl::StatusOr<std::vector<std::string>> ParseSeatList(absl::string_view text);

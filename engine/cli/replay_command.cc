@@ -29,7 +29,7 @@ json ResultJson(const RecordedResult& result) {
 
 json StateJson(const State& state) {
   json out = {{"game", state.game().name()},
-              {"rules", RulesToJson(state.game().rules())},
+              {"rules", RulesToJson(state.game().rules().values())},
               {"round", state.Round()},
               {"terminal", state.IsTerminal()},
               {"current_seat", state.CurrentSeat()},

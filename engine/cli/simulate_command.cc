@@ -336,7 +336,7 @@ std::vector<double> MeanScores(const Totals& totals) {
 json SummaryJson(const SimulateOptions& options, const Game& game, const Totals& totals,
                  double seconds) {
   json out = {{"game", game.name()},
-              {"rules", RulesToJson(game.rules())},
+              {"rules", RulesToJson(game.rules().values())},
               {"matches", totals.matches},
               {"seed", options.seed},
               {"jobs", options.jobs},

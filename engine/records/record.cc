@@ -13,12 +13,6 @@ json TilesToJson(const std::vector<Tile>& tiles) {
   return out;
 }
 
-json OptionToJson(const OptionValue& v) {
-  if (const auto* b = std::get_if<bool>(&v)) return *b;
-  if (const auto* i = std::get_if<int64_t>(&v)) return *i;
-  return std::get<std::string>(v);
-}
-
 absl::Status FieldError(absl::string_view field, absl::string_view what) {
   return absl::InvalidArgumentError(absl::StrCat("record: '", field, "' ", what));
 }
@@ -66,12 +60,22 @@ absl::StatusOr<std::vector<int>> IntsFromJson(const json& j, const std::string& 
 
 }  // namespace
 
+json OptionValueToJson(const OptionValue& v) {
+  if (const auto* b = std::get_if<bool>(&v)) return *b;
+  if (const auto* i = std::get_if<int64_t>(&v)) return *i;
+  return std::get<std::string>(v);
+}
+
+json RulesToJson(const std::map<std::string, OptionValue>& values) {
+  json out = json::object();
+  for (const auto& [name, value] : values) out[name] = OptionValueToJson(value);
+  return out;
+}
+
 json RecordToJson(const Record& record) {
   json j;
   j["game"] = record.game;
-  json rules = json::object();
-  for (const auto& [name, value] : record.rules) rules[name] = OptionToJson(value);
-  j["rules"] = rules;
+  j["rules"] = RulesToJson(record.rules);
   if (record.seed.has_value()) j["seed"] = *record.seed;
   if (!record.teams.empty()) j["teams"] = record.teams;
   if (!record.seats.empty()) j["seats"] = record.seats;

@@ -49,6 +49,10 @@ struct Record {
   friend bool operator==(const Record&, const Record&) = default;
 };
 
+// A rule value as JSON (true, 3, "classic"), and every value of `rules` as one object.
+nlohmann::json OptionValueToJson(const OptionValue& value);
+nlohmann::json RulesToJson(const std::map<std::string, OptionValue>& values);
+
 nlohmann::json RecordToJson(const Record& record);
 // INVALID_ARGUMENT naming the field when the JSON is not a record.
 absl::StatusOr<Record> RecordFromJson(const nlohmann::json& json);

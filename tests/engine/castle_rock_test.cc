@@ -291,8 +291,8 @@ TEST(CastleRockRules, RowStartsWithTheFirstThreeTilesFaceUp) {
     v.erase("legal_actions");  // "take 1-3" names positions, not a tile
     const std::string text = v.dump() + state->ViewFor(seat)->ToText();
     rest.ForEach([&](int id) {
-      EXPECT_THAT(text, ::testing::Not(HasSubstr("\"" + game->tile_set().TileAt(id).ToString() +
-                                                 "\"")))
+      const std::string quoted = absl::StrCat("\"", game->tile_set().TileAt(id).ToString(), "\"");
+      EXPECT_THAT(text, ::testing::Not(HasSubstr(quoted)))
           << "seat " << seat;
     });
   }
