@@ -2,14 +2,17 @@
 # The test command (also what CI runs, via .ci/run):
 #   1. deploy/setup.sh                      Debian packages
 #   2. Release build (build/)               deploy/build.sh
-#   3. every test on the Release build      ctest --test-dir build
-#   4. sanitize preset (build-sanitize/)    ASan + UBSan build
-#   5. engine tests under the sanitizers    ctest --test-dir build-sanitize -L engine
-#   6. clang-thread-safety (build-clang/)   compile only: proves -Wthread-safety passes
+#   3. a private PostgreSQL                 deploy/local/pg.sh in a temporary folder, on a free
+#                                           loopback port; BONEYARD_TEST_DATABASE_URL points the
+#                                           services tests at it; stopped and removed on exit
+#   4. every test on the Release build      ctest --test-dir build
+#   5. sanitize preset (build-sanitize/)    ASan + UBSan build
+#   6. engine tests under the sanitizers    ctest --test-dir build-sanitize -L engine
+#   7. clang-thread-safety (build-clang/)   compile only: proves -Wthread-safety passes
 # Stages after a failure still run where they can, so one run reports everything; the exit
 # status is non-zero if any stage failed.
 #
-# BONEYARD_SKIP_SANITIZE=1 skips stages 4-6 for quick local runs. It is ignored when CI=true.
+# BONEYARD_SKIP_SANITIZE=1 skips stages 5-7 for quick local runs. It is ignored when CI=true.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -19,7 +22,20 @@ cd "$root"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 
 logdir=$(mktemp -d)
-trap 'rm -rf "$logdir"' EXIT
+pgdir=""  # the test PostgreSQL's folder, once start_test_database has made it
+
+# shellcheck disable=SC2317  # called by the EXIT trap
+cleanup() {
+  if [[ -n "$pgdir" ]]; then
+    if "$root/deploy/local/pg.sh" stop "$pgdir" >/dev/null; then
+      rm -rf "$pgdir"
+    else
+      echo "tests/run.sh: could not stop the test PostgreSQL; its folder is left in $pgdir" >&2
+    fi
+  fi
+  rm -rf "$logdir"
+}
+trap cleanup EXIT
 
 summary=()
 failed=0
@@ -62,6 +78,36 @@ run_ctest_stage() {
   return 1
 }
 
+# port_is_free PORT: nothing accepts TCP connections on 127.0.0.1:PORT.
+# shellcheck disable=SC2317  # called through run_stage
+port_is_free() {
+  ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
+}
+
+# start_test_database: a private PostgreSQL for the services tests (which fail without one),
+# exported as BONEYARD_TEST_DATABASE_URL. Called as a stage, so errors are checked by hand (set -e
+# does not apply inside a condition). The folder is under /tmp, not $TMPDIR: the server's unix
+# socket path must stay under 108 bytes.
+# shellcheck disable=SC2317  # called through run_stage
+start_test_database() {
+  local attempt port
+  pgdir=$(mktemp -d /tmp/boneyard-pg.XXXXXX) || return 1
+  for ((attempt = 1; attempt <= 3; attempt++)); do
+    port=$((55432 + RANDOM % 1000))
+    port_is_free "$port" || continue
+    if "$root/deploy/local/pg.sh" start "$pgdir" "$port"; then
+      BONEYARD_TEST_DATABASE_URL=$("$root/deploy/local/pg.sh" url "$pgdir" "$port") || return 1
+      export BONEYARD_TEST_DATABASE_URL
+      echo "BONEYARD_TEST_DATABASE_URL=$BONEYARD_TEST_DATABASE_URL (data in $pgdir)"
+      return 0
+    fi
+    # Another program may have taken the port since it was checked; anything else is a failure.
+    port_is_free "$port" && return 1
+  done
+  echo "tests/run.sh: found no free loopback port for PostgreSQL" >&2
+  return 1
+}
+
 skip_stage() {
   summary+=("SKIP  $1 ($2)")
 }
@@ -93,6 +139,8 @@ fi
 
 # --no-tests=error: a build that registers no tests must not look like a pass.
 if run_stage "build release" deploy/build.sh; then
+  # A failed start fails this stage (and the services tests, which then find no database).
+  run_stage "start postgresql" start_test_database || true
   run_ctest_stage "ctest release (all)" \
     --test-dir build --output-on-failure -j2 --no-tests=error || true
 else
