@@ -40,24 +40,31 @@ absl::StatusOr<const GameSpec*> GameRegistry::FindOrError(absl::string_view name
   return spec;
 }
 
+namespace {
+
+// Both CreateGame overloads: resolve the overrides (text or typed) against the spec, then build.
+template <typename Overrides>
+absl::StatusOr<std::shared_ptr<const Game>> Create(const GameSpec& spec,
+                                                   const Overrides& overrides) {
+  absl::StatusOr<Rules> rules = ResolveRules(spec.name, spec.options, spec.presets, overrides);
+  if (!rules.ok()) return rules.status();
+  return spec.factory(*rules);
+}
+
+}  // namespace
+
 absl::StatusOr<std::shared_ptr<const Game>> GameRegistry::CreateGame(
     absl::string_view name, const RuleText& overrides) const {
   absl::StatusOr<const GameSpec*> spec = FindOrError(name);
   if (!spec.ok()) return spec.status();
-  absl::StatusOr<Rules> rules =
-      ResolveRules((*spec)->name, (*spec)->options, (*spec)->presets, overrides);
-  if (!rules.ok()) return rules.status();
-  return (*spec)->factory(*rules);
+  return Create(**spec, overrides);
 }
 
 absl::StatusOr<std::shared_ptr<const Game>> GameRegistry::CreateGame(
     absl::string_view name, const std::map<std::string, OptionValue>& overrides) const {
   absl::StatusOr<const GameSpec*> spec = FindOrError(name);
   if (!spec.ok()) return spec.status();
-  absl::StatusOr<Rules> rules =
-      ResolveRules((*spec)->name, (*spec)->options, (*spec)->presets, overrides);
-  if (!rules.ok()) return rules.status();
-  return (*spec)->factory(*rules);
+  return Create(**spec, overrides);
 }
 
 const GameRegistry& DefaultRegistry() {
