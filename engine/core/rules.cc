@@ -1,6 +1,8 @@
 #include "engine/core/rules.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"

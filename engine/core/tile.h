@@ -40,7 +40,7 @@ struct Tile {
   constexpr bool Has(int pip) const { return hi == pip || lo == pip; }
   // The pip at the other end from `pip` (which the tile must have).
   constexpr int Other(int pip) const { return hi == pip ? lo : hi; }
-  // Id within a set; ignores nothing: copies come after the first set of `distinct` tiles.
+  // Id of this pair of pips within one copy of a set (TileSet::IdOf adds the copy's offset).
   constexpr int BaseId() const { return hi * (hi + 1) / 2 + lo; }
 
   // "6-4", or "6-4'" for the second copy.
