@@ -25,6 +25,9 @@ packages=(
   protobuf-compiler-grpc
   libpqxx-dev         # services/common: PostgreSQL client
   postgresql          # tests/run.sh and deploy/local start a private cluster
+  libspdlog-dev       # services: structured logs
+  prometheus-cpp-dev  # services: the /metrics page
+  libcpp-httplib-dev  # tests: an HTTP client for /metrics
 )
 
 missing=()

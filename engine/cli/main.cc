@@ -4,10 +4,15 @@
 
 #include <exception>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "engine/cli/commands.h"
+#ifdef BONEYARD_WITH_CLIENT
+// The service commands (create, watch, ...): linked in when the services are built.
+#include "services/client/client_commands.h"
+#endif
 
 namespace {
 
@@ -24,12 +29,20 @@ int Dispatch(const std::vector<std::string>& args, Io& io) {
   const std::vector<std::string> rest(args.begin() + 1, args.end());
   if (command == "help" || command == "--help" || command == "-h") {
     io.out << Usage();
+#ifdef BONEYARD_WITH_CLIENT
+    io.out << boneyard::client::ClientUsage();
+#endif
     return kExitOk;
   }
   if (command == "games") return RunGames(rest, io);
   if (command == "simulate") return RunSimulate(rest, io);
   if (command == "replay") return RunReplay(rest, io);
   if (command == "play") return RunPlay(rest, io);
+#ifdef BONEYARD_WITH_CLIENT
+  if (std::optional<int> code = boneyard::client::RunClientCommand(command, rest, io)) {
+    return *code;
+  }
+#endif
   io.err << "boneyard: unknown command '" << command << "'\n"
          << "usage: boneyard games|simulate|replay|play|help [flags] (see 'boneyard help')\n";
   return kExitUsage;

@@ -1,0 +1,51 @@
+#include "services/client/client_commands.h"
+
+#include "absl/strings/str_cat.h"
+#include "services/client/channel.h"
+#include "services/client/command_common.h"
+
+namespace boneyard::client {
+
+std::optional<int> RunClientCommand(const std::string& command,
+                                    const std::vector<std::string>& args, cli::Io& io) {
+  if (command == "create") return RunCreate(args, io);
+  if (command == "matches") return RunMatches(args, io);
+  if (command == "match") return RunMatch(args, io);
+  if (command == "abort") return RunAbort(args, io);
+  if (command == "watch") return RunWatch(args, io);
+  if (command == "record") return RunRecord(args, io);
+  if (command == "connect") return RunConnect(args, io);
+  if (command == "bot") return RunBot(args, io);
+  if (command == "load") return RunLoad(args, io);
+  return std::nullopt;
+}
+
+std::string ClientUsage() {
+  return absl::StrCat(
+      "\n"
+      "service commands (the execution service at --target HOST:PORT, else $", kTargetVariable,
+      ", else ", kDefaultTarget, "):\n"
+      "  create     create a match (operator token: --operator-token-file F or $",
+      kOperatorTokenVariable, ")\n"
+      "             ", kCreateUsage, "\n",
+      "  matches    list matches, newest first\n"
+      "             ", kMatchesUsage, "\n",
+      "  match      show one match\n"
+      "             ", kMatchUsage, "\n",
+      "  abort      abort a match being played (operator token)\n"
+      "             ", kAbortUsage, "\n",
+      "  watch      follow a match as a spectator until it ends\n"
+      "             ", kWatchUsage, "\n",
+      "  record     fetch a finished match's record (for 'boneyard replay')\n"
+      "             ", kRecordUsage, "\n",
+      "  connect    play a seat from the terminal\n"
+      "             ", kConnectUsage, "\n",
+      "  bot        play a seat with a remote random bot\n"
+      "             ", kBotUsage, "\n",
+      "  load       keep K matches of remote bots running and report throughput and latency\n"
+      "             ", kLoadUsage, "\n",
+      "\n"
+      "exit code 4: the service answered with an error or could not be reached\n");
+}
+
+}  // namespace boneyard::client

@@ -1,0 +1,97 @@
+// What the service commands of `boneyard` share: their usage lines, the flags every one takes
+// (--target), the extra exit code 4, reading tokens, and turning --rules, --seats and
+// durations into request fields. Each command is one Run* function in its own file;
+// client_commands.cc dispatches.
+#ifndef BONEYARD_SERVICES_CLIENT_COMMAND_COMMON_H_
+#define BONEYARD_SERVICES_CLIENT_COMMAND_COMMON_H_
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "absl/time/time.h"
+#include "boneyard/v1/execution.grpc.pb.h"
+#include "engine/cli/args.h"
+#include "engine/cli/commands.h"
+#include "grpcpp/support/status.h"
+#include "services/client/proto_json.h"
+
+namespace boneyard::client {
+
+// The service answered with an error or could not be reached.
+inline constexpr int kExitService = 4;
+
+inline constexpr absl::string_view kCreateUsage =
+    "boneyard create --game G --seats player:ID|bot:KIND[:LEVEL],... [--rules k=v,...] "
+    "[--per-move 30s] [--timeout-policy auto|forfeit] [--request-id X] [--seed S] [--json]";
+inline constexpr absl::string_view kMatchesUsage =
+    "boneyard matches [--state active|finished|aborted] [--game G] [--page-size N] "
+    "[--page-token T] [--json]";
+inline constexpr absl::string_view kMatchUsage = "boneyard match NAME [--json]";
+inline constexpr absl::string_view kAbortUsage = "boneyard abort NAME --reason R [--json]";
+inline constexpr absl::string_view kWatchUsage = "boneyard watch NAME [--json]";
+inline constexpr absl::string_view kRecordUsage = "boneyard record NAME [--out FILE]";
+inline constexpr absl::string_view kConnectUsage =
+    "boneyard connect NAME --token-file F | --token T";
+inline constexpr absl::string_view kBotUsage =
+    "boneyard bot NAME --token T | --token-file F [--kind random] [--seed S] "
+    "[--reconnect-for 30s]";
+inline constexpr absl::string_view kLoadUsage =
+    "boneyard load --matches K --game G [--rules k=v,...] [--seats N] [--duration 30s] "
+    "[--metrics-url URL] [--channels N] [--seed S] [--json]";
+
+int RunCreate(const std::vector<std::string>& args, cli::Io& io);
+int RunMatches(const std::vector<std::string>& args, cli::Io& io);
+int RunMatch(const std::vector<std::string>& args, cli::Io& io);
+int RunAbort(const std::vector<std::string>& args, cli::Io& io);
+int RunWatch(const std::vector<std::string>& args, cli::Io& io);
+int RunRecord(const std::vector<std::string>& args, cli::Io& io);
+int RunConnect(const std::vector<std::string>& args, cli::Io& io);
+int RunBot(const std::vector<std::string>& args, cli::Io& io);
+int RunLoad(const std::vector<std::string>& args, cli::Io& io);
+
+// `specs` plus the flags of every service command: --target, and --operator-token-file when
+// `operator_call` is kOperator.
+enum class TokenUse { kNone, kOperator };
+std::vector<cli::FlagSpec> ServiceFlags(std::vector<cli::FlagSpec> specs,
+                                        TokenUse token_use = TokenUse::kNone);
+
+// A stub on a fresh channel to --target (or $BONEYARD_TARGET, or the default).
+std::unique_ptr<v1::ExecutionService::Stub> NewStub(const cli::ParsedArgs& args);
+
+// Prints "boneyard: <rpc>: <CODE>: <message>"; returns kExitService.
+int RpcFailure(cli::Io& io, absl::string_view rpc, const grpc::Status& status);
+
+// The operator token (--operator-token-file or $BONEYARD_OPERATOR_TOKEN) into `token`; on
+// failure prints the error and returns the exit code: 2 when neither is given, 3 when the file
+// cannot be read.
+std::optional<int> GetOperatorToken(const cli::ParsedArgs& args, cli::Io& io,
+                                    absl::string_view usage, std::string& token);
+// A seat token from --token or --token-file (exactly one), with the same exit codes.
+std::optional<int> GetSeatToken(const cli::ParsedArgs& args, cli::Io& io,
+                                absl::string_view usage, std::string& token);
+
+// The match named on the command line: "matches/ID" as given, or a bare ID prefixed.
+// INVALID_ARGUMENT when missing or empty.
+absl::StatusOr<std::string> MatchNameArg(const cli::ParsedArgs& args);
+
+// "30s", "1m30s", "500ms" (absl::ParseDuration); `flag` names it in errors. Negative values
+// are errors.
+absl::StatusOr<absl::Duration> ParseDurationFlag(absl::string_view text, absl::string_view flag);
+
+// --rules "k=v,..." typed for `game`: each option's type comes from the engine registry's
+// OptionSpec (its Parse also checks ranges and choices), `preset` is a string. An option the
+// local registry does not know is passed on for the service to judge, typed by its look:
+// true/false, a whole number, else a string. Errors name --rules and the option.
+absl::StatusOr<RuleMap> ParseRulesFlag(absl::string_view game, absl::string_view text);
+
+// --seats "player:alice,bot:greedy,bot:random:2": one Seat per entry. Errors name --seats.
+absl::StatusOr<std::vector<v1::Seat>> ParseSeatsFlag(absl::string_view text);
+
+}  // namespace boneyard::client
+
+#endif  // BONEYARD_SERVICES_CLIENT_COMMAND_COMMON_H_

@@ -1,0 +1,582 @@
+// `boneyard load`: keeps K matches of remote random bots running against the execution
+// service for a while and reports what it sustained.
+//
+// Every seat of every match is a RemotePlayer with a RandomChooser (seeded from --seed, the
+// match's index and the seat), all on a handful of channels (--channels, default 4), so one
+// process drives thousands of streams without a thread each. Matches are created with the
+// operator token through the callback API, so creating does not wait on the matches in play;
+// when a match ends another is created, keeping K at once, until --duration has passed.
+//
+// The window: matches finished and actions acknowledged are those within the duration (the
+// players still playing at the end are counted as they stood then). The matches still being
+// played are then aborted (reason "load test over") so the service is not left hosting them.
+// Latency is the RemotePlayers' measure: from sending an action to the view acknowledging it.
+// Errors are failed creations, players ending with an error and rejected actions other than
+// stale ones (ABORTED, a normal race). The service's resident memory comes from its metrics
+// page (`process_resident_memory_bytes`), read once at the end of the window.
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstdlib>
+#include <deque>
+#include <map>
+#include <memory>
+#include <optional>
+#include <ostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_split.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
+#include "engine/cli/args.h"
+#include "engine/cli/common.h"
+#include "engine/core/registry.h"
+#include "engine/core/rng.h"
+#include "httplib.h"
+#include "services/client/channel.h"
+#include "services/client/command_common.h"
+#include "services/client/remote_player.h"
+
+namespace boneyard::client {
+namespace {
+
+constexpr absl::string_view kDefaultMetricsUrl = "http://127.0.0.1:9464/metrics";
+constexpr absl::string_view kMemoryMetric = "process_resident_memory_bytes";
+// How long the end of a run waits for aborted matches' players to see their last view.
+constexpr absl::Duration kDrainTime = absl::Seconds(10);
+// How many distinct error messages the report quotes.
+constexpr size_t kErrorExamples = 5;
+
+struct LoadConfig {
+  int concurrent = 0;
+  std::string game;
+  RuleMap rules;
+  int seats = 0;
+  absl::Duration duration;
+  std::string metrics_url;
+  uint64_t seed = 1;
+  int channels = 4;
+  std::string target;
+  std::string operator_token;
+};
+
+struct LoadReport {
+  std::string rules_text;
+  double elapsed_seconds = 0;
+  int64_t matches_created = 0;
+  int64_t matches_finished = 0;
+  int64_t matches_aborted_at_end = 0;
+  // Matches the end of the run could not abort (still active on the service).
+  int64_t abort_failures = 0;
+  std::string first_abort_failure;
+  int64_t actions_sent = 0;
+  int64_t actions_acknowledged = 0;
+  int64_t stale_rejections = 0;
+  int64_t errors = 0;
+  std::vector<std::string> error_examples;
+  std::vector<double> latencies_ms;  // sorted
+  std::optional<double> resident_memory_bytes;
+  std::string memory_error;
+};
+
+// The value of `metric` (unlabelled or with labels) on a Prometheus text page at `url`.
+absl::StatusOr<double> FetchMetric(const std::string& url, absl::string_view metric) {
+  constexpr absl::string_view kScheme = "http://";
+  if (!absl::StartsWith(url, kScheme)) {
+    return absl::InvalidArgumentError(absl::StrCat("'", url, "' is not an http:// URL"));
+  }
+  const size_t slash = url.find('/', kScheme.size());
+  const std::string origin = url.substr(0, slash);
+  const std::string path = slash == std::string::npos ? "/" : url.substr(slash);
+  httplib::Client client(origin);
+  client.set_connection_timeout(2);
+  client.set_read_timeout(5);
+  httplib::Result result = client.Get(path);
+  if (!result) {
+    return absl::UnavailableError(
+        absl::StrCat("GET ", url, ": ", httplib::to_string(result.error())));
+  }
+  if (result->status != 200) {
+    return absl::UnavailableError(absl::StrCat("GET ", url, ": HTTP ", result->status));
+  }
+  for (absl::string_view line : absl::StrSplit(result->body, '\n')) {
+    if (!absl::StartsWith(line, metric)) continue;
+    absl::string_view rest = line.substr(metric.size());
+    if (rest.empty() || (rest[0] != ' ' && rest[0] != '{')) continue;  // a longer name
+    if (rest[0] == '{') {
+      const size_t close = rest.find('}');
+      if (close == absl::string_view::npos) continue;
+      rest = rest.substr(close + 1);
+    }
+    const std::string value(absl::StripAsciiWhitespace(rest.substr(0, rest.find(' ', 1))));
+    char* end = nullptr;
+    const double parsed = std::strtod(value.c_str(), &end);
+    if (end != value.c_str()) return parsed;
+  }
+  return absl::NotFoundError(absl::StrCat(url, " has no ", metric));
+}
+
+class LoadRun {
+ public:
+  explicit LoadRun(const LoadConfig& config) : config_(config) {
+    for (const std::shared_ptr<grpc::Channel>& channel :
+         MakeChannels(config.target, config.channels)) {
+      stubs_.push_back(v1::ExecutionService::NewStub(channel));
+    }
+  }
+
+  ~LoadRun() {
+    // Players first (each waits for its stream), while the stubs they use still exist.
+    slots_.clear();
+  }
+
+  // Runs for the configured duration. An error when not even the first match could be made.
+  absl::Status Run();
+  LoadReport TakeReport() { return std::move(report_); }
+
+ private:
+  struct CreateCall {
+    grpc::ClientContext context;
+    v1::CreateMatchRequest request;
+    v1::CreateMatchResponse response;
+    grpc::Status status;
+  };
+  struct Slot {
+    std::string name;
+    std::vector<std::unique_ptr<RemotePlayer>> players;
+    std::atomic<int> remaining{0};
+  };
+  struct Event {
+    std::unique_ptr<CreateCall> created;  // set: a CreateMatch answered
+    int64_t finished_slot = -1;           // else: every player of this slot is done
+  };
+
+  void StartCreate();
+  void Post(Event event);
+  // The next event, or nullopt at `deadline`.
+  std::optional<Event> NextEvent(absl::Time deadline);
+  void StartPlayers(const v1::CreateMatchResponse& response);
+  // Adds a slot's players' numbers to the report; `final` when they are done (their statuses
+  // count), else a snapshot of players still playing.
+  void Harvest(const Slot& slot, bool final);
+  void AddError(const std::string& message);
+  void StopAndDrain();
+  // Aborts the matches (reason "load test over") and waits for every answer.
+  void AbortMatches(const std::vector<std::string>& names);
+
+  const LoadConfig& config_;
+  std::vector<std::unique_ptr<v1::ExecutionService::Stub>> stubs_;
+  size_t next_stub_ = 0;
+  int creating_ = 0;
+  std::map<int64_t, std::unique_ptr<Slot>> slots_;  // by match index; main thread only
+  LoadReport report_;
+  std::vector<absl::Duration> latencies_;
+
+  absl::Mutex mu_;
+  std::deque<Event> events_ ABSL_GUARDED_BY(mu_);
+};
+
+void LoadRun::Post(Event event) {
+  absl::MutexLock lock(&mu_);
+  events_.push_back(std::move(event));
+}
+
+std::optional<LoadRun::Event> LoadRun::NextEvent(absl::Time deadline) {
+  absl::MutexLock lock(&mu_);
+  auto has_event = [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) { return !events_.empty(); };
+  if (!mu_.AwaitWithDeadline(absl::Condition(&has_event), deadline)) return std::nullopt;
+  Event event = std::move(events_.front());
+  events_.pop_front();
+  return event;
+}
+
+void LoadRun::StartCreate() {
+  auto call = std::make_unique<CreateCall>();
+  call->request.set_game(config_.game);
+  *call->request.mutable_rules() = config_.rules;
+  for (int s = 0; s < config_.seats; ++s) {
+    call->request.add_seats()->mutable_player()->set_player_id(absl::StrCat("load-seat-", s));
+  }
+  PrepareUnaryContext(call->context, config_.operator_token);
+  ++creating_;
+  CreateCall* raw = call.release();  // owned by the callback until it posts it back
+  v1::ExecutionService::Stub& stub = *stubs_[next_stub_++ % stubs_.size()];
+  stub.async()->CreateMatch(&raw->context, &raw->request, &raw->response,
+                            [this, raw](grpc::Status status) {
+                              raw->status = std::move(status);
+                              Post(Event{std::unique_ptr<CreateCall>(raw), -1});
+                            });
+}
+
+void LoadRun::StartPlayers(const v1::CreateMatchResponse& response) {
+  const int64_t index = report_.matches_created++;
+  auto slot = std::make_unique<Slot>();
+  slot->name = response.match().name();
+  slot->remaining = response.seat_tokens_size();
+  for (const v1::SeatToken& seat_token : response.seat_tokens()) {
+    RemotePlayerOptions options;
+    options.on_done = [this, index, raw = slot.get()](const absl::Status&) {
+      if (raw->remaining.fetch_sub(1) == 1) Post(Event{nullptr, index});
+    };
+    const uint64_t seed = DeriveSeed(DeriveSeed(config_.seed, index), seat_token.seat());
+    slot->players.push_back(std::make_unique<RemotePlayer>(
+        *stubs_[next_stub_++ % stubs_.size()], slot->name, seat_token.token(),
+        RandomChooser(seed), std::move(options)));
+  }
+  Slot& started = *slot;
+  slots_[index] = std::move(slot);
+  if (report_.rules_text.empty()) report_.rules_text = RulesToText(response.match().rules());
+  for (const auto& player : started.players) player->Start();
+  if (started.players.empty()) Post(Event{nullptr, index});  // nothing to wait for
+}
+
+void LoadRun::AddError(const std::string& message) {
+  ++report_.errors;
+  if (report_.error_examples.size() < kErrorExamples &&
+      std::find(report_.error_examples.begin(), report_.error_examples.end(), message) ==
+          report_.error_examples.end()) {
+    report_.error_examples.push_back(message);
+  }
+}
+
+void LoadRun::Harvest(const Slot& slot, bool final) {
+  for (const auto& player : slot.players) {
+    const RemotePlayerStats stats = player->stats();
+    report_.actions_sent += stats.actions_sent;
+    report_.actions_acknowledged += stats.actions_acknowledged;
+    report_.stale_rejections += stats.stale_rejections;
+    for (int64_t i = 0; i < stats.error_rejections; ++i) {
+      AddError(absl::StrCat(slot.name, ": an action was rejected"));
+    }
+    latencies_.insert(latencies_.end(), stats.latencies.begin(), stats.latencies.end());
+    if (final) {
+      const absl::Status status = player->Wait();
+      if (!status.ok()) AddError(absl::StrCat(slot.name, ": ", DescribeRpcError("Play", status)));
+    }
+  }
+}
+
+absl::Status LoadRun::Run() {
+  const absl::Time start = absl::Now();
+  const absl::Time deadline = start + config_.duration;
+  for (int i = 0; i < config_.concurrent; ++i) StartCreate();
+  absl::Status failure;
+  while (true) {
+    std::optional<Event> event = NextEvent(deadline);
+    if (!event.has_value()) break;
+    if (event->created != nullptr) {
+      --creating_;
+      const CreateCall& call = *event->created;
+      if (call.status.ok()) {
+        StartPlayers(call.response);
+        continue;
+      }
+      const std::string message = DescribeRpcError("CreateMatch", FromGrpc(call.status));
+      if (report_.matches_created == 0) {
+        // Not one match yet: the service is unreachable or refuses us; no point going on.
+        failure = FromGrpc(call.status);
+        report_.error_examples.assign(1, message);
+        break;
+      }
+      AddError(message);
+      absl::SleepFor(absl::Milliseconds(100));  // do not hammer a struggling service
+      StartCreate();
+      continue;
+    }
+    auto it = slots_.find(event->finished_slot);
+    if (it == slots_.end()) continue;
+    Harvest(*it->second, /*final=*/true);
+    ++report_.matches_finished;
+    slots_.erase(it);
+    if (absl::Now() < deadline) StartCreate();
+  }
+  report_.elapsed_seconds = absl::ToDoubleSeconds(absl::Now() - start);
+
+  if (failure.ok()) {
+    absl::StatusOr<double> memory = FetchMetric(config_.metrics_url, kMemoryMetric);
+    if (memory.ok()) {
+      report_.resident_memory_bytes = *memory;
+    } else {
+      report_.memory_error = std::string(memory.status().message());
+    }
+  }
+  StopAndDrain();
+
+  std::vector<double>& ms = report_.latencies_ms;
+  ms.reserve(latencies_.size());
+  for (absl::Duration d : latencies_) ms.push_back(absl::ToDoubleMilliseconds(d));
+  std::sort(ms.begin(), ms.end());
+  return failure;
+}
+
+void LoadRun::AbortMatches(const std::vector<std::string>& names) {
+  // All at once through the callback API: one by one, a thousand aborts on a busy service
+  // would take longer than the run.
+  struct Batch {
+    absl::Mutex mu;
+    size_t pending ABSL_GUARDED_BY(mu) = 0;
+    int64_t aborted ABSL_GUARDED_BY(mu) = 0;
+    std::vector<std::string> failures ABSL_GUARDED_BY(mu);
+  };
+  struct Call {
+    grpc::ClientContext context;
+    v1::AbortMatchRequest request;
+    v1::Match response;
+  };
+  auto batch = std::make_shared<Batch>();  // shared with the callbacks, which may end last
+  std::vector<std::unique_ptr<Call>> calls;
+  {
+    absl::MutexLock lock(&batch->mu);
+    batch->pending = names.size();
+  }
+  for (const std::string& name : names) {
+    calls.push_back(std::make_unique<Call>());
+    Call& call = *calls.back();
+    call.request.set_name(name);
+    call.request.set_reason("load test over");
+    PrepareUnaryContext(call.context, config_.operator_token);
+    stubs_[next_stub_++ % stubs_.size()]->async()->AbortMatch(
+        &call.context, &call.request, &call.response, [batch, name](grpc::Status status) {
+          absl::MutexLock lock(&batch->mu);
+          if (status.ok()) {
+            ++batch->aborted;
+          } else if (status.error_code() != grpc::StatusCode::FAILED_PRECONDITION) {
+            // FAILED_PRECONDITION: it finished meanwhile, which is fine.
+            batch->failures.push_back(
+                absl::StrCat(name, ": ", DescribeRpcError("AbortMatch", FromGrpc(status))));
+          }
+          --batch->pending;
+        });
+  }
+  absl::MutexLock lock(&batch->mu);
+  auto all_answered = [&batch]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(batch->mu) {
+    return batch->pending == 0;
+  };
+  batch->mu.Await(absl::Condition(&all_answered));
+  report_.matches_aborted_at_end += batch->aborted;
+  report_.abort_failures += static_cast<int64_t>(batch->failures.size());
+  if (report_.first_abort_failure.empty() && !batch->failures.empty()) {
+    report_.first_abort_failure = batch->failures.front();
+  }
+}
+
+void LoadRun::StopAndDrain() {
+  // The players still playing count as they stand now.
+  std::vector<std::string> names;
+  for (const auto& [index, slot] : slots_) {
+    Harvest(*slot, /*final=*/false);
+    names.push_back(slot->name);
+  }
+  AbortMatches(names);
+  // Matches still being created: abort them as they arrive, without playing them. Every
+  // CreateMatch has a deadline, so each answers; none may outlive this object.
+  names.clear();
+  while (creating_ > 0) {
+    std::optional<Event> event = NextEvent(absl::InfiniteFuture());
+    if (!event.has_value()) break;
+    if (event->created == nullptr) continue;
+    --creating_;
+    if (event->created->status.ok()) {
+      ++report_.matches_created;
+      names.push_back(event->created->response.match().name());
+    }
+  }
+  AbortMatches(names);
+  // Aborted matches end their players' streams; give them a moment, then cancel the rest.
+  const absl::Time give_up = absl::Now() + kDrainTime;
+  for (const auto& [index, slot] : slots_) {
+    for (const auto& player : slot->players) {
+      player->WaitFor(std::max(give_up - absl::Now(), absl::ZeroDuration()));
+    }
+  }
+  slots_.clear();
+}
+
+std::string Ms(const std::vector<double>& sorted, double q) {
+  if (sorted.empty()) return "-";
+  // Nearest rank.
+  const size_t rank = static_cast<size_t>(std::ceil(q * static_cast<double>(sorted.size())));
+  return absl::StrFormat("%.2f ms", sorted[std::clamp<size_t>(rank, 1, sorted.size()) - 1]);
+}
+
+nlohmann::json MsJson(const std::vector<double>& sorted, double q) {
+  if (sorted.empty()) return nullptr;
+  const size_t rank = static_cast<size_t>(std::ceil(q * static_cast<double>(sorted.size())));
+  return sorted[std::clamp<size_t>(rank, 1, sorted.size()) - 1];
+}
+
+double PerSecond(int64_t count, double seconds) {
+  return seconds > 0 ? static_cast<double>(count) / seconds : 0.0;
+}
+
+void PrintReport(const LoadConfig& config, const LoadReport& report, bool json, cli::Io& io) {
+  const double matches_per_second = PerSecond(report.matches_finished, report.elapsed_seconds);
+  const double actions_per_second = PerSecond(report.actions_acknowledged, report.elapsed_seconds);
+  if (json) {
+    nlohmann::json out = {
+        {"target", config.target},
+        {"game", config.game},
+        {"rules", report.rules_text},
+        {"matches_at_once", config.concurrent},
+        {"seats", config.seats},
+        {"channels", config.channels},
+        {"duration_seconds", absl::ToDoubleSeconds(config.duration)},
+        {"elapsed_seconds", report.elapsed_seconds},
+        {"matches_created", report.matches_created},
+        {"matches_finished", report.matches_finished},
+        {"matches_aborted_at_end", report.matches_aborted_at_end},
+        {"abort_failures", report.abort_failures},
+        {"first_abort_failure", report.first_abort_failure},
+        {"matches_per_second", matches_per_second},
+        {"actions_sent", report.actions_sent},
+        {"actions_acknowledged", report.actions_acknowledged},
+        {"actions_per_second", actions_per_second},
+        {"stale_rejections", report.stale_rejections},
+        {"latency_ms",
+         {{"count", report.latencies_ms.size()},
+          {"p50", MsJson(report.latencies_ms, 0.50)},
+          {"p90", MsJson(report.latencies_ms, 0.90)},
+          {"p99", MsJson(report.latencies_ms, 0.99)},
+          {"max", MsJson(report.latencies_ms, 1.0)}}},
+        {"errors", report.errors},
+        {"error_examples", report.error_examples},
+        {"metrics_url", config.metrics_url}};
+    out["service_resident_memory_bytes"] = report.resident_memory_bytes.has_value()
+                                               ? nlohmann::json(*report.resident_memory_bytes)
+                                               : nlohmann::json(nullptr);
+    if (!report.memory_error.empty()) out["memory_error"] = report.memory_error;
+    io.out << out.dump() << "\n";
+    return;
+  }
+  io.out << "target:      " << config.target << " (" << config.channels << " channels)\n"
+         << "load:        " << config.concurrent << " matches at once of " << config.game
+         << " (" << report.rules_text << "), " << config.seats << " remote seat"
+         << (config.seats == 1 ? "" : "s") << " each, for "
+         << absl::FormatDuration(config.duration) << "\n"
+         << absl::StrFormat("elapsed:     %.2f s\n", report.elapsed_seconds)
+         << absl::StrFormat("matches:     %d created, %d finished (%.1f/s), %d aborted at the end",
+                            report.matches_created, report.matches_finished,
+                            matches_per_second, report.matches_aborted_at_end)
+         << (report.abort_failures > 0
+                 ? absl::StrCat(" (", report.abort_failures, " could not be aborted, e.g. ",
+                                report.first_abort_failure, ")")
+                 : std::string())
+         << "\n"
+         << absl::StrFormat("actions:     %d acknowledged (%.1f/s), %d sent, %d stale\n",
+                            report.actions_acknowledged, actions_per_second,
+                            report.actions_sent, report.stale_rejections)
+         << "latency:     p50 " << Ms(report.latencies_ms, 0.50) << ", p90 "
+         << Ms(report.latencies_ms, 0.90) << ", p99 " << Ms(report.latencies_ms, 0.99)
+         << ", max " << Ms(report.latencies_ms, 1.0) << " (" << report.latencies_ms.size()
+         << " actions)\n"
+         << "errors:      " << report.errors << "\n";
+  for (const std::string& example : report.error_examples) io.out << "  " << example << "\n";
+  if (report.resident_memory_bytes.has_value()) {
+    io.out << absl::StrFormat("service rss: %.1f MiB (%s at %s)\n",
+                              *report.resident_memory_bytes / (1024.0 * 1024.0), kMemoryMetric,
+                              config.metrics_url);
+  } else {
+    io.out << "service rss: unavailable (" << report.memory_error << ")\n";
+  }
+}
+
+// The number of seats when --seats is not given: the game's default `players`, else its
+// fewest seats.
+std::optional<int> DefaultSeats(const std::string& game) {
+  const GameSpec* spec = DefaultRegistry().Find(game);
+  if (spec == nullptr) return std::nullopt;
+  for (const OptionSpec& option : spec->options) {
+    if (option.name == "players" && std::holds_alternative<int64_t>(option.default_value)) {
+      return static_cast<int>(std::get<int64_t>(option.default_value));
+    }
+  }
+  return spec->min_seats;
+}
+
+}  // namespace
+
+int RunLoad(const std::vector<std::string>& args, cli::Io& io) {
+  absl::StatusOr<cli::ParsedArgs> parsed =
+      cli::ParseArgs(args,
+                     ServiceFlags({{"matches", cli::FlagKind::kValue},
+                                   {"game", cli::FlagKind::kValue},
+                                   {"rules", cli::FlagKind::kValue},
+                                   {"seats", cli::FlagKind::kValue},
+                                   {"duration", cli::FlagKind::kValue},
+                                   {"metrics-url", cli::FlagKind::kValue},
+                                   {"channels", cli::FlagKind::kValue},
+                                   {"seed", cli::FlagKind::kValue},
+                                   {"json", cli::FlagKind::kSwitch}},
+                                  TokenUse::kOperator));
+  if (!parsed.ok()) return cli::UsageError(io, parsed.status().message(), kLoadUsage);
+  if (parsed->Has("help")) return cli::PrintCommandHelp(io, kLoadUsage);
+
+  LoadConfig config;
+  absl::StatusOr<std::optional<int64_t>> matches = parsed->Int("matches", 1, 100000);
+  if (!matches.ok()) return cli::UsageError(io, matches.status().message(), kLoadUsage);
+  if (!matches->has_value()) {
+    return cli::UsageError(io, "--matches is required (how many matches at once)", kLoadUsage);
+  }
+  config.concurrent = static_cast<int>(**matches);
+  const std::optional<std::string> game = parsed->Value("game");
+  if (!game.has_value()) return cli::UsageError(io, "--game is required", kLoadUsage);
+  config.game = *game;
+  absl::StatusOr<RuleMap> rules = ParseRulesFlag(config.game, parsed->Value("rules").value_or(""));
+  if (!rules.ok()) return cli::UsageError(io, rules.status().message(), kLoadUsage);
+  config.rules = *std::move(rules);
+  absl::StatusOr<std::optional<int64_t>> seats = parsed->Int("seats", 1, 64);
+  if (!seats.ok()) return cli::UsageError(io, seats.status().message(), kLoadUsage);
+  if (seats->has_value()) {
+    config.seats = static_cast<int>(**seats);
+  } else if (std::optional<int> fallback = DefaultSeats(config.game)) {
+    config.seats = *fallback;
+  } else {
+    return cli::UsageError(
+        io, absl::StrCat("--seats is required: this client does not know the game '",
+                         config.game, "'"),
+        kLoadUsage);
+  }
+  config.duration = absl::Seconds(30);
+  if (const std::optional<std::string> text = parsed->Value("duration")) {
+    absl::StatusOr<absl::Duration> duration = ParseDurationFlag(*text, "--duration");
+    if (!duration.ok()) return cli::UsageError(io, duration.status().message(), kLoadUsage);
+    if (*duration <= absl::ZeroDuration()) {
+      return cli::UsageError(io, "--duration must be longer than 0s", kLoadUsage);
+    }
+    config.duration = *duration;
+  }
+  config.metrics_url = parsed->Value("metrics-url").value_or(std::string(kDefaultMetricsUrl));
+  absl::StatusOr<std::optional<int64_t>> channels = parsed->Int("channels", 1, 64);
+  if (!channels.ok()) return cli::UsageError(io, channels.status().message(), kLoadUsage);
+  config.channels = static_cast<int>(channels->value_or(4));
+  absl::StatusOr<std::optional<uint64_t>> seed = parsed->Uint64("seed");
+  if (!seed.ok()) return cli::UsageError(io, seed.status().message(), kLoadUsage);
+  config.seed = seed->value_or(1);
+  config.target = ResolveTarget(parsed->Value("target"));
+  if (std::optional<int> code = GetOperatorToken(*parsed, io, kLoadUsage, config.operator_token)) {
+    return *code;
+  }
+
+  LoadReport report;
+  absl::Status status;
+  {
+    LoadRun run(config);
+    status = run.Run();
+    report = run.TakeReport();
+  }
+  if (!status.ok()) return cli::Fail(io, static_cast<cli::ExitCode>(kExitService),
+                                     report.error_examples.empty()
+                                         ? DescribeRpcError("CreateMatch", status)
+                                         : report.error_examples.front());
+  PrintReport(config, report, parsed->Has("json"), io);
+  return cli::kExitOk;
+}
+
+}  // namespace boneyard::client

@@ -1,0 +1,487 @@
+#include "services/client/remote_player.h"
+
+#include <algorithm>
+#include <deque>
+#include <utility>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/strings/str_cat.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/time/clock.h"
+#include "engine/core/rng.h"
+#include "grpcpp/alarm.h"
+#include "grpcpp/client_context.h"
+#include "grpcpp/support/client_callback.h"
+#include "services/client/channel.h"
+
+namespace boneyard::client {
+
+Chooser RandomChooser(uint64_t seed) {
+  auto rng = std::make_shared<Rng>(seed);
+  return [rng](const v1::SeatView& view) -> std::optional<std::string> {
+    if (view.legal_actions_size() == 0) return std::nullopt;
+    const uint32_t index = rng->Below(static_cast<uint32_t>(view.legal_actions_size()));
+    return view.legal_actions(static_cast<int>(index)).text();
+  };
+}
+
+namespace {
+
+bool MayAct(const v1::SeatView& view) {
+  return !view.terminal() && view.current_seat() == view.seat() &&
+         view.legal_actions_size() > 0;
+}
+
+}  // namespace
+
+// The player's state, shared by the RemotePlayer, its streams and its reconnect alarms, so
+// that whichever finishes last frees it. Gets one stream's responses at a time (a new stream
+// is opened only after the previous one is done), so views are handled in order.
+//
+// Locking: mu_ is never held while calling into gRPC (TryCancel, StartCall, Alarm::Cancel may
+// run reactions inline) or the caller's callbacks.
+class RemotePlayer::Core : public std::enable_shared_from_this<RemotePlayer::Core> {
+ public:
+  // What a stream does after a response: send an action, or cancel itself (the player gave up).
+  struct Reaction {
+    std::optional<v1::PlayRequest> send;
+    bool cancel = false;
+  };
+
+  Core(v1::ExecutionService::StubInterface& stub, std::string match, std::string token,
+       Chooser chooser, RemotePlayerOptions options)
+      : stub_(stub),
+        match_(std::move(match)),
+        token_(std::move(token)),
+        chooser_(std::move(chooser)),
+        options_(std::move(options)) {}
+
+  void Start();
+  void Cancel();
+  Reaction OnResponse(const v1::PlayResponse& response);
+  void OnStreamDone(const grpc::Status& status);
+  absl::Status Wait();
+  std::optional<absl::Status> WaitFor(absl::Duration timeout);
+  bool done() const;
+  RemotePlayerStats stats() const;
+  std::optional<v1::SeatView> last_view() const;
+
+ private:
+  struct Pending {
+    int64_t seen_sequence;
+    absl::Time sent;
+  };
+
+  // Opens a stream and sends its hello; mu_ not held.
+  void OpenStream();
+  void OnAlarm(bool ok);
+  std::optional<v1::PlayRequest> Choose(const v1::SeatView& view);
+  void AcknowledgeLocked(const v1::SeatView& view) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Marks the player finishing with `status`; false when it already was. The caller then
+  // calls Finish() without mu_.
+  bool BeginFinishLocked(absl::Status status) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void Finish();
+
+  v1::ExecutionService::StubInterface& stub_;
+  const std::string match_;
+  const std::string token_;
+  Chooser chooser_;
+  const RemotePlayerOptions options_;
+
+  mutable absl::Mutex mu_;
+  bool started_ ABSL_GUARDED_BY(mu_) = false;
+  bool cancelled_ ABSL_GUARDED_BY(mu_) = false;
+  bool finishing_ ABSL_GUARDED_BY(mu_) = false;
+  bool done_ ABSL_GUARDED_BY(mu_) = false;
+  absl::Status status_ ABSL_GUARDED_BY(mu_);
+  std::optional<absl::Status> forced_status_ ABSL_GUARDED_BY(mu_);
+  std::shared_ptr<Stream> current_ ABSL_GUARDED_BY(mu_);
+  // The reconnect alarm waiting to fire, and whether Set() has been called on it.
+  grpc::Alarm* pending_alarm_ ABSL_GUARDED_BY(mu_) = nullptr;
+  bool alarm_armed_ ABSL_GUARDED_BY(mu_) = false;
+  std::vector<std::unique_ptr<grpc::Alarm>> alarms_ ABSL_GUARDED_BY(mu_);
+  std::optional<absl::Time> failing_since_ ABSL_GUARDED_BY(mu_);
+  absl::Duration backoff_ ABSL_GUARDED_BY(mu_);
+  std::optional<v1::SeatView> last_view_ ABSL_GUARDED_BY(mu_);
+  // The sequence number of the view last acted on: a view is acted on once.
+  int64_t acted_sequence_ ABSL_GUARDED_BY(mu_) = -1;
+  int consecutive_errors_ ABSL_GUARDED_BY(mu_) = 0;
+  std::deque<Pending> pending_ ABSL_GUARDED_BY(mu_);
+  RemotePlayerStats stats_ ABSL_GUARDED_BY(mu_);
+};
+
+// One Play call. Owns itself from Begin() until OnDone (self_), and is shared with the Core
+// while it is the current stream, so Cancel() can reach its context safely.
+class RemotePlayer::Stream : public grpc::ClientBidiReactor<v1::PlayRequest, v1::PlayResponse> {
+ public:
+  explicit Stream(std::shared_ptr<Core> core) : core_(std::move(core)) {}
+
+  void Begin(std::shared_ptr<Stream> self, v1::ExecutionService::StubInterface::async_interface& async,
+             absl::string_view token, v1::PlayRequest hello) {
+    self_ = std::move(self);
+    AddBearerToken(context_, token);
+    async.Play(&context_, this);
+    StartRead(&response_);
+    Send(std::move(hello));
+    StartCall();
+  }
+
+  void Cancel() { context_.TryCancel(); }
+
+  // Queues `request`; one write is outstanding at a time. Called before StartCall or from a
+  // reaction of this stream, so the call cannot be done yet.
+  void Send(v1::PlayRequest request) {
+    const v1::PlayRequest* next = nullptr;
+    {
+      absl::MutexLock lock(&mu_);
+      if (broken_) return;
+      queue_.push_back(std::move(request));
+      if (!writing_) {
+        writing_ = true;
+        next = &queue_.front();
+      }
+    }
+    // Deque elements stay put while others are added, so `next` outlives the write.
+    if (next != nullptr) StartWrite(next);
+  }
+
+  void OnReadDone(bool ok) override {
+    if (!ok) return;  // the server closed the stream; OnDone follows
+    Core::Reaction reaction = core_->OnResponse(response_);
+    if (reaction.cancel) {
+      context_.TryCancel();
+      return;
+    }
+    if (reaction.send.has_value()) Send(*std::move(reaction.send));
+    StartRead(&response_);
+  }
+
+  void OnWriteDone(bool ok) override {
+    const v1::PlayRequest* next = nullptr;
+    {
+      absl::MutexLock lock(&mu_);
+      queue_.pop_front();
+      if (!ok) {
+        // The stream is broken; OnDone will say why.
+        broken_ = true;
+        queue_.clear();
+        writing_ = false;
+        return;
+      }
+      if (queue_.empty()) {
+        writing_ = false;
+      } else {
+        next = &queue_.front();
+      }
+    }
+    if (next != nullptr) StartWrite(next);
+  }
+
+  void OnDone(const grpc::Status& status) override {
+    core_->OnStreamDone(status);
+    // The last reference may be this one: nothing of `this` is used after it goes.
+    std::shared_ptr<Stream> self = std::move(self_);
+  }
+
+ private:
+  std::shared_ptr<Core> core_;
+  std::shared_ptr<Stream> self_;
+  grpc::ClientContext context_;
+  v1::PlayResponse response_;
+  absl::Mutex mu_;
+  std::deque<v1::PlayRequest> queue_ ABSL_GUARDED_BY(mu_);
+  bool writing_ ABSL_GUARDED_BY(mu_) = false;
+  bool broken_ ABSL_GUARDED_BY(mu_) = false;
+};
+
+void RemotePlayer::Core::Start() {
+  bool no_api = false;
+  {
+    absl::MutexLock lock(&mu_);
+    if (started_ || finishing_) return;
+    started_ = true;
+    no_api = stub_.async() == nullptr;
+    if (no_api && !BeginFinishLocked(absl::InternalError("the stub offers no callback API"))) {
+      return;
+    }
+  }
+  if (no_api) {
+    Finish();
+    return;
+  }
+  OpenStream();
+}
+
+void RemotePlayer::Core::OpenStream() {
+  auto stream = std::make_shared<Stream>(shared_from_this());
+  bool finish = false;
+  {
+    absl::MutexLock lock(&mu_);
+    if (cancelled_) {
+      finish = BeginFinishLocked(absl::CancelledError("cancelled"));
+    } else {
+      current_ = stream;
+      // The hello's view says where the match stands; act on it even if its sequence number
+      // is the one acted on before (that action's answer was lost with the old stream).
+      acted_sequence_ = -1;
+    }
+  }
+  if (finish) {
+    Finish();
+    return;
+  }
+  v1::PlayRequest hello;
+  hello.set_name(match_);
+  stream->Begin(stream, *stub_.async(), token_, std::move(hello));
+}
+
+void RemotePlayer::Core::Cancel() {
+  std::shared_ptr<Stream> stream;
+  grpc::Alarm* alarm = nullptr;
+  bool finish_now = false;
+  {
+    absl::MutexLock lock(&mu_);
+    if (finishing_ || cancelled_) return;
+    cancelled_ = true;
+    stream = current_;
+    // An alarm not yet set is cancelled by the thread setting it, once it sees cancelled_.
+    if (alarm_armed_) alarm = pending_alarm_;
+    if (!started_) finish_now = BeginFinishLocked(absl::CancelledError("cancelled before it started"));
+  }
+  if (stream != nullptr) stream->Cancel();
+  if (alarm != nullptr) alarm->Cancel();
+  if (finish_now) Finish();
+}
+
+std::optional<v1::PlayRequest> RemotePlayer::Core::Choose(const v1::SeatView& view) {
+  std::optional<std::string> text = chooser_(view);
+  if (!text.has_value()) return std::nullopt;
+  v1::PlayRequest request;
+  request.set_name(match_);
+  request.mutable_action()->set_text(*std::move(text));
+  request.set_seen_sequence(view.sequence());
+  absl::MutexLock lock(&mu_);
+  ++stats_.actions_sent;
+  pending_.push_back({view.sequence(), absl::Now()});
+  return request;
+}
+
+void RemotePlayer::Core::AcknowledgeLocked(const v1::SeatView& view) {
+  const bool ours = view.has_last_event() && view.last_event().seat() == view.seat();
+  if (ours && !pending_.empty() && view.sequence() > pending_.front().seen_sequence) {
+    stats_.latencies.push_back(absl::Now() - pending_.front().sent);
+    ++stats_.actions_acknowledged;
+    pending_.pop_front();
+    consecutive_errors_ = 0;
+  }
+  // An action sent at sequence s is event s + 1 if it is played at all; once the match is past
+  // that without acknowledging it, its answer was lost (a reconnect) or is a rejection still
+  // on its way. Either way it can no longer be acknowledged.
+  while (!pending_.empty() && pending_.front().seen_sequence + 1 < view.sequence()) {
+    pending_.pop_front();
+  }
+}
+
+RemotePlayer::Core::Reaction RemotePlayer::Core::OnResponse(const v1::PlayResponse& response) {
+  Reaction reaction;
+  if (response.has_view()) {
+    const v1::SeatView& view = response.view();
+    if (options_.on_view) options_.on_view(view);
+    bool act = false;
+    {
+      absl::MutexLock lock(&mu_);
+      ++stats_.views;
+      last_view_ = view;
+      failing_since_.reset();  // a stream that delivers views works
+      AcknowledgeLocked(view);
+      act = !finishing_ && !cancelled_ && MayAct(view) && view.sequence() != acted_sequence_;
+      if (act) acted_sequence_ = view.sequence();
+    }
+    if (act) reaction.send = Choose(view);
+    return reaction;
+  }
+  if (!response.has_rejected()) return reaction;
+
+  const v1::ActionRejected& rejected = response.rejected();
+  if (options_.on_rejected) options_.on_rejected(rejected);
+  std::optional<v1::SeatView> retry_from;
+  {
+    absl::MutexLock lock(&mu_);
+    auto it = std::find_if(pending_.begin(), pending_.end(), [&](const Pending& p) {
+      return p.seen_sequence == rejected.seen_sequence();
+    });
+    if (it != pending_.end()) pending_.erase(it);
+    if (rejected.code() == static_cast<int>(grpc::StatusCode::ABORTED)) {
+      ++stats_.stale_rejections;  // another event came first; its view is on the way
+      return reaction;
+    }
+    ++stats_.error_rejections;
+    ++consecutive_errors_;
+    if (consecutive_errors_ >= options_.max_consecutive_errors) {
+      if (!forced_status_.has_value()) {
+        forced_status_ = absl::FailedPreconditionError(absl::StrCat(
+            "gave up after ", consecutive_errors_, " rejected actions in a row; the last, '",
+            rejected.action().text(), "' at sequence ", rejected.seen_sequence(), ", got code ",
+            rejected.code(), ": ", rejected.message()));
+      }
+      reaction.cancel = true;
+      return reaction;
+    }
+    if (last_view_.has_value() && last_view_->sequence() == rejected.seen_sequence() &&
+        MayAct(*last_view_) && !cancelled_ && !finishing_) {
+      retry_from = *last_view_;
+    }
+  }
+  if (retry_from.has_value()) reaction.send = Choose(*retry_from);
+  return reaction;
+}
+
+void RemotePlayer::Core::OnStreamDone(const grpc::Status& status) {
+  grpc::Alarm* alarm = nullptr;
+  absl::Duration delay;
+  bool finish = false;
+  {
+    absl::MutexLock lock(&mu_);
+    current_.reset();
+    const bool ended = last_view_.has_value() && last_view_->terminal();
+    if (forced_status_.has_value()) {
+      finish = BeginFinishLocked(*forced_status_);
+    } else if (ended) {
+      // The match is over; how the stream ended after that does not matter.
+      finish = BeginFinishLocked(absl::OkStatus());
+    } else if (cancelled_) {
+      finish = BeginFinishLocked(status.ok() ? absl::CancelledError("cancelled")
+                                             : FromGrpc(status));
+    } else if ((status.error_code() == grpc::StatusCode::UNAVAILABLE ||
+                // Not ours (cancelled_ is false): a server that shut down cancelling calls.
+                status.error_code() == grpc::StatusCode::CANCELLED) &&
+               options_.reconnect.has_value()) {
+      const ReconnectPolicy& policy = *options_.reconnect;
+      const absl::Time now = absl::Now();
+      if (!failing_since_.has_value()) {
+        failing_since_ = now;
+        backoff_ = policy.initial_backoff;
+      }
+      if (now - *failing_since_ < policy.give_up_after) {
+        delay = backoff_;
+        backoff_ = std::min(backoff_ * 2, policy.max_backoff);
+        alarms_.push_back(std::make_unique<grpc::Alarm>());
+        alarm = alarms_.back().get();
+        pending_alarm_ = alarm;
+        alarm_armed_ = false;
+      } else {
+        finish = BeginFinishLocked(absl::UnavailableError(
+            absl::StrCat("no working Play stream for ", absl::FormatDuration(now - *failing_since_),
+                         "; last error: ", status.error_message())));
+      }
+    } else if (status.ok()) {
+      finish = BeginFinishLocked(
+          absl::InternalError("the Play stream closed before the match ended"));
+    } else {
+      finish = BeginFinishLocked(FromGrpc(status));
+    }
+  }
+  if (alarm != nullptr) {
+    std::weak_ptr<Core> weak = weak_from_this();
+    alarm->Set(absl::ToChronoTime(absl::Now() + delay), [weak](bool ok) {
+      if (std::shared_ptr<Core> core = weak.lock()) core->OnAlarm(ok);
+    });
+    // A Cancel() that came before the alarm was set left cancelling it to us.
+    bool cancel = false;
+    {
+      absl::MutexLock lock(&mu_);
+      alarm_armed_ = true;
+      cancel = cancelled_ && pending_alarm_ == alarm;
+    }
+    if (cancel) alarm->Cancel();
+  }
+  if (finish) Finish();
+}
+
+void RemotePlayer::Core::OnAlarm(bool ok) {
+  bool finish = false;
+  {
+    absl::MutexLock lock(&mu_);
+    pending_alarm_ = nullptr;
+    alarm_armed_ = false;
+    if (cancelled_ || !ok) {
+      finish = BeginFinishLocked(absl::CancelledError("cancelled while reconnecting"));
+    } else {
+      ++stats_.reconnects;
+    }
+  }
+  if (finish) {
+    Finish();
+    return;
+  }
+  OpenStream();
+}
+
+bool RemotePlayer::Core::BeginFinishLocked(absl::Status status) {
+  if (finishing_) return false;
+  finishing_ = true;
+  status_ = std::move(status);
+  return true;
+}
+
+void RemotePlayer::Core::Finish() {
+  absl::Status status;
+  {
+    absl::MutexLock lock(&mu_);
+    status = status_;
+  }
+  // on_done runs before done_ is set, so Wait() returns only after it.
+  if (options_.on_done) options_.on_done(status);
+  absl::MutexLock lock(&mu_);
+  done_ = true;
+}
+
+absl::Status RemotePlayer::Core::Wait() {
+  absl::MutexLock lock(&mu_);
+  mu_.Await(absl::Condition(&done_));
+  return status_;
+}
+
+std::optional<absl::Status> RemotePlayer::Core::WaitFor(absl::Duration timeout) {
+  absl::MutexLock lock(&mu_);
+  if (!mu_.AwaitWithTimeout(absl::Condition(&done_), timeout)) return std::nullopt;
+  return status_;
+}
+
+bool RemotePlayer::Core::done() const {
+  absl::MutexLock lock(&mu_);
+  return done_;
+}
+
+RemotePlayerStats RemotePlayer::Core::stats() const {
+  absl::MutexLock lock(&mu_);
+  return stats_;
+}
+
+std::optional<v1::SeatView> RemotePlayer::Core::last_view() const {
+  absl::MutexLock lock(&mu_);
+  return last_view_;
+}
+
+RemotePlayer::RemotePlayer(v1::ExecutionService::StubInterface& stub, std::string match,
+                           std::string seat_token, Chooser chooser, RemotePlayerOptions options)
+    : match_(match),
+      core_(std::make_shared<Core>(stub, std::move(match), std::move(seat_token),
+                                   std::move(chooser), std::move(options))) {}
+
+RemotePlayer::~RemotePlayer() {
+  core_->Cancel();
+  core_->Wait().IgnoreError();  // the owner asked for the player to go, not for its result
+}
+
+void RemotePlayer::Start() { core_->Start(); }
+void RemotePlayer::Cancel() { core_->Cancel(); }
+absl::Status RemotePlayer::Wait() { return core_->Wait(); }
+std::optional<absl::Status> RemotePlayer::WaitFor(absl::Duration timeout) {
+  return core_->WaitFor(timeout);
+}
+bool RemotePlayer::done() const { return core_->done(); }
+RemotePlayerStats RemotePlayer::stats() const { return core_->stats(); }
+std::optional<v1::SeatView> RemotePlayer::last_view() const { return core_->last_view(); }
+
+}  // namespace boneyard::client

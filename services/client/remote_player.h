@@ -1,0 +1,130 @@
+// A seat played over the execution service's `Play` stream (proto/boneyard/v1/execution.proto)
+// by a program: the remote bots of `boneyard bot` and `boneyard load`.
+//
+// Built on gRPC's callback API, so a player costs no thread: one process runs thousands. The
+// player sends a hello; on every view where it is its seat's turn (current_seat == seat, not
+// terminal, legal actions offered) it asks its chooser for an action and sends it with
+// `seen_sequence = view.sequence`. Writes are queued: one StartWrite is outstanding at a time.
+//
+// Rejections: ABORTED (another event came first) waits for the next view. Any other code is an
+// error: it is counted, and while the view it answered is still current the chooser is asked
+// again; after `max_consecutive_errors` such rejections in a row the player gives up (its status
+// is FAILED_PRECONDITION quoting the last rejection) and cancels the stream.
+//
+// Latency: for each action sent, the time from sending it to the first view with
+// `sequence > seen_sequence` whose `last_event.seat` is this seat (the acknowledgement).
+//
+// Reconnect: with `RemotePlayerOptions::reconnect`, a stream that fails with UNAVAILABLE (the
+// service restarting; also CANCELLED when the player did not cancel it: a server shutting down
+// past its grace period cancels its calls) is reopened with a fresh hello after a backoff
+// (100 ms doubling to 2 s) until a stream works again or `give_up_after` has passed since the
+// failure. The hello's view says where the match stands, so an action whose answer was lost is
+// chosen again.
+//
+//   RemotePlayer player(*stub, "matches/8f3c", token, RandomChooser(7));
+//   player.Start();
+//   absl::Status status = player.Wait();      // OK: the match ended; last_view() is terminal
+#ifndef BONEYARD_SERVICES_CLIENT_REMOTE_PLAYER_H_
+#define BONEYARD_SERVICES_CLIENT_REMOTE_PLAYER_H_
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/time/time.h"
+#include "boneyard/v1/execution.grpc.pb.h"
+
+namespace boneyard::client {
+
+// Picks the action to play (its text) from a seat's view, or nullopt to not act on this view.
+// Called on a gRPC thread, never twice at once for one player; it must not block.
+using Chooser = std::function<std::optional<std::string>(const v1::SeatView&)>;
+
+// Uniform over the view's legal actions with the engine's portable RNG: the same seed and the
+// same views give the same choices. Keeps its RNG inside; give each player its own.
+Chooser RandomChooser(uint64_t seed);
+
+struct ReconnectPolicy {
+  // Stop retrying when no stream has worked for this long since the failure.
+  absl::Duration give_up_after = absl::Seconds(30);
+  absl::Duration initial_backoff = absl::Milliseconds(100);
+  absl::Duration max_backoff = absl::Seconds(2);
+};
+
+struct RemotePlayerOptions {
+  // Reopen a stream that fails with UNAVAILABLE (or CANCELLED by the server); unset: such a
+  // failure ends the player.
+  std::optional<ReconnectPolicy> reconnect;
+  // Rejections other than ABORTED in a row before the player gives up.
+  int max_consecutive_errors = 3;
+  // Called for every view and every rejection received, on a gRPC thread, one call at a time
+  // and before the chooser sees the view. Must not block or call into the player.
+  std::function<void(const v1::SeatView&)> on_view;
+  std::function<void(const v1::ActionRejected&)> on_rejected;
+  // Called once when the player is done, with the status Wait() returns, on a gRPC thread
+  // (or on the thread calling Cancel). Must not block; it may signal another thread, which
+  // may then destroy the player.
+  std::function<void(const absl::Status&)> on_done;
+};
+
+struct RemotePlayerStats {
+  int64_t views = 0;
+  int64_t actions_sent = 0;
+  int64_t actions_acknowledged = 0;
+  // ABORTED rejections: stale sequence numbers, a normal race.
+  int64_t stale_rejections = 0;
+  // Every other rejection (INVALID_ARGUMENT, FAILED_PRECONDITION).
+  int64_t error_rejections = 0;
+  // Streams opened again after UNAVAILABLE.
+  int64_t reconnects = 0;
+  // One per acknowledged action, in the order acknowledged.
+  std::vector<absl::Duration> latencies;
+};
+
+class RemotePlayer {
+ public:
+  // `stub` must outlive the player. `match` is "matches/{id}"; `seat_token` is sent as
+  // `authorization: Bearer <token>`.
+  RemotePlayer(v1::ExecutionService::StubInterface& stub, std::string match,
+               std::string seat_token, Chooser chooser, RemotePlayerOptions options = {});
+  // Cancels a player still running and waits for it to finish. Never call it from one of the
+  // player's own callbacks.
+  ~RemotePlayer();
+
+  RemotePlayer(const RemotePlayer&) = delete;
+  RemotePlayer& operator=(const RemotePlayer&) = delete;
+
+  // Opens the stream and sends the hello. Call once.
+  void Start();
+  // Ends the player: the stream is cancelled, a pending reconnect dropped. Wait() then returns
+  // CANCELLED, or OK when the match had already ended.
+  void Cancel();
+
+  // Blocks until the player is done: OK when the terminal view arrived (the match finished,
+  // was forfeited or aborted), else why not (the stream's status, the last rejection, ...).
+  absl::Status Wait();
+  // Like Wait() but gives up after `timeout`; nullopt when still running.
+  std::optional<absl::Status> WaitFor(absl::Duration timeout);
+  bool done() const;
+
+  // A snapshot; safe to call at any time from any thread (not from the callbacks).
+  RemotePlayerStats stats() const;
+  // The latest view received (the terminal one once the match has ended).
+  std::optional<v1::SeatView> last_view() const;
+  const std::string& match() const { return match_; }
+
+ private:
+  class Core;
+  class Stream;
+
+  std::string match_;
+  std::shared_ptr<Core> core_;
+};
+
+}  // namespace boneyard::client
+
+#endif  // BONEYARD_SERVICES_CLIENT_REMOTE_PLAYER_H_

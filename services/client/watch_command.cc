@@ -1,0 +1,43 @@
+// `boneyard watch NAME [--json]`: WatchMatch as a spectator, one line (text or JSON) per public
+// view, until the service closes the stream after the view that ends the match.
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "engine/cli/args.h"
+#include "engine/cli/common.h"
+#include "services/client/command_common.h"
+
+namespace boneyard::client {
+
+int RunWatch(const std::vector<std::string>& args, cli::Io& io) {
+  absl::StatusOr<cli::ParsedArgs> parsed =
+      cli::ParseArgs(args, ServiceFlags({{"json", cli::FlagKind::kSwitch}}), 1);
+  if (!parsed.ok()) return cli::UsageError(io, parsed.status().message(), kWatchUsage);
+  if (parsed->Has("help")) return cli::PrintCommandHelp(io, kWatchUsage);
+  absl::StatusOr<std::string> name = MatchNameArg(*parsed);
+  if (!name.ok()) return cli::UsageError(io, name.status().message(), kWatchUsage);
+  const bool json = parsed->Has("json");
+
+  v1::WatchMatchRequest request;
+  request.set_name(*name);
+  auto stub = NewStub(*parsed);
+  // A match may last for hours: the stream has no deadline. It ends with the match.
+  grpc::ClientContext context;
+  std::unique_ptr<grpc::ClientReader<v1::WatchMatchResponse>> reader =
+      stub->WatchMatch(&context, request);
+  v1::WatchMatchResponse response;
+  while (reader->Read(&response)) {
+    if (json) {
+      io.out << PublicViewToJson(response.view()).dump() << "\n";
+    } else {
+      io.out << PublicViewLine(response.view()) << "\n";
+    }
+    io.out.flush();  // a spectator reads along
+  }
+  const grpc::Status status = reader->Finish();
+  if (!status.ok()) return RpcFailure(io, "WatchMatch", status);
+  return cli::kExitOk;
+}
+
+}  // namespace boneyard::client

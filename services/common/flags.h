@@ -1,0 +1,58 @@
+// The flags every service shares, and the one function that reads them. Only main reads
+// flags; everything else is given the plain values of ServiceConfig:
+//
+//   absl::ParseCommandLine(argc, argv);
+//   absl::StatusOr<ServiceConfig> config = CommonConfigFromFlags();
+//   if (!config.ok()) { std::cerr << config.status() << "\n"; return 2; }
+//
+//   --listen               gRPC address                         127.0.0.1:50051
+//   --metrics_listen       /metrics address; empty disables it  127.0.0.1:9464
+//   --database_url         PostgreSQL URL             (else env BONEYARD_DATABASE_URL)
+//   --operator_token_file  file holding the operator token (else env BONEYARD_OPERATOR_TOKEN)
+//   --db_pool_size         PostgreSQL connections               8
+//   --log_level            trace, debug, info, warn, error, off info
+//   --shutdown_grace       time calls in flight get at shutdown 10s
+#ifndef BONEYARD_SERVICES_COMMON_FLAGS_H_
+#define BONEYARD_SERVICES_COMMON_FLAGS_H_
+
+#include <string>
+
+#include "absl/flags/declare.h"
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+
+ABSL_DECLARE_FLAG(std::string, listen);
+ABSL_DECLARE_FLAG(std::string, metrics_listen);
+ABSL_DECLARE_FLAG(std::string, database_url);
+ABSL_DECLARE_FLAG(std::string, operator_token_file);
+ABSL_DECLARE_FLAG(int, db_pool_size);
+ABSL_DECLARE_FLAG(std::string, log_level);
+ABSL_DECLARE_FLAG(absl::Duration, shutdown_grace);
+
+namespace boneyard {
+
+inline constexpr char kDatabaseUrlEnv[] = "BONEYARD_DATABASE_URL";
+inline constexpr char kOperatorTokenEnv[] = "BONEYARD_OPERATOR_TOKEN";
+inline constexpr int kMaxDbPoolSize = 256;
+inline constexpr int kMinOperatorTokenLength = 16;
+
+struct ServiceConfig {
+  std::string listen_address;
+  std::string metrics_address;  // empty: no /metrics page
+  std::string database_url;
+  std::string operator_token;
+  int db_pool_size = 8;
+  std::string log_level = "info";
+  absl::Duration shutdown_grace = absl::Seconds(10);
+};
+
+// Reads the shared flags (and their environment fallbacks) into a ServiceConfig. The operator
+// token file's content is the token, without surrounding whitespace. INVALID_ARGUMENT, naming
+// the flag, when: --listen is empty; the database URL is missing; the operator token is
+// missing, unreadable, shorter than 16 characters or holds whitespace; --db_pool_size is not
+// in 1..256; --log_level is unknown; --shutdown_grace is negative or infinite.
+absl::StatusOr<ServiceConfig> CommonConfigFromFlags();
+
+}  // namespace boneyard
+
+#endif  // BONEYARD_SERVICES_COMMON_FLAGS_H_

@@ -1,0 +1,23 @@
+// The one place where absl::Status and grpc::Status meet. Handlers work in absl::Status
+// (see CONVENTIONS.md: StatusOr everywhere) and convert once, at the edge:
+//
+//   reactor->Finish(ToGrpcStatus(DoCreateMatch(*request, response)));
+//
+// The two code spaces are the same canonical codes (OK = 0 ... UNAUTHENTICATED = 16), so codes
+// and messages map 1:1. absl payloads and gRPC error details are not carried over; a code
+// outside the canonical range becomes UNKNOWN.
+#ifndef BONEYARD_SERVICES_COMMON_GRPC_STATUS_H_
+#define BONEYARD_SERVICES_COMMON_GRPC_STATUS_H_
+
+#include <grpcpp/support/status.h>
+
+#include "absl/status/status.h"
+
+namespace boneyard {
+
+grpc::Status ToGrpcStatus(const absl::Status& status);
+absl::Status FromGrpcStatus(const grpc::Status& status);
+
+}  // namespace boneyard
+
+#endif  // BONEYARD_SERVICES_COMMON_GRPC_STATUS_H_

@@ -1,0 +1,291 @@
+#include "services/common/metrics.h"
+
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <exception>
+#include <fstream>
+#include <optional>
+#include <sstream>
+#include <utility>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "services/common/logging.h"
+#include "spdlog/spdlog.h"
+
+namespace boneyard {
+namespace {
+
+std::optional<std::string> ReadFile(const char* path) {
+  std::ifstream in(path);
+  if (!in) return std::nullopt;
+  std::ostringstream contents;
+  contents << in.rdbuf();
+  if (in.bad()) return std::nullopt;
+  return contents.str();
+}
+
+// The fields of /proc/self/stat after the command name (which may hold spaces and
+// parentheses): element 0 is field 3 (state) of proc(5).
+std::vector<std::string> ProcSelfStatFields() {
+  std::optional<std::string> stat = ReadFile("/proc/self/stat");
+  if (!stat.has_value()) return {};
+  size_t close = stat->rfind(')');
+  if (close == std::string::npos) return {};
+  return absl::StrSplit(absl::string_view(*stat).substr(close + 1), ' ', absl::SkipEmpty());
+}
+
+constexpr size_t kStatNumThreads = 20 - 3;
+constexpr size_t kStatStartTime = 22 - 3;
+
+std::optional<double> StatField(const std::vector<std::string>& fields, size_t index) {
+  double value;
+  if (index >= fields.size() || !absl::SimpleAtod(fields[index], &value)) return std::nullopt;
+  return value;
+}
+
+// Seconds since the epoch at which the process started: boot time plus the start time in
+// clock ticks since boot.
+std::optional<double> ProcessStartTimeSeconds() {
+  std::optional<double> ticks = StatField(ProcSelfStatFields(), kStatStartTime);
+  std::optional<std::string> stat = ReadFile("/proc/stat");
+  long ticks_per_second = sysconf(_SC_CLK_TCK);
+  if (!ticks.has_value() || !stat.has_value() || ticks_per_second <= 0) return std::nullopt;
+  for (absl::string_view line : absl::StrSplit(*stat, '\n')) {
+    if (!absl::ConsumePrefix(&line, "btime ")) continue;
+    double boot_time;
+    if (!absl::SimpleAtod(line, &boot_time)) return std::nullopt;
+    return boot_time + *ticks / static_cast<double>(ticks_per_second);
+  }
+  return std::nullopt;
+}
+
+prometheus::MetricFamily OneValue(std::string name, std::string help, prometheus::MetricType type,
+                                  double value) {
+  prometheus::MetricFamily family;
+  family.name = std::move(name);
+  family.help = std::move(help);
+  family.type = type;
+  prometheus::ClientMetric metric;
+  if (type == prometheus::MetricType::Counter) {
+    metric.counter.value = value;
+  } else {
+    metric.gauge.value = value;
+  }
+  family.metric.push_back(std::move(metric));
+  return family;
+}
+
+// Durations from 1 ms to a minute (a stream's duration may be much longer: it lands in +Inf).
+const prometheus::Histogram::BucketBoundaries& LatencyBuckets() {
+  static const auto* const kBuckets = new prometheus::Histogram::BucketBoundaries{
+      0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60};
+  return *kBuckets;
+}
+
+class MetricsInterceptor : public grpc::experimental::Interceptor {
+ public:
+  MetricsInterceptor(RpcMetrics* metrics, std::string method)
+      : metrics_(metrics),
+        method_(std::move(method)),
+        start_(std::chrono::steady_clock::now()) {}
+
+  ~MetricsInterceptor() override {
+    // The call ended without sending a status (cancelled before the handler finished).
+    Record(grpc::StatusCode::CANCELLED);
+  }
+
+  void Intercept(grpc::experimental::InterceptorBatchMethods* methods) override {
+    if (methods->QueryInterceptionHookPoint(
+                          grpc::experimental::InterceptionHookPoints::PRE_SEND_STATUS)) {
+      Record(methods->GetSendStatus().error_code());
+    }
+    methods->Proceed();
+  }
+
+ private:
+  // Records the call once: at its status, or at its end.
+  void Record(grpc::StatusCode code) {
+    if (recorded_.exchange(true)) return;
+    const absl::Duration duration =
+        absl::FromChrono(std::chrono::steady_clock::now() - start_);
+    metrics_->Record(method_, code, duration);
+    spdlog::debug("rpc {}", Fields()
+                                .Add("method", method_)
+                                .Add("code", StatusCodeName(code))
+                                .Add("seconds", absl::ToDoubleSeconds(duration)));
+  }
+
+  RpcMetrics* const metrics_;
+  const std::string method_;
+  const std::chrono::steady_clock::time_point start_;
+  // A stream's send and receive batches may be intercepted on different threads at once.
+  std::atomic<bool> recorded_{false};
+};
+
+class MetricsInterceptorFactory
+    : public grpc::experimental::ServerInterceptorFactoryInterface {
+ public:
+  explicit MetricsInterceptorFactory(RpcMetrics* metrics) : metrics_(metrics) {}
+
+  grpc::experimental::Interceptor* CreateServerInterceptor(
+      grpc::experimental::ServerRpcInfo* info) override {
+    return new MetricsInterceptor(
+        metrics_, metrics_->MethodLabel(info->method() == nullptr ? "" : info->method()));
+  }
+
+ private:
+  RpcMetrics* const metrics_;
+};
+
+}  // namespace
+
+absl::string_view StatusCodeName(grpc::StatusCode code) {
+  static constexpr absl::string_view kNames[] = {
+      "OK",
+      "CANCELLED",
+      "UNKNOWN",
+      "INVALID_ARGUMENT",
+      "DEADLINE_EXCEEDED",
+      "NOT_FOUND",
+      "ALREADY_EXISTS",
+      "PERMISSION_DENIED",
+      "RESOURCE_EXHAUSTED",
+      "FAILED_PRECONDITION",
+      "ABORTED",
+      "OUT_OF_RANGE",
+      "UNIMPLEMENTED",
+      "INTERNAL",
+      "UNAVAILABLE",
+      "DATA_LOSS",
+      "UNAUTHENTICATED",
+  };
+  const int index = static_cast<int>(code);
+  if (index < 0 || index >= static_cast<int>(std::size(kNames))) return "UNKNOWN";
+  return kNames[index];
+}
+
+// --- MetricsServer -------------------------------------------------------------------------
+
+MetricsServer::MetricsServer(std::shared_ptr<prometheus::Registry> registry,
+                             std::shared_ptr<prometheus::Collectable> process,
+                             std::unique_ptr<prometheus::Exposer> exposer, int port)
+    : registry_(std::move(registry)),
+      process_(std::move(process)),
+      exposer_(std::move(exposer)),
+      port_(port) {}
+
+MetricsServer::~MetricsServer() = default;
+
+absl::StatusOr<std::unique_ptr<MetricsServer>> MetricsServer::Start(const std::string& address) {
+  if (address.empty()) return absl::InvalidArgumentError("metrics: empty listen address");
+  std::unique_ptr<prometheus::Exposer> exposer;
+  try {
+    exposer = std::make_unique<prometheus::Exposer>(address);
+  } catch (const std::exception& e) {
+    return absl::UnavailableError(
+        absl::StrCat("metrics: cannot listen on ", address, ": ", e.what()));
+  }
+  std::vector<int> ports = exposer->GetListeningPorts();
+  if (ports.empty()) {
+    return absl::UnavailableError(absl::StrCat("metrics: cannot listen on ", address));
+  }
+  auto registry = std::make_shared<prometheus::Registry>();
+  auto process = std::make_shared<ProcessCollector>();
+  exposer->RegisterCollectable(registry);
+  exposer->RegisterCollectable(process);
+  return std::unique_ptr<MetricsServer>(
+      new MetricsServer(std::move(registry), std::move(process), std::move(exposer), ports[0]));
+}
+
+// --- ProcessCollector ----------------------------------------------------------------------
+
+ProcessCollector::ProcessCollector()
+    : start_time_seconds_(ProcessStartTimeSeconds().value_or(-1)) {}
+
+std::vector<prometheus::MetricFamily> ProcessCollector::Collect() const {
+  std::vector<prometheus::MetricFamily> families;
+  const double page_size = static_cast<double>(sysconf(_SC_PAGESIZE));
+
+  if (std::optional<std::string> statm = ReadFile("/proc/self/statm"); statm.has_value()) {
+    std::vector<absl::string_view> pages = absl::StrSplit(*statm, ' ', absl::SkipEmpty());
+    double size, resident;
+    if (pages.size() >= 2 && absl::SimpleAtod(pages[0], &size) &&
+        absl::SimpleAtod(pages[1], &resident)) {
+      families.push_back(OneValue("process_resident_memory_bytes",
+                                  "Resident memory size in bytes.",
+                                  prometheus::MetricType::Gauge, resident * page_size));
+      families.push_back(OneValue("process_virtual_memory_bytes",
+                                  "Virtual memory size in bytes.",
+                                  prometheus::MetricType::Gauge, size * page_size));
+    }
+  }
+
+  if (rusage usage; getrusage(RUSAGE_SELF, &usage) == 0) {
+    auto seconds = [](const timeval& t) {
+      return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) / 1e6;
+    };
+    families.push_back(OneValue("process_cpu_seconds_total",
+                                "Total user and system CPU time spent in seconds.",
+                                prometheus::MetricType::Counter,
+                                seconds(usage.ru_utime) + seconds(usage.ru_stime)));
+  }
+
+  if (std::optional<double> threads = StatField(ProcSelfStatFields(), kStatNumThreads)) {
+    families.push_back(OneValue("process_threads", "Number of OS threads in the process.",
+                                prometheus::MetricType::Gauge, *threads));
+  }
+
+  if (start_time_seconds_ >= 0) {
+    families.push_back(OneValue("process_start_time_seconds",
+                                "Start time of the process since unix epoch in seconds.",
+                                prometheus::MetricType::Gauge, start_time_seconds_));
+  }
+  return families;
+}
+
+// --- RpcMetrics ----------------------------------------------------------------------------
+
+RpcMetrics::RpcMetrics(prometheus::Registry& registry)
+    : handled_(prometheus::BuildCounter()
+                   .Name("grpc_server_handled_total")
+                   .Help("Total number of RPCs completed on the server, whatever their status.")
+                   .Register(registry)),
+      handling_seconds_(prometheus::BuildHistogram()
+                            .Name("grpc_server_handling_seconds")
+                            .Help("Time from the start of an RPC to its status, in seconds.")
+                            .Register(registry)) {}
+
+void RpcMetrics::AddKnownServices(const std::vector<std::string>& services) {
+  absl::MutexLock lock(&mu_);
+  known_services_.insert(services.begin(), services.end());
+}
+
+std::string RpcMetrics::MethodLabel(absl::string_view full_method) const {
+  absl::string_view method = absl::StripPrefix(full_method, "/");
+  const size_t slash = method.rfind('/');
+  if (slash == absl::string_view::npos) return "unknown";
+  absl::ReaderMutexLock lock(&mu_);
+  if (known_services_.find(method.substr(0, slash)) == known_services_.end()) return "unknown";
+  return std::string(method);
+}
+
+void RpcMetrics::Record(absl::string_view method, grpc::StatusCode code,
+                        absl::Duration duration) {
+  std::string method_label(method);
+  handled_.Add({{"grpc_method", method_label}, {"grpc_code", std::string(StatusCodeName(code))}})
+      .Increment();
+  handling_seconds_.Add({{"grpc_method", std::move(method_label)}}, LatencyBuckets())
+      .Observe(absl::ToDoubleSeconds(duration));
+}
+
+std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>
+RpcMetrics::MakeInterceptorFactory() {
+  return std::make_unique<MetricsInterceptorFactory>(this);
+}
+
+}  // namespace boneyard

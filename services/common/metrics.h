@@ -1,0 +1,129 @@
+// Prometheus metrics: a /metrics page in the Prometheus text format (prometheus-cpp's pull
+// exposer), the usual process_* metrics, and per-RPC metrics recorded by a server interceptor.
+//
+//   absl::StatusOr<std::unique_ptr<MetricsServer>> metrics = MetricsServer::Start(address);
+//   if (!metrics.ok()) return metrics.status();
+//   RpcMetrics rpc_metrics(*(*metrics)->registry());
+//   // GrpcServerOptions{..., .metrics = &rpc_metrics}; service metrics go in the same registry.
+//
+// The RpcMetrics must outlive the gRPC server it is given to (interceptors record into it until
+// the last call is gone), and a MetricsServer must outlive everything registered with it.
+#ifndef BONEYARD_SERVICES_COMMON_METRICS_H_
+#define BONEYARD_SERVICES_COMMON_METRICS_H_
+
+#include <grpcpp/support/server_interceptor.h>
+#include <grpcpp/support/status.h>
+
+#include <functional>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/time/time.h"
+#include "prometheus/collectable.h"
+#include "prometheus/counter.h"
+#include "prometheus/exposer.h"
+#include "prometheus/family.h"
+#include "prometheus/histogram.h"
+#include "prometheus/metric_family.h"
+#include "prometheus/registry.h"
+
+namespace boneyard {
+
+// Serves a registry (and the process metrics) at http://<address>/metrics. Destroying it
+// stops the HTTP server, which can take up to about two seconds once it has served a request
+// (civetweb's socket poll interval): destroy it last, after the gRPC server has shut down.
+class MetricsServer {
+ public:
+  // `address` is "host:port" with a numeric host, e.g. "127.0.0.1:9464"; port 0 picks a free
+  // port (see port()). UNAVAILABLE, naming the address, when it cannot listen there.
+  static absl::StatusOr<std::unique_ptr<MetricsServer>> Start(const std::string& address);
+
+  MetricsServer(const MetricsServer&) = delete;
+  MetricsServer& operator=(const MetricsServer&) = delete;
+  ~MetricsServer();
+
+  // Where a service registers its own metric families.
+  std::shared_ptr<prometheus::Registry> registry() const { return registry_; }
+
+  // The port it listens on.
+  int port() const { return port_; }
+
+ private:
+  MetricsServer(std::shared_ptr<prometheus::Registry> registry,
+                std::shared_ptr<prometheus::Collectable> process,
+                std::unique_ptr<prometheus::Exposer> exposer, int port);
+
+  std::shared_ptr<prometheus::Registry> registry_;
+  std::shared_ptr<prometheus::Collectable> process_;
+  std::unique_ptr<prometheus::Exposer> exposer_;  // last: stops serving before the rest goes
+  int port_;
+};
+
+// Reports, on each scrape, the process's
+//   process_resident_memory_bytes  gauge    (/proc/self/statm)
+//   process_virtual_memory_bytes   gauge    (/proc/self/statm)
+//   process_cpu_seconds_total      counter  (getrusage: user + system)
+//   process_threads                gauge    (/proc/self/stat)
+//   process_start_time_seconds     gauge    (since the Unix epoch; /proc/self/stat, /proc/stat)
+// A value that cannot be read is left out of that scrape. MetricsServer registers one.
+class ProcessCollector : public prometheus::Collectable {
+ public:
+  ProcessCollector();
+  std::vector<prometheus::MetricFamily> Collect() const override;
+
+ private:
+  double start_time_seconds_;  // < 0: unknown
+};
+
+// Per-RPC metrics, in the names of the usual gRPC exporters:
+//   grpc_server_handled_total{grpc_method, grpc_code}   counter: calls finished
+//   grpc_server_handling_seconds{grpc_method}           histogram: call durations
+// grpc_method is the full method without the leading slash
+// ("boneyard.v1.ExecutionService/GetMatch"), or "unknown" for a method of a service not added
+// with AddKnownServices: gRPC runs interceptors also for calls to methods the server does not
+// have, and their names are the caller's choice, so they must not each make a series.
+// grpc_code is the canonical code name ("OK", "NOT_FOUND"). A streaming call is counted once,
+// when it ends, and its duration is the whole stream's.
+class RpcMetrics {
+ public:
+  explicit RpcMetrics(prometheus::Registry& registry);
+
+  RpcMetrics(const RpcMetrics&) = delete;
+  RpcMetrics& operator=(const RpcMetrics&) = delete;
+
+  // Full service names ("boneyard.v1.ExecutionService") whose methods are labelled by name.
+  // GrpcServer adds every service it hosts before it accepts calls.
+  void AddKnownServices(const std::vector<std::string>& services);
+
+  // The grpc_method label of a full method name ("/pkg.Service/Method").
+  std::string MethodLabel(absl::string_view full_method) const;
+
+  // Counts one call; `method` is used as the label as it is.
+  void Record(absl::string_view method, grpc::StatusCode code, absl::Duration duration);
+
+  // An interceptor factory for grpc::ServerBuilder::experimental().SetInterceptorCreators
+  // (GrpcServer does that when given these metrics). Each call's interceptor records the call
+  // under MethodLabel when its status is sent (or, if it never sends one, as CANCELLED when
+  // the call is gone) and logs it at debug level.
+  std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface> MakeInterceptorFactory();
+
+ private:
+  prometheus::Family<prometheus::Counter>& handled_;
+  prometheus::Family<prometheus::Histogram>& handling_seconds_;
+  mutable absl::Mutex mu_;
+  std::set<std::string, std::less<>> known_services_ ABSL_GUARDED_BY(mu_);
+};
+
+// The canonical name of a status code: "OK", "CANCELLED", ..., "UNAUTHENTICATED"; "UNKNOWN"
+// for a code outside that range.
+absl::string_view StatusCodeName(grpc::StatusCode code);
+
+}  // namespace boneyard
+
+#endif  // BONEYARD_SERVICES_COMMON_METRICS_H_

@@ -1,0 +1,149 @@
+#include "services/common/server.h"
+
+#include <grpc/grpc.h>
+#include <grpcpp/ext/proto_server_reflection_plugin.h>
+#include <grpcpp/health_check_service_interface.h>
+#include <grpcpp/impl/server_builder_option.h>
+#include <grpcpp/impl/server_builder_plugin.h>
+#include <grpcpp/impl/server_initializer.h>
+#include <grpcpp/security/server_credentials.h>
+#include <grpcpp/server_builder.h>
+
+#include <algorithm>
+#include <chrono>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "services/common/logging.h"
+#include "spdlog/spdlog.h"
+
+namespace boneyard {
+namespace {
+
+constexpr char kHealthService[] = "grpc.health.v1.Health";
+
+// gRPC has no public way to ask a grpc::Service for its name, but builder plugins are shown
+// the names of the services the server registered: in InitServer, before the server starts,
+// those registered so far (ours and reflection's); in Finish, once it has started, all of them
+// (the default health service too). This plugin copies them out.
+class ServiceNamesPlugin : public grpc::ServerBuilderPlugin {
+ public:
+  ServiceNamesPlugin(std::vector<std::string>* names, RpcMetrics* metrics)
+      : names_(names), metrics_(metrics) {}
+  std::string name() override { return "boneyard_service_names"; }
+  void InitServer(grpc::ServerInitializer* si) override {
+    // Before any call, so that no known method is ever labelled "unknown".
+    if (metrics_ == nullptr) return;
+    std::vector<std::string> names = {kHealthService};
+    if (const std::vector<std::string>* registered = si->GetServiceList()) {
+      names.insert(names.end(), registered->begin(), registered->end());
+    }
+    metrics_->AddKnownServices(names);
+  }
+  void Finish(grpc::ServerInitializer* si) override {
+    if (const std::vector<std::string>* names = si->GetServiceList()) *names_ = *names;
+  }
+  void ChangeArguments(const std::string&, void*) override {}
+
+ private:
+  std::vector<std::string>* const names_;
+  RpcMetrics* const metrics_;
+};
+
+// How a plugin instance (rather than a global plugin factory) gets into one builder. Option
+// plugins come after the global ones (reflection), so they see reflection's service.
+class ServiceNamesOption : public grpc::ServerBuilderOption {
+ public:
+  ServiceNamesOption(std::vector<std::string>* names, RpcMetrics* metrics)
+      : names_(names), metrics_(metrics) {}
+  void UpdateArguments(grpc::ChannelArguments*) override {}
+  void UpdatePlugins(std::vector<std::unique_ptr<grpc::ServerBuilderPlugin>>* plugins) override {
+    plugins->push_back(std::make_unique<ServiceNamesPlugin>(names_, metrics_));
+  }
+
+ private:
+  std::vector<std::string>* const names_;
+  RpcMetrics* const metrics_;
+};
+
+}  // namespace
+
+GrpcServer::GrpcServer(std::unique_ptr<grpc::Server> server,
+                       std::vector<std::string> service_names, int port)
+    : server_(std::move(server)), service_names_(std::move(service_names)), port_(port) {}
+
+GrpcServer::~GrpcServer() { Shutdown(absl::ZeroDuration()); }
+
+absl::StatusOr<std::unique_ptr<GrpcServer>> GrpcServer::Start(GrpcServerOptions options) {
+  if (options.listen_address.empty()) {
+    return absl::InvalidArgumentError("grpc: empty listen address");
+  }
+  if (options.max_message_bytes <= 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("grpc: max_message_bytes must be positive, not ", options.max_message_bytes));
+  }
+
+  // Both are process-wide settings read when a builder builds: the default health service is
+  // created by every server built afterwards, and the reflection plugin added to it.
+  grpc::EnableDefaultHealthCheckService(true);
+  grpc::reflection::InitProtoReflectionServerBuilderPlugin();
+
+  grpc::ServerBuilder builder;
+  int port = 0;
+  builder.AddListeningPort(options.listen_address, grpc::InsecureServerCredentials(), &port);
+  builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
+  builder.SetMaxReceiveMessageSize(options.max_message_bytes);
+  builder.SetMaxSendMessageSize(options.max_message_bytes);
+  for (grpc::Service* service : options.services) builder.RegisterService(service);
+  if (options.metrics != nullptr) {
+    std::vector<std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>> creators;
+    creators.push_back(options.metrics->MakeInterceptorFactory());
+    builder.experimental().SetInterceptorCreators(std::move(creators));
+  }
+  std::vector<std::string> service_names;
+  builder.SetOption(std::make_unique<ServiceNamesOption>(&service_names, options.metrics));
+
+  std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
+  if (server == nullptr || port == 0) {
+    if (server != nullptr) server->Shutdown();
+    return absl::UnavailableError(
+        absl::StrCat("grpc: cannot listen on ", options.listen_address));
+  }
+  auto grpc_server = std::unique_ptr<GrpcServer>(
+      new GrpcServer(std::move(server), std::move(service_names), port));
+  grpc_server->SetServing(true);
+  spdlog::info("grpc server listening {}", Fields()
+                                               .Add("address", options.listen_address)
+                                               .Add("port", port));
+  return grpc_server;
+}
+
+void GrpcServer::SetServing(bool serving) {
+  grpc::HealthCheckServiceInterface* health = server_->GetHealthCheckService();
+  if (health == nullptr) return;
+  health->SetServingStatus("", serving);
+  for (const std::string& name : service_names_) health->SetServingStatus(name, serving);
+}
+
+void GrpcServer::Shutdown(absl::Duration grace) {
+  absl::MutexLock lock(&shutdown_mu_);
+  if (shut_down_) return;
+  shut_down_ = true;
+  spdlog::info("grpc server shutting down {}", Fields().Add("grace", grace));
+  // NOT_SERVING everywhere, and later SetServingStatus calls are ignored.
+  if (grpc::HealthCheckServiceInterface* health = server_->GetHealthCheckService()) {
+    health->Shutdown();
+  }
+  if (grace == absl::InfiniteDuration()) {
+    server_->Shutdown();  // no deadline: wait for every call however long it takes
+  } else {
+    grace = std::clamp(grace, absl::ZeroDuration(), absl::Hours(24 * 365));
+    server_->Shutdown(std::chrono::system_clock::now() +
+                      std::chrono::duration_cast<std::chrono::system_clock::duration>(
+                          absl::ToChronoNanoseconds(grace)));
+  }
+  server_->Wait();
+  spdlog::info("grpc server stopped");
+}
+
+}  // namespace boneyard

@@ -1,0 +1,61 @@
+// Conversions between the engine's types and the schema's messages (proto/boneyard/v1). The
+// engine knows nothing of protobuf; the service speaks only protobuf; these functions are the
+// bridge, used by the match host and tested on their own.
+#ifndef BONEYARD_SERVICES_EXECUTION_CONVERT_H_
+#define BONEYARD_SERVICES_EXECUTION_CONVERT_H_
+
+#include <map>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "boneyard/v1/execution.pb.h"
+#include "boneyard/v1/game.pb.h"
+#include "engine/core/game.h"
+#include "engine/core/registry.h"
+#include "engine/core/rules.h"
+#include "engine/core/view.h"
+#include "engine/records/record.h"
+#include "google/protobuf/struct.pb.h"
+#include "google/protobuf/timestamp.pb.h"
+#include "nlohmann/json.hpp"
+
+namespace boneyard::execution {
+
+// JSON object <-> google.protobuf.Struct (numbers become doubles, as Struct holds them).
+google::protobuf::Struct JsonToStruct(const nlohmann::json& object);
+nlohmann::json StructToJson(const google::protobuf::Struct& value);
+
+google::protobuf::Timestamp ToTimestamp(absl::Time time);
+absl::Time FromTimestamp(const google::protobuf::Timestamp& timestamp);
+
+// A request's rule values as the engine's overrides. INVALID_ARGUMENT naming the option when a
+// value is unset, or of another type than the game's option (`spec` gives the types; the
+// special key "preset" takes a string). Unknown names are left for the registry to reject.
+absl::StatusOr<std::map<std::string, OptionValue>> RuleValuesFromProto(
+    const google::protobuf::Map<std::string, v1::RuleValue>& values, const GameSpec& spec);
+// Every resolved rule of a game (Rules::values(), plus "preset" when one was chosen).
+google::protobuf::Map<std::string, v1::RuleValue> RulesToProto(const Rules& rules);
+v1::RuleValue OptionValueToProto(const OptionValue& value);
+// A set RuleValue as the engine's value (an unset one gives "").
+OptionValue OptionValueFromProto(const v1::RuleValue& value);
+
+// The common fields of a seat's view (hand, counts, boneyard, scores, legal actions, layout,
+// round, current seat, terminal). The caller adds match, seat, sequence, deadline, last_event and
+// result.
+void FillSeatView(const View& view, v1::SeatView& out);
+// The same for a spectator's view (`view` must be the engine's spectator view).
+void FillPublicView(const View& view, v1::PublicView& out);
+
+// The result of a finished state (scores, ranks, winners, details), with the given player ids
+// (one per seat; empty for bots) and teams.
+v1::MatchResult ResultToProto(const RecordedResult& result, const std::vector<std::string>& player_ids,
+                              const Teams& teams);
+v1::Team TeamToProto(const std::vector<int>& seats);
+
+// An engine record as the schema's Record (name left empty).
+v1::Record RecordToProto(const Record& record);
+
+}  // namespace boneyard::execution
+
+#endif  // BONEYARD_SERVICES_EXECUTION_CONVERT_H_

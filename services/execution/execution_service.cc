@@ -1,0 +1,427 @@
+#include "services/execution/execution_service.h"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "absl/synchronization/mutex.h"
+#include "services/common/auth.h"
+#include "services/common/grpc_status.h"
+#include "services/common/logging.h"
+#include "spdlog/spdlog.h"
+
+namespace boneyard::execution {
+namespace {
+
+using execution_internal::OutgoingQueue;
+
+// ----- Unary calls --------------------------------------------------------------------------
+
+// The host's answer to a unary call: the response, then Finish. Runs on a host thread (or at
+// once, inside the handler); the response stays valid until Finish.
+template <class Response>
+Callback<Response> Answer(grpc::ServerUnaryReactor* reactor, Response* response) {
+  return [reactor, response](absl::StatusOr<Response> result) {
+    if (result.ok()) *response = *std::move(result);
+    reactor->Finish(ToGrpcStatus(result.status()));
+  };
+}
+
+// ----- Streams ------------------------------------------------------------------------------
+
+// The operations a ServerStream starts on its gRPC reactor.
+template <class Response>
+class ReactorOps {
+ public:
+  virtual void StartReadOp() = 0;
+  virtual void StartWriteOp(const Response* message) = 0;
+  virtual void FinishOp(grpc::Status status) = 0;
+
+ protected:
+  ~ReactorOps() = default;
+};
+
+// The outgoing side of a server stream, shared by its reactor and the host (it is the host's
+// sink), so it outlives the reactor: after the reactor's OnDone, Send returns false and nothing
+// touches the reactor again.
+//
+// Every reactor operation (StartRead, StartWrite, Finish) is started by Pump, which runs on one
+// thread at a time (`pumping_`) and calls gRPC without holding the mutex (a reaction may run
+// on another thread meanwhile and take it). Because only the pumping thread starts operations,
+// no operation can be started after Finish, and the reactor cannot reach OnDone (which needs
+// Finish) while an operation is being started. Rules kept: one write in flight (its message
+// held in `writing_` until OnWriteDone); one read in flight; Finish only with no write in
+// flight (a read may be: it then completes with ok = false), after the queue has drained,
+// except on cancellation, which drops the queue.
+template <class Response>
+class ServerStream final : public StreamSink<Response>,
+                           public std::enable_shared_from_this<ServerStream<Response>> {
+ public:
+  explicit ServerStream(ReactorOps<Response>* ops) : ops_(ops) {}
+
+  // StreamSink, from the host's threads.
+  bool Send(std::shared_ptr<const Response> message) override {
+    if (message == nullptr) return true;
+    int64_t dropped = 0;
+    {
+      absl::MutexLock lock(&mu_);
+      if (ops_ == nullptr || cancelled_ || finish_.has_value()) return false;
+      if (queue_.Push(std::move(message))) dropped = ++dropped_views_;
+    }
+    if (dropped > 0) {
+      spdlog::debug("slow stream: dropped a superseded view {}", Fields().Add("dropped", dropped));
+    }
+    Pump();
+    return true;
+  }
+
+  void Close(absl::Status status) override { FinishWith(ToGrpcStatus(status)); }
+
+  // Ends the stream with `status` once everything queued has been written. The first status
+  // given (by Close, an error or a cancellation) is the one sent.
+  void FinishWith(grpc::Status status) {
+    {
+      absl::MutexLock lock(&mu_);
+      if (!finish_.has_value()) finish_ = std::move(status);
+    }
+    Pump();
+  }
+
+  // Asks for one more read from the client; it starts once the queue has room.
+  void WantRead() {
+    {
+      absl::MutexLock lock(&mu_);
+      want_read_ = true;
+    }
+    Pump();
+  }
+
+  // Reactions.
+  void ReadDone() {
+    absl::MutexLock lock(&mu_);
+    reading_ = false;
+  }
+  void WriteDone(bool ok) {
+    {
+      absl::MutexLock lock(&mu_);
+      writing_.reset();
+      if (!ok) Break("the stream broke");
+    }
+    Pump();
+  }
+  void Cancelled() {
+    {
+      absl::MutexLock lock(&mu_);
+      Break("the call was cancelled");
+    }
+    Pump();
+  }
+  void Done() {
+    absl::MutexLock lock(&mu_);
+    ops_ = nullptr;
+    finished_ = true;
+    want_read_ = false;
+    queue_.clear();
+  }
+
+  // The stream is finishing or gone: what the client sends now is not acted on.
+  bool Ending() const {
+    absl::MutexLock lock(&mu_);
+    return ops_ == nullptr || cancelled_ || finish_.has_value();
+  }
+
+ private:
+  enum class Op { kNone, kRead, kWrite, kFinish };
+
+  void Break(const char* why) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    cancelled_ = true;
+    want_read_ = false;
+    queue_.clear();
+    if (!finish_.has_value()) finish_ = grpc::Status(grpc::StatusCode::CANCELLED, why);
+  }
+
+  // The next operation to start, marked as started.
+  Op Next(const Response*& message, grpc::Status& status) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    if (ops_ == nullptr || finished_) return Op::kNone;
+    if (want_read_ && !reading_ && !cancelled_ && !finish_.has_value() && !queue_.full()) {
+      want_read_ = false;
+      reading_ = true;
+      return Op::kRead;
+    }
+    if (writing_ != nullptr) return Op::kNone;
+    if (!queue_.empty()) {
+      writing_ = queue_.Pop();
+      message = writing_.get();
+      return Op::kWrite;
+    }
+    if (finish_.has_value()) {
+      finished_ = true;
+      status = *finish_;
+      return Op::kFinish;
+    }
+    return Op::kNone;
+  }
+
+  void Pump() ABSL_LOCKS_EXCLUDED(mu_) {
+    // Keeps the stream alive to the end of the loop even if the reactor's OnDone drops its
+    // reference meanwhile.
+    const std::shared_ptr<ServerStream> self = this->shared_from_this();
+    mu_.Lock();
+    if (pumping_) {
+      // The pumping thread looks at the state again after its current operation.
+      mu_.Unlock();
+      return;
+    }
+    pumping_ = true;
+    for (;;) {
+      const Response* message = nullptr;
+      grpc::Status status;
+      const Op op = Next(message, status);
+      if (op == Op::kNone) break;
+      ReactorOps<Response>* const ops = ops_;
+      mu_.Unlock();
+      switch (op) {
+        case Op::kRead:
+          ops->StartReadOp();
+          break;
+        case Op::kWrite:
+          ops->StartWriteOp(message);
+          break;
+        case Op::kFinish:
+          ops->FinishOp(std::move(status));
+          break;
+        case Op::kNone:
+          break;
+      }
+      mu_.Lock();
+    }
+    pumping_ = false;
+    mu_.Unlock();
+  }
+
+  mutable absl::Mutex mu_;
+  // Null once the reactor is done.
+  ReactorOps<Response>* ops_ ABSL_GUARDED_BY(mu_);
+  OutgoingQueue<Response> queue_ ABSL_GUARDED_BY(mu_);
+  // The message being written.
+  std::shared_ptr<const Response> writing_ ABSL_GUARDED_BY(mu_);
+  // The status to finish with, once set; nothing more is queued then.
+  std::optional<grpc::Status> finish_ ABSL_GUARDED_BY(mu_);
+  bool finished_ ABSL_GUARDED_BY(mu_) = false;   // Finish started (or the reactor is done)
+  bool cancelled_ ABSL_GUARDED_BY(mu_) = false;  // nothing more can be written
+  bool want_read_ ABSL_GUARDED_BY(mu_) = false;
+  bool reading_ ABSL_GUARDED_BY(mu_) = false;
+  bool pumping_ ABSL_GUARDED_BY(mu_) = false;
+  int64_t dropped_views_ ABSL_GUARDED_BY(mu_) = 0;
+};
+
+// Play: the first message names the match and opens the seat's stream at the host; later
+// messages are hellos or actions for it. Reading goes on until the client half-closes (the
+// stream then stays open for views until the host closes it) or the call ends.
+class PlayReactor final : public grpc::ServerBidiReactor<v1::PlayRequest, v1::PlayResponse>,
+                          private ReactorOps<v1::PlayResponse> {
+ public:
+  PlayReactor(MatchHost& host, grpc::CallbackServerContext* context)
+      : host_(host),
+        token_(BearerToken(*context)),
+        session_(std::make_shared<Session>(static_cast<ReactorOps<v1::PlayResponse>*>(this))) {
+    session_->out->WantRead();
+  }
+
+  void OnReadDone(bool ok) override {
+    ServerStream<v1::PlayResponse>& out = *session_->out;
+    out.ReadDone();
+    if (!ok) {
+      // The client half-closed, or the call is gone (OnCancel finishes it then). Without a
+      // first message there is no stream to keep open: the host answers for the missing name
+      // (after checking the token, as for any call).
+      if (first_ && !out.Ending()) Open(std::string(), std::nullopt, 0);
+      return;
+    }
+    if (out.Ending()) return;
+    if (first_) {
+      std::optional<v1::Action> action;
+      if (request_.has_action()) action = request_.action();
+      Open(request_.name(), std::move(action), request_.seen_sequence());
+      return;
+    }
+    if (!request_.name().empty() && request_.name() != name_) {
+      out.FinishWith(grpc::Status(
+          grpc::StatusCode::INVALID_ARGUMENT,
+          absl::StrCat("this stream plays \"", name_, "\"; a later message names \"",
+                       request_.name(), "\"")));
+      return;
+    }
+    std::shared_ptr<SeatStream> seat;
+    {
+      absl::MutexLock lock(&session_->mu);
+      seat = session_->seat;
+    }
+    if (request_.has_action()) {
+      seat->Play(request_.action(), request_.seen_sequence());
+    } else {
+      seat->Hello();
+    }
+    out.WantRead();
+  }
+
+  void OnWriteDone(bool ok) override { session_->out->WriteDone(ok); }
+  void OnCancel() override { session_->out->Cancelled(); }
+  void OnDone() override {
+    session_->out->Done();
+    delete this;
+  }
+
+ private:
+  // What may outlive the reactor: the outgoing stream (the host's sink) and the seat stream the
+  // host opened, which the host's callback sets.
+  struct Session {
+    explicit Session(ReactorOps<v1::PlayResponse>* ops)
+        : out(std::make_shared<ServerStream<v1::PlayResponse>>(ops)) {}
+    const std::shared_ptr<ServerStream<v1::PlayResponse>> out;
+    absl::Mutex mu;
+    std::shared_ptr<SeatStream> seat ABSL_GUARDED_BY(mu);
+  };
+
+  // Opens the seat's stream; on success plays the first message's action, if any, and reads on.
+  void Open(std::string name, std::optional<v1::Action> action, int64_t seen_sequence) {
+    first_ = false;
+    name_ = name;
+    const bool named = !name.empty();
+    host_.OpenSeatStream(
+        token_, std::move(name), session_->out,
+        [session = session_, named, action = std::move(action),
+         seen_sequence](absl::StatusOr<std::shared_ptr<SeatStream>> seat) mutable {
+          ServerStream<v1::PlayResponse>& out = *session->out;
+          if (!seat.ok()) {
+            out.FinishWith(ToGrpcStatus(seat.status()));
+            return;
+          }
+          if (!named) {  // the host accepted no name: it cannot have, but say what is wrong
+            out.FinishWith(grpc::Status(
+                grpc::StatusCode::INVALID_ARGUMENT,
+                "the first message must name the match (\"matches/{id}\")"));
+            return;
+          }
+          if (*seat == nullptr) {
+            out.FinishWith(grpc::Status(grpc::StatusCode::INTERNAL, "no seat stream"));
+            return;
+          }
+          {
+            absl::MutexLock lock(&session->mu);
+            session->seat = *seat;
+          }
+          if (out.Ending()) return;
+          if (action.has_value()) (*seat)->Play(*std::move(action), seen_sequence);
+          out.WantRead();
+        });
+  }
+
+  void StartReadOp() override { StartRead(&request_); }
+  void StartWriteOp(const v1::PlayResponse* message) override { StartWrite(message); }
+  void FinishOp(grpc::Status status) override { Finish(std::move(status)); }
+
+  MatchHost& host_;
+  const std::optional<std::string> token_;
+  const std::shared_ptr<Session> session_;
+  // Touched only by the read in flight and its OnReadDone (one at a time).
+  v1::PlayRequest request_;
+  bool first_ = true;
+  std::string name_;
+};
+
+// WatchMatch: the host sends public views to the stream until it closes it.
+class WatchReactor final : public grpc::ServerWriteReactor<v1::WatchMatchResponse>,
+                           private ReactorOps<v1::WatchMatchResponse> {
+ public:
+  WatchReactor(MatchHost& host, const v1::WatchMatchRequest& request)
+      : out_(std::make_shared<ServerStream<v1::WatchMatchResponse>>(
+            static_cast<ReactorOps<v1::WatchMatchResponse>*>(this))) {
+    host.Watch(request.name(), out_,
+               [out = out_](absl::Status status) {
+                 if (!status.ok()) out->FinishWith(ToGrpcStatus(status));
+               });
+  }
+
+  void OnWriteDone(bool ok) override { out_->WriteDone(ok); }
+  void OnCancel() override { out_->Cancelled(); }
+  void OnDone() override {
+    out_->Done();
+    delete this;
+  }
+
+ private:
+  void StartReadOp() override {}  // nothing to read on a server-streaming call
+  void StartWriteOp(const v1::WatchMatchResponse* message) override { StartWrite(message); }
+  void FinishOp(grpc::Status status) override { Finish(std::move(status)); }
+
+  const std::shared_ptr<ServerStream<v1::WatchMatchResponse>> out_;
+};
+
+}  // namespace
+
+grpc::ServerUnaryReactor* ExecutionServiceImpl::CreateMatch(grpc::CallbackServerContext* context,
+                                                            const v1::CreateMatchRequest* request,
+                                                            v1::CreateMatchResponse* response) {
+  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  host_.CreateMatch(BearerToken(*context), *request, Answer(reactor, response));
+  return reactor;
+}
+
+grpc::ServerUnaryReactor* ExecutionServiceImpl::GetMatch(grpc::CallbackServerContext* context,
+                                                         const v1::GetMatchRequest* request,
+                                                         v1::Match* response) {
+  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  host_.GetMatch(request->name(), Answer(reactor, response));
+  return reactor;
+}
+
+grpc::ServerUnaryReactor* ExecutionServiceImpl::ListMatches(grpc::CallbackServerContext* context,
+                                                            const v1::ListMatchesRequest* request,
+                                                            v1::ListMatchesResponse* response) {
+  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  host_.ListMatches(*request, Answer(reactor, response));
+  return reactor;
+}
+
+grpc::ServerBidiReactor<v1::PlayRequest, v1::PlayResponse>* ExecutionServiceImpl::Play(
+    grpc::CallbackServerContext* context) {
+  return new PlayReactor(host_, context);
+}
+
+grpc::ServerUnaryReactor* ExecutionServiceImpl::SubmitAction(
+    grpc::CallbackServerContext* context, const v1::SubmitActionRequest* request,
+    v1::SeatView* response) {
+  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  host_.SubmitAction(BearerToken(*context), *request, Answer(reactor, response));
+  return reactor;
+}
+
+grpc::ServerWriteReactor<v1::WatchMatchResponse>* ExecutionServiceImpl::WatchMatch(
+    grpc::CallbackServerContext* context, const v1::WatchMatchRequest* request) {
+  return new WatchReactor(host_, *request);
+}
+
+grpc::ServerUnaryReactor* ExecutionServiceImpl::GetRecord(grpc::CallbackServerContext* context,
+                                                          const v1::GetRecordRequest* request,
+                                                          v1::Record* response) {
+  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  host_.GetRecord(request->name(), Answer(reactor, response));
+  return reactor;
+}
+
+grpc::ServerUnaryReactor* ExecutionServiceImpl::AbortMatch(grpc::CallbackServerContext* context,
+                                                           const v1::AbortMatchRequest* request,
+                                                           v1::Match* response) {
+  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  host_.AbortMatch(BearerToken(*context), *request, Answer(reactor, response));
+  return reactor;
+}
+
+}  // namespace boneyard::execution

@@ -1,0 +1,148 @@
+#include "services/execution/group_commit.h"
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
+
+namespace boneyard::execution {
+namespace {
+
+constexpr absl::Duration kFirstBackoff = absl::Milliseconds(10);
+constexpr absl::Duration kMaxBackoff = absl::Seconds(1);
+
+bool IsTransient(const absl::Status& status) {
+  switch (status.code()) {
+    case absl::StatusCode::kUnavailable:
+    case absl::StatusCode::kAborted:
+    case absl::StatusCode::kDeadlineExceeded:
+    case absl::StatusCode::kUnknown:
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+GroupCommitter::GroupCommitter(MatchStore& store, Options options)
+    : store_(store), options_(std::move(options)) {
+  const int writers = std::max(1, options_.writers);
+  absl::MutexLock lock(&mu_);
+  writers_.reserve(writers);
+  for (int i = 0; i < writers; ++i) writers_.emplace_back([this] { WriterLoop(); });
+}
+
+GroupCommitter::~GroupCommitter() { Stop(); }
+
+void GroupCommitter::Append(EventRow event, std::optional<MatchEnd> end, Callback done) {
+  {
+    absl::MutexLock lock(&mu_);
+    if (!stopping_) {
+      queue_.push_back(Pending{std::move(event), std::move(end), std::move(done)});
+      ++appended_;
+      work_ready_.Signal();
+      return;
+    }
+  }
+  if (done) done(absl::UnavailableError("the event log is shutting down"));
+}
+
+void GroupCommitter::Flush() {
+  absl::MutexLock lock(&mu_);
+  const int64_t target = appended_;
+  while (completed_ < target) completed_changed_.Wait(&mu_);
+}
+
+void GroupCommitter::Stop() {
+  std::vector<std::thread> writers;
+  {
+    absl::MutexLock lock(&mu_);
+    stopping_ = true;
+    work_ready_.SignalAll();
+    writers.swap(writers_);
+  }
+  // The writers drain the queue before they exit.
+  for (std::thread& writer : writers) writer.join();
+  // A second, concurrent Stop() found no writers to join: wait for the first one's drain.
+  Flush();
+}
+
+void GroupCommitter::WriterLoop() {
+  const size_t max_batch = static_cast<size_t>(std::max(1, options_.max_batch));
+  for (;;) {
+    CommitBatch batch;
+    std::vector<Callback> callbacks;
+    int64_t batch_number = 0;
+    {
+      absl::MutexLock lock(&mu_);
+      while (queue_.empty() && !stopping_) work_ready_.Wait(&mu_);
+      if (queue_.empty()) return;  // stopping, and nothing left
+      const size_t n = std::min(queue_.size(), max_batch);
+      batch.events.reserve(n);
+      callbacks.reserve(n);
+      for (size_t i = 0; i < n; ++i) {
+        Pending& pending = queue_.front();
+        batch.events.push_back(std::move(pending.event));
+        if (pending.end.has_value()) batch.ends.push_back(*std::move(pending.end));
+        callbacks.push_back(std::move(pending.done));
+        queue_.pop_front();
+      }
+      batch_number = batches_taken_++;
+      // More work waiting: let another writer start on it while this one commits.
+      if (!queue_.empty()) work_ready_.Signal();
+    }
+
+    const absl::Status status = CommitWithRetry(batch);
+
+    {
+      absl::MutexLock lock(&mu_);
+      while (batches_completed_ != batch_number) completed_changed_.Wait(&mu_);
+    }
+    // In append order, outside the lock (a callback may Append the match's next event).
+    for (Callback& done : callbacks) {
+      if (done) done(status);
+    }
+    {
+      absl::MutexLock lock(&mu_);
+      ++batches_completed_;
+      completed_ += static_cast<int64_t>(callbacks.size());
+      completed_changed_.SignalAll();
+    }
+  }
+}
+
+absl::Status GroupCommitter::CommitWithRetry(const CommitBatch& batch) {
+  const absl::Time give_up = absl::Now() + options_.retry_for;
+  absl::Duration backoff = kFirstBackoff;
+  bool maybe_committed = false;
+  for (;;) {
+    const absl::Time start = absl::Now();
+    absl::Status status = store_.Commit(batch);
+    const absl::Duration latency = absl::Now() - start;
+    // An UNKNOWN attempt may have committed after all. The batch is one transaction and each
+    // match has one event in flight, so if a retry then finds its events stored, they are
+    // this batch's: the earlier attempt did commit, with everything else in the batch.
+    if (maybe_committed && status.code() == absl::StatusCode::kAlreadyExists) {
+      status = absl::OkStatus();
+    }
+    if (options_.on_commit) {
+      options_.on_commit(CommitStats{static_cast<int>(batch.events.size()), latency, status.ok()});
+    }
+    if (status.ok() || !IsTransient(status)) return status;
+    if (status.code() == absl::StatusCode::kUnknown) maybe_committed = true;
+    if (absl::Now() + backoff > give_up) return status;
+    absl::SleepFor(backoff);
+    backoff = std::min(backoff * 2, kMaxBackoff);
+  }
+}
+
+}  // namespace boneyard::execution

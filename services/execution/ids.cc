@@ -1,0 +1,77 @@
+#include "services/execution/ids.h"
+
+#include <sys/random.h>
+
+#include <cerrno>
+#include <cstring>
+#include <stdexcept>
+
+#include "absl/strings/escaping.h"
+#include "absl/strings/match.h"
+#include "absl/strings/strip.h"
+#include "absl/strings/str_cat.h"
+
+namespace boneyard::execution {
+namespace {
+
+std::string RandomBytes(size_t n) {
+  std::string bytes(n, '\0');
+  size_t filled = 0;
+  while (filled < n) {
+    const ssize_t got = getrandom(bytes.data() + filled, n - filled, 0);
+    if (got < 0) {
+      if (errno == EINTR) continue;
+      // Without randomness there are no safe tokens; this is a broken machine, not bad input.
+      throw std::runtime_error(absl::StrCat("getrandom failed: ", std::strerror(errno)));
+    }
+    filled += static_cast<size_t>(got);
+  }
+  return bytes;
+}
+
+bool IsIdChar(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
+}
+
+bool IsId(absl::string_view id) {
+  if (id.empty() || id.size() > 64) return false;
+  for (char c : id) {
+    if (!IsIdChar(c)) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::string NewMatchId() { return absl::BytesToHexString(RandomBytes(16)); }
+
+std::string NewSeatToken() { return absl::BytesToHexString(RandomBytes(32)); }
+
+uint64_t NewSeed() {
+  const std::string bytes = RandomBytes(8);
+  uint64_t seed = 0;
+  std::memcpy(&seed, bytes.data(), sizeof(seed));
+  return seed;
+}
+
+absl::StatusOr<std::string> ParseMatchName(absl::string_view name) {
+  absl::string_view id = name;
+  if (!absl::ConsumePrefix(&id, "matches/") || !IsId(id)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("name \"", name, "\" is not of the form \"matches/{id}\""));
+  }
+  return std::string(id);
+}
+
+absl::StatusOr<std::string> ParseRecordName(absl::string_view name) {
+  absl::string_view id = name;
+  if (!absl::ConsumePrefix(&id, "matches/") || !absl::ConsumeSuffix(&id, "/record") || !IsId(id)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("name \"", name, "\" is not of the form \"matches/{id}/record\""));
+  }
+  return std::string(id);
+}
+
+std::string MatchName(absl::string_view id) { return absl::StrCat("matches/", id); }
+
+}  // namespace boneyard::execution

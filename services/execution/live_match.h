@@ -1,0 +1,162 @@
+// One match being played: the engine state, its event sequence, who is watching, and its turn
+// machinery (built-in bots, the move clock). Everything below runs on the match's strand, so the
+// state needs no lock; only the summary that ListMatches reads from other threads has one.
+//
+// The life of an event: a task on the strand validates it against the committed state, applies
+// it to a clone, and hands the event (and, for the last one, the match's end) to the group
+// committer. Until the commit answers, the match has an event in flight and later mutating
+// tasks wait in `deferred_`. When the commit succeeds the clone becomes the state, the sequence
+// advances, the submitter is answered, every seat stream and spectator gets its view, and the
+// next turn starts (a bot thinks, or the mover's clock is armed). When it fails, the clone is
+// dropped and the submitter gets UNAVAILABLE: nobody ever saw an event that is not durable.
+#ifndef BONEYARD_SERVICES_EXECUTION_LIVE_MATCH_H_
+#define BONEYARD_SERVICES_EXECUTION_LIVE_MATCH_H_
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/status/status.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/time/time.h"
+#include "boneyard/v1/execution.pb.h"
+#include "engine/bots/bot.h"
+#include "engine/core/game.h"
+#include "engine/records/record.h"
+#include "services/execution/group_commit.h"
+#include "services/execution/host_metrics.h"
+#include "services/execution/match_host.h"
+#include "services/execution/match_store.h"
+#include "services/execution/thread_pool.h"
+#include "services/execution/timer_queue.h"
+
+namespace boneyard::execution {
+
+// What every live match shares; owned by the host, outlives the matches' work.
+struct MatchContext {
+  GroupCommitter* log = nullptr;
+  ThreadPool* strands = nullptr;
+  ThreadPool* bots = nullptr;
+  TimerQueue* timers = nullptr;
+  HostMetrics* metrics = nullptr;
+  const BotRegistry* bot_registry = nullptr;
+  absl::Duration bot_think_budget;
+  absl::Duration bot_delay;
+  // Called on the strand once the match's last event is durable: the host forgets the match.
+  std::function<void(const std::string& id)> on_ended;
+};
+
+class LiveMatch : public std::enable_shared_from_this<LiveMatch> {
+ public:
+  // A match as created, or as stored with its events (replayed here through the engine).
+  // FAILED_PRECONDITION naming the match and event when the log does not replay.
+  static absl::StatusOr<std::shared_ptr<LiveMatch>> Load(MatchContext& context, NewMatch created,
+                                                         std::shared_ptr<const Game> game,
+                                                         const std::vector<EventRow>& events);
+
+  const std::string& id() const { return created_.id; }
+  // The token of each seat (empty for bots), as created.
+  const std::vector<std::string>& seat_tokens() const { return created_.seat_tokens; }
+
+  // Starts the turn of whoever is to move: a bot thinks, or the mover's clock starts.
+  void Begin();
+
+  // The unary SubmitAction: `done` gets the seat's view right after the action, or the
+  // rejection (INVALID_ARGUMENT, ABORTED, FAILED_PRECONDITION) or UNAVAILABLE.
+  void Submit(int seat, v1::Action action, int64_t seen_sequence, Callback<v1::SeatView> done);
+  // A Play stream's action: a rejection goes to `sink`, success shows in the views.
+  void PlayFromStream(int seat, std::shared_ptr<SeatSink> sink, v1::Action action,
+                      int64_t seen_sequence);
+  // Sends the seat's current view to `sink` (a hello).
+  void SendSeatView(int seat, std::shared_ptr<SeatSink> sink);
+  // Adds a Play stream: it gets the current view now and one after every event.
+  void AttachSeat(int seat, std::shared_ptr<SeatSink> sink);
+  // Adds a spectator: the public view now and after every event.
+  void AttachWatcher(std::shared_ptr<WatchSink> sink);
+  // Ends the match without a result. An already aborted match is returned unchanged; a
+  // finished one is FAILED_PRECONDITION.
+  void Abort(std::string reason, Callback<v1::Match> done);
+  // The match resource as it is now.
+  void Describe(Callback<v1::Match> done);
+  // Shutdown: every stream is closed with `status`, later ones at once; nothing else changes.
+  void CloseStreams(absl::Status status);
+
+  // The resource as it is now, from any thread (for listings): what was created plus the
+  // latest sequence and update time.
+  v1::Match Snapshot() const;
+
+ private:
+  struct Pending;
+
+  LiveMatch(MatchContext& context, NewMatch created, std::shared_ptr<const Game> game);
+
+  // Strand-only helpers.
+  void Post(std::function<void()> task);
+  void RunOrDefer(std::function<void()> task);
+  void RunDeferred();
+  absl::Status Validate(int seat, const v1::Action& action, int64_t seen_sequence,
+                        Action& resolved) const;
+  void CountRejection(const absl::Status& status) const;
+  // `received`: when the action reached the match (for the latency metric).
+  void ApplyAction(int seat, Action action, v1::MatchEvent::Reason reason,
+                   std::function<void(absl::Status)> origin, absl::Time received);
+  void EndWithoutResult(int seat, v1::MatchEvent::Reason reason, v1::Match::State state,
+                        std::string message, std::function<void(absl::Status)> origin);
+  void CommitEvent(std::unique_ptr<Pending> pending);
+  void OnCommitted(absl::Status status);
+  void StartTurn();
+  void ScheduleBot(int seat);
+  void OnBotMove(int seat, int64_t sequence, Action action);
+  void OnDeadline(int64_t sequence);
+  void Broadcast();
+  void CloseAll(absl::Status status);
+  std::optional<absl::Time> CurrentDeadline() const;
+  v1::SeatView MakeSeatView(int seat) const;
+  v1::PublicView MakePublicView() const;
+  v1::Match Resource() const;
+  v1::MatchResult ForfeitResult(int seat) const;
+  std::string RecordJson(const RecordBuilder& builder, const State& state) const;
+  bool IsBot(int seat) const { return created_.match.seats(seat).has_bot(); }
+
+  MatchContext& context_;
+  const NewMatch created_;
+  const std::shared_ptr<const Game> game_;
+  const std::shared_ptr<Strand> strand_;
+  std::vector<std::string> player_ids_;   // by seat; empty for bots
+  std::vector<std::string> seat_labels_;  // the record's labels
+  absl::Duration per_move_;               // zero: no clock
+
+  // Strand-confined.
+  std::unique_ptr<State> state_;
+  std::unique_ptr<RecordBuilder> builder_;
+  int64_t sequence_ = 0;
+  absl::Time turn_start_;
+  std::optional<v1::MatchEvent> last_event_;
+  bool in_flight_ = false;
+  std::unique_ptr<Pending> pending_;
+  std::deque<std::function<void()>> deferred_;
+  v1::Match::State end_state_ = v1::Match::ACTIVE;
+  std::optional<v1::MatchResult> result_;
+  std::string abort_reason_;
+  absl::Time end_time_;
+  bool streams_closed_ = false;
+  absl::Status close_status_;
+  std::vector<std::unique_ptr<Bot>> bots_;  // by seat; null for players
+  std::unique_ptr<Bot> stand_in_;           // plays timed-out moves and over-budget bot moves
+  std::vector<std::vector<std::shared_ptr<SeatSink>>> seat_sinks_;
+  std::vector<std::shared_ptr<WatchSink>> watchers_;
+
+  // For Snapshot() from other threads.
+  mutable absl::Mutex summary_mu_;
+  int64_t summary_sequence_ ABSL_GUARDED_BY(summary_mu_) = 0;
+  absl::Time summary_update_time_ ABSL_GUARDED_BY(summary_mu_);
+};
+
+}  // namespace boneyard::execution
+
+#endif  // BONEYARD_SERVICES_EXECUTION_LIVE_MATCH_H_

@@ -1,0 +1,275 @@
+// boneyard-execution: hosts matches (services/execution/match_host.h) behind the gRPC API of
+// proto/boneyard/v1/execution.proto. Flags → config → objects → serve → drain on SIGTERM/SIGINT.
+//
+// Exit codes: 0 after a graceful shutdown, 1 when start-up fails (the database, a port, a
+// corrupt match log), 2 for bad flags (the message names the flag).
+#include <cstdlib>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <thread>
+#include <utility>
+
+#include "absl/flags/flag.h"
+#include "absl/flags/parse.h"
+#include "absl/flags/usage.h"
+#include "absl/flags/usage_config.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
+#include "absl/time/time.h"
+#include "prometheus/counter.h"
+#include "prometheus/histogram.h"
+#include "prometheus/registry.h"
+#include "services/common/flags.h"
+#include "services/common/logging.h"
+#include "services/common/metrics.h"
+#include "services/common/pg_pool.h"
+#include "services/common/server.h"
+#include "services/common/shutdown.h"
+#include "services/execution/execution_service.h"
+#include "services/execution/group_commit.h"
+#include "services/execution/match_host.h"
+#include "services/execution/match_store.h"
+#include "spdlog/spdlog.h"
+
+ABSL_FLAG(int, workers, 0, "Threads that run the matches' strands; 0 means one per core.");
+ABSL_FLAG(int, bot_workers, 0, "Threads on which built-in bots think; 0 means one per core.");
+ABSL_FLAG(absl::Duration, bot_think_budget, absl::Milliseconds(500),
+          "A built-in bot's time for one move; over it, the greedy move is played instead.");
+ABSL_FLAG(absl::Duration, bot_delay, absl::ZeroDuration(),
+          "A pause before each built-in bot move, so people can follow a match.");
+ABSL_FLAG(int, commit_writers, 2,
+          "Threads (each with a database connection) that commit the event log.");
+ABSL_FLAG(int, commit_max_batch, 512, "The most events one group commit writes.");
+
+// absl::ParseCommandLine reports a malformed or unknown flag through this hook, then exits 1;
+// the service's convention is 2 for bad flags. The message is on stderr already.
+extern "C" void ABSL_INTERNAL_C_SYMBOL(AbslInternalReportFatalUsageError)(absl::string_view) {
+  std::_Exit(2);
+}
+
+namespace boneyard::execution {
+namespace {
+
+constexpr int kExitStartupFailed = 1;
+constexpr int kExitBadFlags = 2;
+
+// The largest thread counts the flags accept.
+constexpr int kMaxThreads = 1024;
+constexpr int kMaxCommitBatch = 100000;
+
+struct ExecutionConfig {
+  HostOptions host;
+  int commit_writers = 2;
+  int commit_max_batch = 512;
+};
+
+absl::Status CheckRange(absl::string_view flag, int value, int min, int max) {
+  if (value < min || value > max) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--", flag, ": must be in ", min, "..", max, ", not ", value));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<ExecutionConfig> ExecutionConfigFromFlags() {
+  ExecutionConfig config;
+  config.host.workers = absl::GetFlag(FLAGS_workers);
+  config.host.bot_workers = absl::GetFlag(FLAGS_bot_workers);
+  config.host.bot_think_budget = absl::GetFlag(FLAGS_bot_think_budget);
+  config.host.bot_delay = absl::GetFlag(FLAGS_bot_delay);
+  config.commit_writers = absl::GetFlag(FLAGS_commit_writers);
+  config.commit_max_batch = absl::GetFlag(FLAGS_commit_max_batch);
+
+  if (absl::Status s = CheckRange("workers", config.host.workers, 0, kMaxThreads); !s.ok()) {
+    return s;
+  }
+  if (absl::Status s = CheckRange("bot_workers", config.host.bot_workers, 0, kMaxThreads);
+      !s.ok()) {
+    return s;
+  }
+  if (config.host.bot_think_budget <= absl::ZeroDuration() ||
+      config.host.bot_think_budget == absl::InfiniteDuration()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--bot_think_budget: must be positive and finite, not ",
+                     absl::FormatDuration(config.host.bot_think_budget)));
+  }
+  if (config.host.bot_delay < absl::ZeroDuration() ||
+      config.host.bot_delay == absl::InfiniteDuration()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--bot_delay: must be zero or positive and finite, not ",
+                     absl::FormatDuration(config.host.bot_delay)));
+  }
+  if (absl::Status s = CheckRange("commit_writers", config.commit_writers, 1, kMaxThreads);
+      !s.ok()) {
+    return s;
+  }
+  if (absl::Status s =
+          CheckRange("commit_max_batch", config.commit_max_batch, 1, kMaxCommitBatch);
+      !s.ok()) {
+    return s;
+  }
+  return config;
+}
+
+// Logs a start-up failure and gives the exit code. The log is on stderr; when the log level
+// hides errors, the message is written there directly.
+int StartupFailed(absl::string_view what, const absl::Status& status) {
+  if (spdlog::default_logger()->should_log(spdlog::level::err)) {
+    spdlog::error("{} {}", std::string(what), Fields().Add("error", status));
+  } else {
+    std::cerr << "boneyard-execution: " << what << ": " << status << "\n";
+  }
+  return kExitStartupFailed;
+}
+
+// The group committer's metrics.
+class CommitMetrics {
+ public:
+  explicit CommitMetrics(prometheus::Registry& registry)
+      : seconds_(prometheus::BuildHistogram()
+                     .Name("boneyard_commit_seconds")
+                     .Help("Duration of one group commit's transaction, by outcome.")
+                     .Register(registry)),
+        events_(prometheus::BuildHistogram()
+                    .Name("boneyard_commit_batch_events")
+                    .Help("Events written by one group commit.")
+                    .Register(registry)
+                    .Add({}, prometheus::Histogram::BucketBoundaries{1, 2, 4, 8, 16, 32, 64, 128,
+                                                                     256, 512, 1024})),
+        commits_(prometheus::BuildCounter()
+                     .Name("boneyard_commits_total")
+                     .Help("Group commits, by outcome.")
+                     .Register(registry)),
+        ok_seconds_(seconds_.Add({{"result", "ok"}}, LatencyBuckets())),
+        failed_seconds_(seconds_.Add({{"result", "error"}}, LatencyBuckets())),
+        ok_(commits_.Add({{"result", "ok"}})),
+        failed_(commits_.Add({{"result", "error"}})) {}
+
+  void Observe(const CommitStats& stats) {
+    const double seconds = absl::ToDoubleSeconds(stats.latency);
+    if (stats.ok) {
+      ok_seconds_.Observe(seconds);
+      events_.Observe(stats.events);
+      ok_.Increment();
+    } else {
+      failed_seconds_.Observe(seconds);
+      failed_.Increment();
+    }
+  }
+
+ private:
+  static prometheus::Histogram::BucketBoundaries LatencyBuckets() {
+    return {0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5};
+  }
+
+  prometheus::Family<prometheus::Histogram>& seconds_;
+  prometheus::Histogram& events_;
+  prometheus::Family<prometheus::Counter>& commits_;
+  prometheus::Histogram& ok_seconds_;
+  prometheus::Histogram& failed_seconds_;
+  prometheus::Counter& ok_;
+  prometheus::Counter& failed_;
+};
+
+int Run(int argc, char** argv) {
+  BlockTerminationSignals();  // first: before anything starts a thread
+  absl::SetProgramUsageMessage(
+      "Hosts boneyard matches behind the ExecutionService gRPC API.\n"
+      "Usage: boneyard-execution --database_url=postgresql://... "
+      "--operator_token_file=FILE [flags]");
+  absl::ParseCommandLine(argc, argv);
+
+  absl::StatusOr<ServiceConfig> common = CommonConfigFromFlags();
+  if (!common.ok()) {
+    std::cerr << "boneyard-execution: " << common.status().message() << "\n";
+    return kExitBadFlags;
+  }
+  absl::StatusOr<ExecutionConfig> config = ExecutionConfigFromFlags();
+  if (!config.ok()) {
+    std::cerr << "boneyard-execution: " << config.status().message() << "\n";
+    return kExitBadFlags;
+  }
+  if (absl::Status s = InitLogging("execution", common->log_level); !s.ok()) {
+    std::cerr << "boneyard-execution: --log_level: " << s.message() << "\n";
+    return kExitBadFlags;
+  }
+
+  // Metrics: served when there is an address; registered anyway, so the code is the same.
+  std::unique_ptr<MetricsServer> metrics_server;
+  std::shared_ptr<prometheus::Registry> registry;
+  if (!common->metrics_address.empty()) {
+    absl::StatusOr<std::unique_ptr<MetricsServer>> started =
+        MetricsServer::Start(common->metrics_address);
+    if (!started.ok()) return StartupFailed("cannot serve metrics", started.status());
+    metrics_server = *std::move(started);
+    registry = metrics_server->registry();
+  } else {
+    registry = std::make_shared<prometheus::Registry>();
+  }
+  RpcMetrics rpc_metrics(*registry);
+  CommitMetrics commit_metrics(*registry);
+
+  absl::StatusOr<std::unique_ptr<PgPool>> pool =
+      PgPool::Connect(common->database_url, common->db_pool_size);
+  if (!pool.ok()) return StartupFailed("cannot connect to the database", pool.status());
+  absl::StatusOr<std::unique_ptr<MatchStore>> store = OpenPgMatchStore(**pool);
+  if (!store.ok()) return StartupFailed("cannot open the match store", store.status());
+
+  GroupCommitter committer(
+      **store, GroupCommitter::Options{
+                   .writers = config->commit_writers,
+                   .max_batch = config->commit_max_batch,
+                   .on_commit = [&commit_metrics](const CommitStats& stats) {
+                     commit_metrics.Observe(stats);
+                   },
+               });
+
+  HostOptions host_options = config->host;
+  host_options.operator_token = common->operator_token;
+  host_options.metrics = registry.get();
+  absl::StatusOr<std::unique_ptr<MatchHost>> host =
+      MatchHost::Start(**store, committer, std::move(host_options));
+  if (!host.ok()) {
+    committer.Stop();
+    return StartupFailed("cannot start the match host", host.status());
+  }
+
+  ExecutionServiceImpl service(**host);
+  absl::StatusOr<std::unique_ptr<GrpcServer>> server = GrpcServer::Start({
+      .listen_address = common->listen_address,
+      .services = {&service},
+      .metrics = &rpc_metrics,
+  });
+  if (!server.ok()) {
+    (*host)->Shutdown();
+    committer.Stop();
+    return StartupFailed("cannot start the gRPC server", server.status());
+  }
+  spdlog::info("serving {}", Fields()
+                                 .Add("address", common->listen_address)
+                                 .Add("port", (*server)->port())
+                                 .Add("metrics_port", metrics_server != nullptr
+                                                          ? metrics_server->port()
+                                                          : 0)
+                                 .Add("live_matches", (*host)->live_matches()));
+
+  const int signal_number = WaitForTerminationSignal();
+  spdlog::info("stopping {}", Fields().Add("signal", signal_number));
+  // Health says NOT_SERVING first, so balancers stop sending calls; the host then closes every
+  // stream (UNAVAILABLE: reconnect) and commits what is in flight; the server lets unary calls
+  // finish; the committer writes the last batches.
+  (*server)->SetServing(false);
+  (*host)->Shutdown();
+  (*server)->Shutdown(common->shutdown_grace);
+  committer.Stop();
+  spdlog::info("stopped");
+  return EXIT_SUCCESS;
+}
+
+}  // namespace
+}  // namespace boneyard::execution
+
+int main(int argc, char** argv) { return boneyard::execution::Run(argc, argv); }

@@ -1,0 +1,721 @@
+#include "services/execution/match_host.h"
+
+#include <utility>
+#include <vector>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/escaping.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "absl/synchronization/mutex.h"
+#include "engine/records/referee.h"
+#include "google/protobuf/io/coded_stream.h"
+#include "google/protobuf/io/zero_copy_stream_impl_lite.h"
+#include "services/execution/convert.h"
+#include "services/execution/host_metrics.h"
+#include "services/execution/ids.h"
+#include "services/execution/live_match.h"
+#include "services/execution/thread_pool.h"
+#include "services/execution/timer_queue.h"
+
+namespace boneyard::execution {
+namespace {
+
+constexpr int kMaxRequestIdLength = 128;
+constexpr int kDefaultPageSize = 50;
+constexpr int kMaxPageSize = 1000;
+// Database work (creates, lookups, listings) runs here, never on gRPC's or a strand's threads.
+constexpr int kBlockingThreads = 4;
+
+// Compares secrets in time independent of where they differ.
+bool TokensEqual(absl::string_view a, absl::string_view b) {
+  if (a.size() != b.size()) return false;
+  unsigned char diff = 0;
+  for (size_t i = 0; i < a.size(); ++i) diff |= static_cast<unsigned char>(a[i] ^ b[i]);
+  return diff == 0;
+}
+
+// The request as bytes, without its request_id: a repeat must match it exactly.
+std::string RequestDigest(v1::CreateMatchRequest request) {
+  request.clear_request_id();
+  std::string bytes;
+  {
+    google::protobuf::io::StringOutputStream stream(&bytes);
+    google::protobuf::io::CodedOutputStream coded(&stream);
+    coded.SetSerializationDeterministic(true);
+    request.SerializeToCodedStream(&coded);
+  }
+  return absl::BytesToHexString(bytes);
+}
+
+// Page tokens carry the filters they were issued for and the last row's position.
+std::string EncodePageToken(const MatchFilter& filter, const MatchCursor& cursor) {
+  return absl::WebSafeBase64Escape(absl::StrCat("v1|", static_cast<int>(filter.state), "|",
+                                                 filter.game, "|",
+                                                 absl::ToUnixMicros(cursor.create_time), "|",
+                                                 cursor.id));
+}
+
+absl::StatusOr<std::optional<MatchCursor>> DecodePageToken(const std::string& token,
+                                                           const MatchFilter& filter) {
+  if (token.empty()) return std::optional<MatchCursor>();
+  const absl::Status bad = absl::InvalidArgumentError(
+      "page_token was not issued by this service; pass next_page_token unchanged");
+  std::string text;
+  if (!absl::WebSafeBase64Unescape(token, &text)) return bad;
+  std::vector<std::string> parts = absl::StrSplit(text, '|');
+  int state = 0;
+  int64_t micros = 0;
+  if (parts.size() != 5 || parts[0] != "v1" || !absl::SimpleAtoi(parts[1], &state) ||
+      !absl::SimpleAtoi(parts[3], &micros)) {
+    return bad;
+  }
+  if (state != static_cast<int>(filter.state) || parts[2] != filter.game) {
+    return absl::InvalidArgumentError(
+        "page_token was issued for other filters: keep state and game the same across pages");
+  }
+  return std::optional<MatchCursor>(MatchCursor{absl::FromUnixMicros(micros), parts[4]});
+}
+
+absl::Status ShuttingDown() {
+  return absl::UnavailableError("the service is shutting down; retry with backoff");
+}
+
+absl::Duration FromDuration(const google::protobuf::Duration& d) {
+  return absl::Seconds(d.seconds()) + absl::Nanoseconds(d.nanos());
+}
+
+}  // namespace
+
+class MatchHost::Impl {
+ public:
+  Impl(MatchStore& store, GroupCommitter& log, HostOptions options)
+      : store_(store),
+        log_(log),
+        options_(std::move(options)),
+        own_registry_(options_.metrics ? nullptr : std::make_unique<prometheus::Registry>()),
+        metrics_(options_.metrics ? *options_.metrics : *own_registry_),
+        strands_(options_.workers),
+        bots_(options_.bot_workers),
+        blocking_(kBlockingThreads) {
+    context_.log = &log_;
+    context_.strands = &strands_;
+    context_.bots = &bots_;
+    context_.timers = &timers_;
+    context_.metrics = &metrics_;
+    context_.bot_registry = &DefaultBots();
+    context_.bot_think_budget = options_.bot_think_budget;
+    context_.bot_delay = options_.bot_delay;
+    context_.on_ended = [this](const std::string& id) { Forget(id); };
+  }
+
+  ~Impl() { Shutdown(); }
+
+  absl::Status Recover() {
+    absl::StatusOr<std::vector<ActiveMatch>> active = store_.LoadActiveMatches();
+    if (!active.ok()) return active.status();
+    std::vector<std::shared_ptr<LiveMatch>> loaded;
+    for (ActiveMatch& stored : *active) {
+      absl::StatusOr<std::shared_ptr<const Game>> game = GameOf(stored.match.match);
+      if (!game.ok()) {
+        return absl::FailedPreconditionError(absl::StrCat(
+            MatchName(stored.match.id), " cannot be recovered: ", game.status().message()));
+      }
+      absl::StatusOr<std::shared_ptr<LiveMatch>> match =
+          LiveMatch::Load(context_, std::move(stored.match), *game, stored.events);
+      if (!match.ok()) return match.status();
+      loaded.push_back(*match);
+    }
+    for (const std::shared_ptr<LiveMatch>& match : loaded) {
+      Adopt(match);
+      metrics_.matches_recovered.Increment();
+      match->Begin();
+    }
+    return absl::OkStatus();
+  }
+
+  // ----- CreateMatch ------------------------------------------------------------------------
+
+  void CreateMatch(std::optional<std::string> token, v1::CreateMatchRequest request,
+                   Callback<v1::CreateMatchResponse> done) {
+    Blocking(std::move(done), [this, token = std::move(token), request = std::move(request)]()
+                                  -> absl::StatusOr<v1::CreateMatchResponse> {
+      if (absl::Status status = RequireOperator(token); !status.ok()) return status;
+      return Create(request);
+    });
+  }
+
+  absl::StatusOr<v1::CreateMatchResponse> Create(const v1::CreateMatchRequest& request) {
+    if (request.request_id().size() > kMaxRequestIdLength) {
+      return absl::InvalidArgumentError(absl::StrCat("request_id is ", request.request_id().size(),
+                                                     " characters; the limit is ",
+                                                     kMaxRequestIdLength));
+    }
+    const GameSpec* spec = DefaultRegistry().Find(request.game());
+    if (spec == nullptr) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("unknown game \"", request.game(), "\"; the games are: ",
+                       absl::StrJoin(DefaultRegistry().Names(), ", ")));
+    }
+    absl::StatusOr<std::map<std::string, OptionValue>> overrides =
+        RuleValuesFromProto(request.rules(), *spec);
+    if (!overrides.ok()) return overrides.status();
+    const bool has_players_option =
+        std::any_of(spec->options.begin(), spec->options.end(),
+                    [](const OptionSpec& o) { return o.name == "players"; });
+    if (has_players_option && !overrides->contains("players")) {
+      (*overrides)["players"] = static_cast<int64_t>(request.seats_size());
+    }
+    absl::StatusOr<std::shared_ptr<const Game>> game =
+        DefaultRegistry().CreateGame(request.game(), *overrides);
+    if (!game.ok()) return absl::InvalidArgumentError(game.status().message());
+    if (request.seats_size() != (*game)->num_seats()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "the rules make a ", (*game)->num_seats(), "-seat game but ", request.seats_size(),
+          " seats were given"));
+    }
+    const std::vector<std::string> bot_kinds = DefaultBots().BotsFor(request.game());
+    for (int seat = 0; seat < request.seats_size(); ++seat) {
+      const v1::Seat& occupant = request.seats(seat);
+      if (occupant.has_player()) {
+        if (occupant.player().player_id().empty()) {
+          return absl::InvalidArgumentError(absl::StrCat("seat ", seat, ": player_id is empty"));
+        }
+      } else if (occupant.has_bot()) {
+        if (std::find(bot_kinds.begin(), bot_kinds.end(), occupant.bot().kind()) ==
+            bot_kinds.end()) {
+          return absl::InvalidArgumentError(
+              absl::StrCat("seat ", seat, ": ", request.game(), " has no bot \"",
+                           occupant.bot().kind(), "\"; its bots are: ",
+                           absl::StrJoin(bot_kinds, ", ")));
+        }
+        if (occupant.bot().level() != 0) {
+          return absl::InvalidArgumentError(
+              absl::StrCat("seat ", seat, ": bot \"", occupant.bot().kind(),
+                           "\" offers only the default level 0, not ", occupant.bot().level()));
+        }
+      } else {
+        return absl::InvalidArgumentError(
+            absl::StrCat("seat ", seat, ": set either a player or a bot"));
+      }
+    }
+    const v1::ClockSettings& clock = request.clock();
+    if (FromDuration(clock.per_move()) < absl::ZeroDuration()) {
+      return absl::InvalidArgumentError("clock.per_move is negative");
+    }
+    if (clock.timeout_policy() != v1::ClockSettings::TIMEOUT_POLICY_UNSPECIFIED &&
+        FromDuration(clock.per_move()) == absl::ZeroDuration()) {
+      return absl::InvalidArgumentError("clock.timeout_policy is set without clock.per_move");
+    }
+
+    NewMatch created;
+    created.id = NewMatchId();
+    created.seed = request.has_seed() ? request.seed() : NewSeed();
+    created.request_id = request.request_id();
+    created.request_digest = RequestDigest(request);
+    const absl::Time now = absl::Now();
+    v1::Match& match = created.match;
+    match.set_name(MatchName(created.id));
+    match.set_game(request.game());
+    *match.mutable_rules() = RulesToProto((*game)->rules());
+    *match.mutable_seats() = request.seats();
+    for (const std::vector<int>& team : (*game)->teams()) *match.add_teams() = TeamToProto(team);
+    *match.mutable_clock() = clock;
+    if (FromDuration(clock.per_move()) > absl::ZeroDuration() &&
+        clock.timeout_policy() == v1::ClockSettings::TIMEOUT_POLICY_UNSPECIFIED) {
+      match.mutable_clock()->set_timeout_policy(v1::ClockSettings::AUTO_PLAY_GREEDY);
+    }
+    match.set_state(v1::Match::ACTIVE);
+    *match.mutable_create_time() = ToTimestamp(now);
+    *match.mutable_update_time() = ToTimestamp(now);
+    for (int seat = 0; seat < request.seats_size(); ++seat) {
+      created.seat_tokens.push_back(request.seats(seat).has_player() ? NewSeatToken() : "");
+    }
+
+    absl::StatusOr<CreateResult> stored = store_.CreateMatch(created);
+    if (!stored.ok()) return stored.status();
+    v1::CreateMatchResponse response;
+    if (stored->existed) {
+      *response.mutable_match() = CurrentResource(stored->match);
+    } else {
+      absl::StatusOr<std::shared_ptr<LiveMatch>> live =
+          LiveMatch::Load(context_, stored->match, *game, {});
+      if (!live.ok()) return live.status();
+      Adopt(*live);
+      metrics_.matches_created.Increment();
+      (*live)->Begin();
+      *response.mutable_match() = stored->match.match;
+    }
+    for (int seat = 0; seat < static_cast<int>(stored->match.seat_tokens.size()); ++seat) {
+      if (stored->match.seat_tokens[seat].empty()) continue;
+      v1::SeatToken* token = response.add_seat_tokens();
+      token->set_seat(seat);
+      token->set_token(stored->match.seat_tokens[seat]);
+    }
+    return response;
+  }
+
+  // ----- Reads ------------------------------------------------------------------------------
+
+  void GetMatch(std::string name, Callback<v1::Match> done) {
+    if (Stopping()) return done(ShuttingDown());
+    absl::StatusOr<std::string> id = ParseMatchName(name);
+    if (!id.ok()) return done(id.status());
+    if (std::shared_ptr<LiveMatch> match = FindLive(*id)) return match->Describe(std::move(done));
+    Blocking(std::move(done), [this, id = *id] { return store_.GetMatch(id); });
+  }
+
+  void ListMatches(v1::ListMatchesRequest request, Callback<v1::ListMatchesResponse> done) {
+    if (request.page_size() < 0) {
+      return done(absl::InvalidArgumentError(
+          absl::StrCat("page_size is ", request.page_size(), "; it must not be negative")));
+    }
+    Blocking(std::move(done), [this, request = std::move(request)]()
+                                  -> absl::StatusOr<v1::ListMatchesResponse> {
+      MatchFilter filter{request.state(), request.game()};
+      absl::StatusOr<std::optional<MatchCursor>> after =
+          DecodePageToken(request.page_token(), filter);
+      if (!after.ok()) return after.status();
+      const int page_size = request.page_size() == 0
+                                ? kDefaultPageSize
+                                : std::min(request.page_size(), kMaxPageSize);
+      absl::StatusOr<MatchPage> page = store_.ListMatches(filter, page_size, *after);
+      if (!page.ok()) return page.status();
+      v1::ListMatchesResponse response;
+      for (v1::Match& match : page->matches) {
+        // An active match's row is as created; its sequence lives in memory.
+        if (match.state() == v1::Match::ACTIVE) {
+          absl::StatusOr<std::string> id = ParseMatchName(match.name());
+          if (id.ok()) {
+            if (std::shared_ptr<LiveMatch> live = FindLive(*id)) match = live->Snapshot();
+          }
+        }
+        *response.add_matches() = std::move(match);
+      }
+      if (page->next) response.set_next_page_token(EncodePageToken(filter, *page->next));
+      return response;
+    });
+  }
+
+  void GetRecord(std::string name, Callback<v1::Record> done) {
+    if (Stopping()) return done(ShuttingDown());
+    absl::StatusOr<std::string> id = ParseRecordName(name);
+    if (!id.ok()) return done(id.status());
+    if (FindLive(*id)) {
+      return done(absl::FailedPreconditionError(
+          absl::StrCat(MatchName(*id), " is still being played; its record holds hidden tiles")));
+    }
+    Blocking(std::move(done), [this, id = *id, name]() -> absl::StatusOr<v1::Record> {
+      absl::StatusOr<std::string> json = store_.GetRecordJson(id);
+      if (!json.ok()) return json.status();
+      absl::StatusOr<Record> record = ParseRecord(*json);
+      if (!record.ok()) {
+        return absl::InternalError(
+            absl::StrCat("the stored record of ", MatchName(id), " does not parse: ",
+                         record.status().message()));
+      }
+      v1::Record proto = RecordToProto(*record);
+      proto.set_name(name);
+      if (!proto.has_result()) {
+        // A forfeit ends a match before the engine does: the result is the service's.
+        absl::StatusOr<v1::Match> match = store_.GetMatch(id);
+        if (!match.ok()) return match.status();
+        if (match->has_result()) *proto.mutable_result() = match->result();
+      }
+      return proto;
+    });
+  }
+
+  // ----- Abort ------------------------------------------------------------------------------
+
+  void AbortMatch(std::optional<std::string> token, v1::AbortMatchRequest request,
+                  Callback<v1::Match> done) {
+    if (Stopping()) return done(ShuttingDown());
+    blocking_.Post([this, token = std::move(token), request = std::move(request),
+                    done = std::move(done)]() mutable {
+      if (absl::Status status = RequireOperator(token); !status.ok()) return done(status);
+      absl::StatusOr<std::string> id = ParseMatchName(request.name());
+      if (!id.ok()) return done(id.status());
+      if (request.reason().empty()) {
+        return done(absl::InvalidArgumentError("reason is empty; say why the match is aborted"));
+      }
+      if (std::shared_ptr<LiveMatch> match = FindLive(*id)) {
+        return match->Abort(request.reason(), std::move(done));
+      }
+      absl::StatusOr<v1::Match> stored = store_.GetMatch(*id);
+      if (!stored.ok()) return done(stored.status());
+      if (stored->state() == v1::Match::ABORTED) return done(*stored);
+      done(absl::FailedPreconditionError(absl::StrCat(request.name(), " has already finished")));
+    });
+  }
+
+  // ----- Playing ----------------------------------------------------------------------------
+
+  void SubmitAction(std::optional<std::string> token, v1::SubmitActionRequest request,
+                    Callback<v1::SeatView> done) {
+    if (Stopping()) return done(ShuttingDown());
+    absl::StatusOr<std::string> id = ParseMatchName(request.name());
+    if (!token) return done(MissingSeatToken());
+    if (!id.ok()) return done(id.status());
+    if (!request.has_action() || request.action().text().empty()) {
+      return done(absl::InvalidArgumentError("action is missing: send its text, e.g. \"6-4\""));
+    }
+    if (std::optional<std::pair<std::shared_ptr<LiveMatch>, int>> seat = FindLiveSeat(*token, *id)) {
+      return seat->first->Submit(seat->second, request.action(), request.seen_sequence(),
+                                 std::move(done));
+    }
+    Blocking(std::move(done), [this, token = *token, id = *id]() -> absl::StatusOr<v1::SeatView> {
+      absl::StatusOr<SeatGrant> grant = AuthorizeStoredSeat(token, id);
+      if (!grant.ok()) return grant.status();
+      if (std::shared_ptr<LiveMatch> match = FindLive(id)) {
+        // It was created or recovered meanwhile; unlikely, but answer properly.
+        return absl::UnavailableError("the match is being loaded; retry");
+      }
+      return absl::FailedPreconditionError(
+          absl::StrCat(MatchName(id), " is over: no more actions"));
+    });
+  }
+
+  void OpenSeatStream(std::optional<std::string> token, std::string name,
+                      std::shared_ptr<SeatSink> sink, Callback<std::shared_ptr<SeatStream>> done) {
+    if (Stopping()) return done(ShuttingDown());
+    if (!token) return done(MissingSeatToken());
+    absl::StatusOr<std::string> id = ParseMatchName(name);
+    if (!id.ok()) return done(id.status());
+    if (std::optional<std::pair<std::shared_ptr<LiveMatch>, int>> seat = FindLiveSeat(*token, *id)) {
+      seat->first->AttachSeat(seat->second, sink);
+      return done(std::shared_ptr<SeatStream>(
+          std::make_shared<LiveSeatStream>(seat->first, seat->second, sink)));
+    }
+    Blocking(std::move(done), [this, token = *token, id = *id,
+                               sink]() -> absl::StatusOr<std::shared_ptr<SeatStream>> {
+      absl::StatusOr<SeatGrant> grant = AuthorizeStoredSeat(token, id);
+      if (!grant.ok()) return grant.status();
+      absl::StatusOr<v1::PlayResponse> final_view = EndedSeatView(id, grant->seat);
+      if (!final_view.ok()) return final_view.status();
+      auto stream = std::make_shared<EndedSeatStream>(
+          sink, std::make_shared<v1::PlayResponse>(std::move(*final_view)));
+      stream->Hello();
+      sink->Close(absl::OkStatus());
+      return std::shared_ptr<SeatStream>(stream);
+    });
+  }
+
+  void Watch(std::string name, std::shared_ptr<WatchSink> sink,
+             std::function<void(absl::Status)> done) {
+    if (Stopping()) return done(ShuttingDown());
+    absl::StatusOr<std::string> id = ParseMatchName(name);
+    if (!id.ok()) return done(id.status());
+    if (std::shared_ptr<LiveMatch> match = FindLive(*id)) {
+      match->AttachWatcher(std::move(sink));
+      return done(absl::OkStatus());
+    }
+    blocking_.Post([this, id = *id, sink = std::move(sink), done = std::move(done)] {
+      absl::StatusOr<std::pair<std::unique_ptr<State>, v1::Match>> ended = EndedState(id);
+      if (!ended.ok()) return done(ended.status());
+      auto response = std::make_shared<v1::WatchMatchResponse>();
+      v1::PublicView& view = *response->mutable_view();
+      FillPublicView(*ended->first->ViewFor(kSpectator), view);
+      FinishEndedView(ended->second, view);
+      done(absl::OkStatus());
+      sink->Send(std::move(response));
+      sink->Close(absl::OkStatus());
+    });
+  }
+
+  void Shutdown() {
+    std::vector<std::shared_ptr<LiveMatch>> matches;
+    {
+      absl::MutexLock lock(&mu_);
+      if (stopping_) return;
+      stopping_ = true;
+      for (const auto& [id, match] : live_) matches.push_back(match);
+    }
+    for (const std::shared_ptr<LiveMatch>& match : matches) {
+      match->CloseStreams(absl::UnavailableError(
+          "the service is shutting down; reconnect with your seat token"));
+    }
+    timers_.Stop();
+    bots_.Stop();
+    // Events in flight are committed and their strands told, so every answer that can be given
+    // is given; then the strands and the database work stop.
+    log_.Flush();
+    strands_.Stop();
+    blocking_.Stop();
+  }
+
+  int live_matches() const {
+    absl::MutexLock lock(&mu_);
+    return static_cast<int>(live_.size());
+  }
+
+ private:
+  class LiveSeatStream : public SeatStream {
+   public:
+    LiveSeatStream(std::shared_ptr<LiveMatch> match, int seat, std::shared_ptr<SeatSink> sink)
+        : match_(std::move(match)), seat_(seat), sink_(std::move(sink)) {}
+    void Hello() override { match_->SendSeatView(seat_, sink_); }
+    void Play(v1::Action action, int64_t seen_sequence) override {
+      match_->PlayFromStream(seat_, sink_, std::move(action), seen_sequence);
+    }
+
+   private:
+    std::shared_ptr<LiveMatch> match_;
+    int seat_;
+    std::shared_ptr<SeatSink> sink_;
+  };
+
+  // A seat stream of a match that is over: its final view, and no actions.
+  class EndedSeatStream : public SeatStream {
+   public:
+    EndedSeatStream(std::shared_ptr<SeatSink> sink, std::shared_ptr<const v1::PlayResponse> view)
+        : sink_(std::move(sink)), view_(std::move(view)) {}
+    void Hello() override { sink_->Send(view_); }
+    void Play(v1::Action action, int64_t seen_sequence) override {
+      auto response = std::make_shared<v1::PlayResponse>();
+      v1::ActionRejected& rejected = *response->mutable_rejected();
+      *rejected.mutable_action() = std::move(action);
+      rejected.set_seen_sequence(seen_sequence);
+      rejected.set_code(static_cast<int>(absl::StatusCode::kFailedPrecondition));
+      rejected.set_message("the match is over: no more actions");
+      sink_->Send(std::move(response));
+    }
+
+   private:
+    std::shared_ptr<SeatSink> sink_;
+    std::shared_ptr<const v1::PlayResponse> view_;
+  };
+
+  // Runs `work` on the blocking pool and passes its result to `done`.
+  template <class T, class Work>
+  void Blocking(Callback<T> done, Work work) {
+    if (Stopping()) return done(ShuttingDown());
+    auto task = [done, work = std::move(work)]() mutable { done(work()); };
+    if (!blocking_.Post(std::move(task))) done(ShuttingDown());
+  }
+
+  bool Stopping() const {
+    absl::MutexLock lock(&mu_);
+    return stopping_;
+  }
+
+  static absl::Status MissingSeatToken() {
+    return absl::UnauthenticatedError(
+        "missing bearer token: send the seat token as 'authorization: Bearer <token>'");
+  }
+
+  // For operator RPCs. May query the database (to tell a seat token from an unknown one), so
+  // it runs on the blocking pool.
+  absl::Status RequireOperator(const std::optional<std::string>& token) {
+    if (!token) {
+      return absl::UnauthenticatedError(
+          "missing bearer token: this call needs the operator token");
+    }
+    if (TokensEqual(*token, options_.operator_token)) return absl::OkStatus();
+    bool seat_token = false;
+    {
+      absl::MutexLock lock(&mu_);
+      seat_token = tokens_.contains(*token);
+    }
+    if (!seat_token) seat_token = store_.FindSeatToken(*token).ok();
+    if (seat_token) {
+      return absl::PermissionDeniedError(
+          "this call needs the operator token; a seat token does not grant it");
+    }
+    return absl::UnauthenticatedError("unknown token");
+  }
+
+  // The live match and seat `token` plays, when the token is a live seat token for match `id`.
+  std::optional<std::pair<std::shared_ptr<LiveMatch>, int>> FindLiveSeat(const std::string& token,
+                                                                         const std::string& id) {
+    absl::MutexLock lock(&mu_);
+    auto grant = tokens_.find(token);
+    if (grant == tokens_.end() || grant->second.match_id != id) return std::nullopt;
+    auto match = live_.find(id);
+    if (match == live_.end()) return std::nullopt;
+    return std::make_pair(match->second, grant->second.seat);
+  }
+
+  // The slow path of seat authentication, from the database: UNAUTHENTICATED for an unknown
+  // token, NOT_FOUND for an unknown match, PERMISSION_DENIED for another match's token.
+  absl::StatusOr<SeatGrant> AuthorizeStoredSeat(const std::string& token, const std::string& id) {
+    std::optional<SeatGrant> grant;
+    {
+      absl::MutexLock lock(&mu_);
+      if (auto it = tokens_.find(token); it != tokens_.end()) grant = it->second;
+    }
+    if (!grant) {
+      absl::StatusOr<SeatGrant> stored = store_.FindSeatToken(token);
+      if (stored.ok()) {
+        grant = *stored;
+      } else if (absl::IsNotFound(stored.status())) {
+        if (TokensEqual(token, options_.operator_token)) {
+          return absl::PermissionDeniedError(
+              "the operator token does not play seats; use the seat's token");
+        }
+        return absl::UnauthenticatedError("unknown token");
+      } else {
+        return stored.status();
+      }
+    }
+    if (grant->match_id != id) {
+      if (!FindLive(id)) {
+        absl::StatusOr<v1::Match> match = store_.GetMatch(id);
+        if (!match.ok()) return match.status();
+      }
+      return absl::PermissionDeniedError(
+          absl::StrCat("the token is not a seat token of ", MatchName(id)));
+    }
+    return *grant;
+  }
+
+  // An ended match's final state, replayed from its stored record, with its resource.
+  absl::StatusOr<std::pair<std::unique_ptr<State>, v1::Match>> EndedState(const std::string& id) {
+    absl::StatusOr<v1::Match> match = store_.GetMatch(id);
+    if (!match.ok()) return match.status();
+    if (match->state() == v1::Match::ACTIVE) {
+      return absl::UnavailableError(absl::StrCat(MatchName(id), " is being loaded; retry"));
+    }
+    absl::StatusOr<std::string> json = store_.GetRecordJson(id);
+    if (!json.ok()) return json.status();
+    absl::StatusOr<Record> record = ParseRecord(*json);
+    if (!record.ok()) return absl::InternalError(record.status().message());
+    absl::StatusOr<std::unique_ptr<State>> state = Replay(*record);
+    if (!state.ok()) return absl::InternalError(state.status().message());
+    return std::make_pair(std::move(*state), *std::move(match));
+  }
+
+  template <class View>
+  static void FinishEndedView(const v1::Match& match, View& view) {
+    view.set_match(match.name());
+    view.set_game(match.game());
+    view.set_sequence(match.sequence());
+    view.set_terminal(true);
+    view.set_current_seat(kNobody);
+    if (match.has_result()) *view.mutable_result() = match.result();
+  }
+
+  absl::StatusOr<v1::PlayResponse> EndedSeatView(const std::string& id, int seat) {
+    absl::StatusOr<std::pair<std::unique_ptr<State>, v1::Match>> ended = EndedState(id);
+    if (!ended.ok()) return ended.status();
+    v1::PlayResponse response;
+    v1::SeatView& view = *response.mutable_view();
+    FillSeatView(*ended->first->ViewFor(seat), view);
+    FinishEndedView(ended->second, view);
+    view.set_seat(seat);
+    view.clear_legal_actions();
+    return response;
+  }
+
+  // The stored match, with the live sequence when it is being played here.
+  v1::Match CurrentResource(const NewMatch& stored) {
+    if (std::shared_ptr<LiveMatch> live = FindLive(stored.id)) return live->Snapshot();
+    absl::StatusOr<v1::Match> match = store_.GetMatch(stored.id);
+    return match.ok() ? *match : stored.match;
+  }
+
+  absl::StatusOr<std::shared_ptr<const Game>> GameOf(const v1::Match& match) {
+    const GameSpec* spec = DefaultRegistry().Find(match.game());
+    if (spec == nullptr) return absl::NotFoundError(absl::StrCat("unknown game ", match.game()));
+    absl::StatusOr<std::map<std::string, OptionValue>> rules =
+        RuleValuesFromProto(match.rules(), *spec);
+    if (!rules.ok()) return rules.status();
+    return DefaultRegistry().CreateGame(match.game(), *rules);
+  }
+
+  std::shared_ptr<LiveMatch> FindLive(const std::string& id) const {
+    absl::MutexLock lock(&mu_);
+    auto it = live_.find(id);
+    return it == live_.end() ? nullptr : it->second;
+  }
+
+  void Adopt(const std::shared_ptr<LiveMatch>& match) {
+    absl::MutexLock lock(&mu_);
+    live_[match->id()] = match;
+    const std::vector<std::string>& tokens = match->seat_tokens();
+    for (int seat = 0; seat < static_cast<int>(tokens.size()); ++seat) {
+      if (!tokens[seat].empty()) tokens_[tokens[seat]] = SeatGrant{match->id(), seat};
+    }
+    metrics_.live_matches.Set(static_cast<double>(live_.size()));
+  }
+
+  void Forget(const std::string& id) {
+    absl::MutexLock lock(&mu_);
+    auto it = live_.find(id);
+    if (it == live_.end()) return;
+    for (const std::string& token : it->second->seat_tokens()) {
+      if (!token.empty()) tokens_.erase(token);
+    }
+    live_.erase(it);
+    metrics_.live_matches.Set(static_cast<double>(live_.size()));
+  }
+
+  MatchStore& store_;
+  GroupCommitter& log_;
+  const HostOptions options_;
+  std::unique_ptr<prometheus::Registry> own_registry_;
+  HostMetrics metrics_;
+  TimerQueue timers_;
+  ThreadPool strands_;
+  ThreadPool bots_;
+  ThreadPool blocking_;
+  MatchContext context_;
+
+  mutable absl::Mutex mu_;
+  bool stopping_ ABSL_GUARDED_BY(mu_) = false;
+  absl::flat_hash_map<std::string, std::shared_ptr<LiveMatch>> live_ ABSL_GUARDED_BY(mu_);
+  absl::flat_hash_map<std::string, SeatGrant> tokens_ ABSL_GUARDED_BY(mu_);
+};
+
+// ----- MatchHost ------------------------------------------------------------------------------
+
+absl::StatusOr<std::unique_ptr<MatchHost>> MatchHost::Start(MatchStore& store, GroupCommitter& log,
+                                                            HostOptions options) {
+  if (options.operator_token.empty()) {
+    return absl::InvalidArgumentError("the operator token is empty");
+  }
+  auto impl = std::make_unique<Impl>(store, log, std::move(options));
+  if (absl::Status status = impl->Recover(); !status.ok()) return status;
+  return std::unique_ptr<MatchHost>(new MatchHost(std::move(impl)));
+}
+
+MatchHost::MatchHost(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+
+MatchHost::~MatchHost() { impl_->Shutdown(); }
+
+void MatchHost::CreateMatch(std::optional<std::string> token, v1::CreateMatchRequest request,
+                            Callback<v1::CreateMatchResponse> done) {
+  impl_->CreateMatch(std::move(token), std::move(request), std::move(done));
+}
+void MatchHost::GetMatch(std::string name, Callback<v1::Match> done) {
+  impl_->GetMatch(std::move(name), std::move(done));
+}
+void MatchHost::ListMatches(v1::ListMatchesRequest request, Callback<v1::ListMatchesResponse> done) {
+  impl_->ListMatches(std::move(request), std::move(done));
+}
+void MatchHost::GetRecord(std::string name, Callback<v1::Record> done) {
+  impl_->GetRecord(std::move(name), std::move(done));
+}
+void MatchHost::AbortMatch(std::optional<std::string> token, v1::AbortMatchRequest request,
+                           Callback<v1::Match> done) {
+  impl_->AbortMatch(std::move(token), std::move(request), std::move(done));
+}
+void MatchHost::SubmitAction(std::optional<std::string> token, v1::SubmitActionRequest request,
+                             Callback<v1::SeatView> done) {
+  impl_->SubmitAction(std::move(token), std::move(request), std::move(done));
+}
+void MatchHost::OpenSeatStream(std::optional<std::string> token, std::string name,
+                               std::shared_ptr<SeatSink> sink,
+                               Callback<std::shared_ptr<SeatStream>> done) {
+  impl_->OpenSeatStream(std::move(token), std::move(name), std::move(sink), std::move(done));
+}
+void MatchHost::Watch(std::string name, std::shared_ptr<WatchSink> sink,
+                      std::function<void(absl::Status)> done) {
+  impl_->Watch(std::move(name), std::move(sink), std::move(done));
+}
+void MatchHost::Shutdown() { impl_->Shutdown(); }
+int MatchHost::live_matches() const { return impl_->live_matches(); }
+
+}  // namespace boneyard::execution

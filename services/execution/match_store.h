@@ -1,0 +1,163 @@
+// What the execution service keeps in PostgreSQL (schema `exec`, migrations in
+// services/execution/migrations/): matches with their seat tokens, every match's event log, the
+// ended matches' results and records, and the outbox of results for the ratings service.
+//
+// The event log is the truth: a live match is (game, rules, seed) plus its events, and recovery
+// replays them through the engine. The `matches` row itself is written twice: at creation and
+// when the match ends (in the same transaction as its last event); a live match's sequence and
+// update time are read from memory, never from the row.
+//
+// The interface knows no gRPC and no threads; PgMatchStore implements it with libpqxx and is
+// tested against a real PostgreSQL. Protobuf messages are used as plain data (the schema's
+// Match, MatchResult), not as RPCs.
+#ifndef BONEYARD_SERVICES_EXECUTION_MATCH_STORE_H_
+#define BONEYARD_SERVICES_EXECUTION_MATCH_STORE_H_
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "boneyard/v1/execution.pb.h"
+#include "boneyard/v1/game.pb.h"
+#include "services/common/pg_pool.h"
+
+namespace boneyard::execution {
+
+// A match as CreateMatch makes it.
+struct NewMatch {
+  // The id, the part of the name after "matches/": 32 lower-case hex digits.
+  std::string id;
+  // The match as created: name, game, rules (every option resolved), seats, teams, clock,
+  // state ACTIVE, sequence 0, create_time and update_time set.
+  v1::Match match;
+  uint64_t seed = 0;
+  // One token per seat, by seat; empty for a built-in bot's seat.
+  std::vector<std::string> seat_tokens;
+  // Empty when the request had none.
+  std::string request_id;
+  // A digest of the request without its request_id: a repeat with the same digest returns the
+  // stored match, another digest is ALREADY_EXISTS.
+  std::string request_digest;
+};
+
+struct CreateResult {
+  NewMatch match;        // the stored one (for a repeat: the earlier match, as created)
+  bool existed = false;  // true: request_id was seen before and nothing was created
+};
+
+// One entry of a match's event log.
+struct EventRow {
+  std::string match_id;
+  int64_t sequence = 0;  // 1, 2, 3, ... per match, no gaps
+  int seat = -1;         // -1 for an operator abort
+  std::string action;    // canonical notation; empty for a forfeit or an abort
+  v1::MatchEvent::Reason reason = v1::MatchEvent::PLAYED;
+  int round = 0;
+  std::string message;   // the operator's reason for an abort
+  absl::Time turn_start_time;
+  absl::Time create_time;
+};
+
+// How a match ended; written in the same transaction as its last event.
+struct MatchEnd {
+  std::string match_id;
+  v1::Match::State state = v1::Match::FINISHED;  // FINISHED or ABORTED
+  int64_t sequence = 0;                          // the last event's
+  std::optional<v1::MatchResult> result;         // FINISHED only
+  std::string record_json;                       // the engine's record (docs/records.md)
+  std::string abort_reason;                      // ABORTED only
+  absl::Time end_time;
+};
+
+// What one group commit writes, atomically.
+struct CommitBatch {
+  std::vector<EventRow> events;
+  std::vector<MatchEnd> ends;  // each also puts a FINISHED match's result in the outbox
+};
+
+// An unfinished match to recover at start-up.
+struct ActiveMatch {
+  NewMatch match;
+  std::vector<EventRow> events;  // by sequence
+};
+
+struct MatchFilter {
+  v1::Match::State state = v1::Match::STATE_UNSPECIFIED;  // any
+  std::string game;                                       // empty: any
+};
+
+// Newest first: (create_time, id) descending. The cursor is the last row of the previous page.
+struct MatchCursor {
+  absl::Time create_time;
+  std::string id;
+};
+
+struct MatchPage {
+  std::vector<v1::Match> matches;
+  std::optional<MatchCursor> next;  // set when there may be more
+};
+
+// Who a seat token belongs to.
+struct SeatGrant {
+  std::string match_id;
+  int seat = 0;
+};
+
+// A finished match's result waiting to be delivered to the ratings service.
+struct OutboxItem {
+  int64_t id = 0;
+  std::string match_id;
+  v1::Match match;  // with result, end_time and state FINISHED
+  int attempts = 0;
+};
+
+class MatchStore {
+ public:
+  virtual ~MatchStore() = default;
+
+  // Inserts the match and its seat tokens. When match.request_id is not empty and was used
+  // before: the stored match (existed = true) if its digest is the same, ALREADY_EXISTS naming
+  // the stored match otherwise. Concurrent creates with one request_id make one match.
+  virtual absl::StatusOr<CreateResult> CreateMatch(const NewMatch& match) = 0;
+
+  // Appends the events and applies the ends in one transaction (the group commit).
+  // ALREADY_EXISTS when an event's (match_id, sequence) is stored already.
+  virtual absl::Status Commit(const CommitBatch& batch) = 0;
+
+  // Every ACTIVE match with its events, oldest first.
+  virtual absl::StatusOr<std::vector<ActiveMatch>> LoadActiveMatches() = 0;
+
+  // The stored match: for an ACTIVE one, as created (sequence 0); for an ended one, with
+  // state, sequence, result, abort_reason, update_time and end_time. NOT_FOUND.
+  virtual absl::StatusOr<v1::Match> GetMatch(const std::string& id) = 0;
+  // The stored tokens of a match, by seat (empty for bots). NOT_FOUND.
+  virtual absl::StatusOr<NewMatch> GetNewMatch(const std::string& id) = 0;
+  // Up to page_size matches after `after`, newest first, as GetMatch returns them.
+  virtual absl::StatusOr<MatchPage> ListMatches(const MatchFilter& filter, int page_size,
+                                                const std::optional<MatchCursor>& after) = 0;
+  // The record JSON of an ended match. NOT_FOUND; FAILED_PRECONDITION while ACTIVE.
+  virtual absl::StatusOr<std::string> GetRecordJson(const std::string& id) = 0;
+  // NOT_FOUND for a token no match has.
+  virtual absl::StatusOr<SeatGrant> FindSeatToken(const std::string& token) = 0;
+
+  // Outbox: up to `limit` undelivered items whose next attempt is due, oldest first.
+  virtual absl::StatusOr<std::vector<OutboxItem>> PendingOutbox(int limit, absl::Time now) = 0;
+  virtual absl::Status MarkDelivered(int64_t outbox_id, absl::Time when) = 0;
+  virtual absl::Status MarkFailed(int64_t outbox_id, const std::string& error,
+                                  absl::Time next_attempt) = 0;
+};
+
+// The libpqxx implementation over `pool` (which must outlive it). Applies the migrations of
+// services/execution/migrations/, compiled into the binary, to `schema` before returning; every
+// query names its tables with that schema (tests use a schema of their own).
+absl::StatusOr<std::unique_ptr<MatchStore>> OpenPgMatchStore(PgPool& pool,
+                                                             const std::string& schema = "exec");
+
+}  // namespace boneyard::execution
+
+#endif  // BONEYARD_SERVICES_EXECUTION_MATCH_STORE_H_

@@ -1,0 +1,101 @@
+#include "services/execution/outbox.h"
+
+#include <algorithm>
+#include <optional>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
+#include "spdlog/spdlog.h"
+
+namespace boneyard::execution {
+
+ResultSink::~ResultSink() = default;
+
+OutboxDispatcher::OutboxDispatcher(MatchStore& store, ResultSink& sink, Options options)
+    : store_(store), sink_(sink), options_(std::move(options)) {}
+
+OutboxDispatcher::~OutboxDispatcher() { Stop(); }
+
+void OutboxDispatcher::Start() {
+  absl::MutexLock lock(&mu_);
+  if (thread_.has_value() || stopping_) return;
+  thread_.emplace([this] { Run(); });
+}
+
+void OutboxDispatcher::Wake() {
+  absl::MutexLock lock(&mu_);
+  woken_ = true;
+}
+
+void OutboxDispatcher::Stop() {
+  std::optional<std::thread> thread;
+  {
+    absl::MutexLock lock(&mu_);
+    stopping_ = true;
+    thread.swap(thread_);
+  }
+  if (thread.has_value()) thread->join();
+}
+
+bool OutboxDispatcher::Stopping() {
+  absl::MutexLock lock(&mu_);
+  return stopping_;
+}
+
+absl::Duration OutboxDispatcher::Backoff(int failures) const {
+  absl::Duration delay = options_.initial_backoff;
+  for (int i = 0; i < failures && delay < options_.max_backoff; ++i) delay *= 2;
+  return std::min(delay, options_.max_backoff);
+}
+
+absl::StatusOr<int> OutboxDispatcher::DeliverDue() {
+  const int batch = std::max(1, options_.batch);
+  int delivered = 0;
+  for (;;) {
+    absl::StatusOr<std::vector<OutboxItem>> items = store_.PendingOutbox(batch, absl::Now());
+    if (!items.ok()) return items.status();
+    for (const OutboxItem& item : *items) {
+      if (Stopping()) return delivered;
+      const absl::Status status = sink_.Deliver(item);
+      if (status.ok()) {
+        // Should this fail, the item is delivered again later; the sink is idempotent.
+        if (absl::Status s = store_.MarkDelivered(item.id, absl::Now()); !s.ok()) return s;
+        ++delivered;
+        continue;
+      }
+      const absl::Duration backoff = Backoff(item.attempts);
+      spdlog::warn("outbox: delivering the result of matches/{} failed (attempt {}), next try "
+                   "in {}: {}",
+                   item.match_id, item.attempts + 1, absl::FormatDuration(backoff),
+                   status.ToString());
+      if (absl::Status s = store_.MarkFailed(item.id, status.ToString(), absl::Now() + backoff);
+          !s.ok()) {
+        return s;
+      }
+      return delivered;
+    }
+    if (static_cast<int>(items->size()) < batch) return delivered;
+  }
+}
+
+void OutboxDispatcher::Run() {
+  for (;;) {
+    absl::StatusOr<int> delivered = DeliverDue();
+    if (!delivered.ok()) {
+      spdlog::warn("outbox: cannot read or update the outbox: {}", delivered.status().ToString());
+    }
+    absl::MutexLock lock(&mu_);
+    mu_.AwaitWithTimeout(absl::Condition(this, &OutboxDispatcher::WokenOrStopping),
+                         options_.poll_interval);
+    if (stopping_) return;
+    woken_ = false;
+  }
+}
+
+}  // namespace boneyard::execution

@@ -1,0 +1,70 @@
+// MatchStore on PostgreSQL with libpqxx (tables: services/execution/migrations/). Most code
+// wants only the interface and OpenPgMatchStore (match_store.h); this header is for code that
+// wants the concrete type.
+//
+// Every method is one transaction through PgPool::Run, so libpqxx's exceptions come back as
+// absl::Status codes (FromPqxx: a unique violation is ALREADY_EXISTS, a lost connection
+// UNAVAILABLE, a serialization failure ABORTED). Nothing here retries: the group committer and
+// the outbox dispatcher do, because they know what may run twice.
+//
+// Every statement names its tables with the schema given to Open (quoted), so one database can
+// hold many stores side by side (the tests use a schema each). Times go to PostgreSQL as text
+// in UTC with six decimals and come back as epoch microseconds, so an absl::Time with whole
+// microseconds round-trips exactly (finer parts are truncated toward the past).
+//
+// Commit writes a batch's events with one COPY (pqxx::stream_to). Measured on 500-event
+// batches against one `INSERT ... SELECT FROM unnest($1::text[], ...)` with array literals
+// (loopback PostgreSQL 15, 2 cores): COPY 2.7-4.4 ms a batch, unnest 3.0-5.3 ms, multi-row
+// VALUES 6-9 ms. The encoding on this side costs about 1.8 ms of CPU a batch.
+#ifndef BONEYARD_SERVICES_EXECUTION_PG_MATCH_STORE_H_
+#define BONEYARD_SERVICES_EXECUTION_PG_MATCH_STORE_H_
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "services/common/pg_pool.h"
+#include "services/execution/match_store.h"
+
+namespace boneyard::execution {
+
+class PgMatchStore final : public MatchStore {
+ public:
+  // Applies the execution migrations to `schema` (creating it if needed), then returns a store
+  // over `pool`, which must outlive it. INVALID_ARGUMENT for a schema name PostgreSQL cannot
+  // take; the migrations' errors otherwise.
+  static absl::StatusOr<std::unique_ptr<PgMatchStore>> Open(PgPool& pool,
+                                                            const std::string& schema);
+
+  absl::StatusOr<CreateResult> CreateMatch(const NewMatch& match) override;
+  absl::Status Commit(const CommitBatch& batch) override;
+  absl::StatusOr<std::vector<ActiveMatch>> LoadActiveMatches() override;
+  absl::StatusOr<v1::Match> GetMatch(const std::string& id) override;
+  absl::StatusOr<NewMatch> GetNewMatch(const std::string& id) override;
+  absl::StatusOr<MatchPage> ListMatches(const MatchFilter& filter, int page_size,
+                                        const std::optional<MatchCursor>& after) override;
+  absl::StatusOr<std::string> GetRecordJson(const std::string& id) override;
+  absl::StatusOr<SeatGrant> FindSeatToken(const std::string& token) override;
+  absl::StatusOr<std::vector<OutboxItem>> PendingOutbox(int limit, absl::Time now) override;
+  absl::Status MarkDelivered(int64_t outbox_id, absl::Time when) override;
+  absl::Status MarkFailed(int64_t outbox_id, const std::string& error,
+                          absl::Time next_attempt) override;
+
+ private:
+  PgMatchStore(PgPool& pool, const std::string& quoted_schema);
+
+  PgPool& pool_;
+  // The tables' names, schema-qualified and quoted, for SQL text.
+  const std::string matches_;
+  const std::string seat_tokens_;
+  const std::string events_;
+  const std::string outbox_;
+};
+
+}  // namespace boneyard::execution
+
+#endif  // BONEYARD_SERVICES_EXECUTION_PG_MATCH_STORE_H_

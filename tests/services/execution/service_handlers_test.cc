@@ -1,0 +1,596 @@
+// The execution service's gRPC handlers end to end: a real gRPC server on loopback over a real
+// MatchHost and PgMatchStore, against the PostgreSQL named by BONEYARD_TEST_DATABASE_URL (which
+// tests/run.sh starts and exports). Each test works in a schema of its own (t_<random hex>),
+// dropped at the end. Without the database these tests fail; they never skip.
+//
+// The OutgoingQueue tests at the end need no database.
+#include "services/execution/execution_service.h"
+
+#include <grpcpp/grpcpp.h>
+
+#include <chrono>
+#include <cstdint>
+#include <cstdlib>
+#include <map>
+#include <memory>
+#include <optional>
+#include <random>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
+#include "absl/synchronization/notification.h"
+#include "absl/time/time.h"
+#include "boneyard/v1/execution.grpc.pb.h"
+#include "boneyard/v1/execution.pb.h"
+#include "engine/core/game.h"
+#include "engine/core/registry.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "services/common/pg_pool.h"
+#include "services/common/server.h"
+#include "services/execution/group_commit.h"
+#include "services/execution/match_host.h"
+#include "services/execution/match_store.h"
+
+namespace boneyard::execution {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::IsEmpty;
+using ::testing::Not;
+
+constexpr char kUrlVariable[] = "BONEYARD_TEST_DATABASE_URL";
+constexpr char kOperatorToken[] = "operator-token-for-tests-0123456789";
+constexpr uint64_t kSeed = 20240611;
+
+std::string RandomHex() {
+  std::random_device device;
+  const uint64_t bits = (uint64_t{device()} << 32) | device();
+  return absl::StrCat(absl::Hex(bits, absl::kZeroPad16));
+}
+
+// A client context with a deadline and, when given, a bearer token.
+std::unique_ptr<grpc::ClientContext> Context(std::optional<std::string> token = std::nullopt) {
+  auto context = std::make_unique<grpc::ClientContext>();
+  context->set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(30));
+  if (token.has_value()) context->AddMetadata("authorization", "Bearer " + *token);
+  return context;
+}
+
+v1::CreateMatchRequest CastleRockRequest() {
+  v1::CreateMatchRequest request;
+  request.set_game("castle_rock");
+  request.add_seats()->mutable_player()->set_player_id("solitaire-player");
+  request.set_seed(kSeed);
+  return request;
+}
+
+// The legal actions at the start of the castle_rock match of CastleRockRequest, from the engine
+// itself: the service deals from the request's seed.
+std::vector<std::string> FirstLegalActions() {
+  absl::StatusOr<std::shared_ptr<const Game>> game =
+      DefaultRegistry().CreateGame("castle_rock", std::map<std::string, OptionValue>{});
+  EXPECT_TRUE(game.ok()) << game.status();
+  if (!game.ok()) return {};
+  absl::StatusOr<std::unique_ptr<State>> state = (*game)->NewMatch(kSeed);
+  EXPECT_TRUE(state.ok()) << state.status();
+  if (!state.ok()) return {};
+  return (*state)->LegalActionStrings();
+}
+
+class ServiceHandlersTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const char* url = std::getenv(kUrlVariable);
+    ASSERT_TRUE(url != nullptr && *url != '\0')
+        << kUrlVariable << " is not set: these tests need a real PostgreSQL. tests/run.sh starts "
+        << "one; by hand:\n  deploy/local/pg.sh start /tmp/boneyard-pg 55432\n  export "
+        << kUrlVariable << "=$(deploy/local/pg.sh url /tmp/boneyard-pg 55432)";
+    absl::StatusOr<std::unique_ptr<PgPool>> pool = PgPool::Connect(url, 4);
+    ASSERT_TRUE(pool.ok()) << "cannot reach the test database: " << pool.status();
+    pool_ = *std::move(pool);
+    schema_ = absl::StrCat("t_", RandomHex());
+
+    absl::StatusOr<std::unique_ptr<MatchStore>> store = OpenPgMatchStore(*pool_, schema_);
+    ASSERT_TRUE(store.ok()) << store.status();
+    store_ = *std::move(store);
+    committer_ = std::make_unique<GroupCommitter>(*store_, GroupCommitter::Options{.writers = 1});
+    HostOptions options;
+    options.workers = 2;
+    options.bot_workers = 1;
+    options.operator_token = kOperatorToken;
+    absl::StatusOr<std::unique_ptr<MatchHost>> host =
+        MatchHost::Start(*store_, *committer_, std::move(options));
+    ASSERT_TRUE(host.ok()) << host.status();
+    host_ = *std::move(host);
+    service_ = std::make_unique<ExecutionServiceImpl>(*host_);
+
+    absl::StatusOr<std::unique_ptr<GrpcServer>> server = GrpcServer::Start({
+        .listen_address = "127.0.0.1:0",
+        .services = {service_.get()},
+    });
+    ASSERT_TRUE(server.ok()) << server.status();
+    server_ = *std::move(server);
+    stub_ = v1::ExecutionService::NewStub(grpc::CreateChannel(
+        absl::StrCat("127.0.0.1:", server_->port()), grpc::InsecureChannelCredentials()));
+  }
+
+  void TearDown() override {
+    if (host_ != nullptr) host_->Shutdown();
+    if (server_ != nullptr) server_->Shutdown(absl::Seconds(5));
+    if (committer_ != nullptr) committer_->Stop();
+    server_.reset();
+    service_.reset();
+    host_.reset();
+    committer_.reset();
+    store_.reset();
+    if (pool_ != nullptr && !schema_.empty()) {
+      absl::Status status = pool_->Run([&](pqxx::work& tx) {
+        tx.exec0("DROP SCHEMA IF EXISTS " + tx.quote_name(schema_) + " CASCADE");
+      });
+      EXPECT_TRUE(status.ok()) << "dropping schema " << schema_ << ": " << status;
+    }
+  }
+
+  // Creates a castle_rock match as the operator; returns the response.
+  v1::CreateMatchResponse CreateCastleRock() {
+    v1::CreateMatchResponse response;
+    grpc::Status status =
+        stub_->CreateMatch(Context(kOperatorToken).get(), CastleRockRequest(), &response);
+    EXPECT_TRUE(status.ok()) << status.error_code() << ": " << status.error_message();
+    EXPECT_EQ(response.seat_tokens_size(), 1);
+    return response;
+  }
+
+  absl::StatusOr<v1::Match> GetMatch(const std::string& name) {
+    v1::GetMatchRequest request;
+    request.set_name(name);
+    v1::Match match;
+    grpc::Status status = stub_->GetMatch(Context().get(), request, &match);
+    if (!status.ok()) {
+      return absl::Status(static_cast<absl::StatusCode>(status.error_code()),
+                          status.error_message());
+    }
+    return match;
+  }
+
+  grpc::Status Submit(const std::string& token, const std::string& match, const std::string& text,
+                      int64_t seen_sequence, v1::SeatView* view) {
+    v1::SubmitActionRequest request;
+    request.set_name(match);
+    request.mutable_action()->set_text(text);
+    request.set_seen_sequence(seen_sequence);
+    return stub_->SubmitAction(Context(token).get(), request, view);
+  }
+
+  std::unique_ptr<PgPool> pool_;
+  std::string schema_;
+  std::unique_ptr<MatchStore> store_;
+  std::unique_ptr<GroupCommitter> committer_;
+  std::unique_ptr<MatchHost> host_;
+  std::unique_ptr<ExecutionServiceImpl> service_;
+  std::unique_ptr<GrpcServer> server_;
+  std::unique_ptr<v1::ExecutionService::Stub> stub_;
+};
+
+// ----- Tokens -------------------------------------------------------------------------------
+
+TEST_F(ServiceHandlersTest, CreateMatchWithTheOperatorToken) {
+  const v1::CreateMatchResponse created = CreateCastleRock();
+  EXPECT_THAT(created.match().name(), HasSubstr("matches/"));
+  EXPECT_EQ(created.match().game(), "castle_rock");
+  EXPECT_EQ(created.match().state(), v1::Match::ACTIVE);
+  EXPECT_EQ(created.match().sequence(), 0);
+  ASSERT_EQ(created.seat_tokens_size(), 1);
+  EXPECT_EQ(created.seat_tokens(0).seat(), 0);
+  EXPECT_THAT(created.seat_tokens(0).token(), Not(IsEmpty()));
+
+  absl::StatusOr<v1::Match> got = GetMatch(created.match().name());
+  ASSERT_TRUE(got.ok()) << got.status();
+  EXPECT_EQ(got->name(), created.match().name());
+  EXPECT_EQ(got->state(), v1::Match::ACTIVE);
+}
+
+TEST_F(ServiceHandlersTest, CreateMatchWithoutATokenIsUnauthenticated) {
+  v1::CreateMatchResponse response;
+  grpc::Status status = stub_->CreateMatch(Context().get(), CastleRockRequest(), &response);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::UNAUTHENTICATED) << status.error_message();
+
+  status = stub_->CreateMatch(Context("not-a-token-anyone-issued").get(), CastleRockRequest(),
+                              &response);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::UNAUTHENTICATED) << status.error_message();
+}
+
+TEST_F(ServiceHandlersTest, CreateMatchWithASeatTokenIsPermissionDenied) {
+  const v1::CreateMatchResponse created = CreateCastleRock();
+  ASSERT_EQ(created.seat_tokens_size(), 1);
+  v1::CreateMatchResponse response;
+  grpc::Status status = stub_->CreateMatch(Context(created.seat_tokens(0).token()).get(),
+                                           CastleRockRequest(), &response);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::PERMISSION_DENIED) << status.error_message();
+}
+
+// ----- GetMatch -----------------------------------------------------------------------------
+
+TEST_F(ServiceHandlersTest, GetMatchErrors) {
+  absl::StatusOr<v1::Match> missing = GetMatch("matches/0123456789abcdef0123456789abcdef");
+  EXPECT_EQ(missing.status().code(), absl::StatusCode::kNotFound) << missing.status();
+
+  for (const char* name : {"", "games/123", "matches/", "matches/a/b", "matches/UPPER!"}) {
+    absl::StatusOr<v1::Match> malformed = GetMatch(name);
+    EXPECT_EQ(malformed.status().code(), absl::StatusCode::kInvalidArgument)
+        << "'" << name << "': " << malformed.status();
+  }
+}
+
+// ----- SubmitAction -------------------------------------------------------------------------
+
+TEST_F(ServiceHandlersTest, SubmitActionRejectionsLeaveTheMatchUnchanged) {
+  const v1::CreateMatchResponse created = CreateCastleRock();
+  ASSERT_EQ(created.seat_tokens_size(), 1);
+  const std::string& name = created.match().name();
+  const std::string& token = created.seat_tokens(0).token();
+  const std::vector<std::string> legal = FirstLegalActions();
+  ASSERT_THAT(legal, Not(IsEmpty()));
+
+  v1::SeatView view;
+  grpc::Status status = Submit(token, name, "flip the table", 0, &view);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << status.error_message();
+
+  status = Submit(token, name, "take 50", 0, &view);  // well formed, outside the row
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::FAILED_PRECONDITION)
+      << status.error_message();
+
+  status = Submit(token, name, legal[0], 7, &view);  // legal, but seen a sequence not reached
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::ABORTED) << status.error_message();
+
+  status = Submit(std::string("not-a-token-anyone-issued"), name, legal[0], 0, &view);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::UNAUTHENTICATED) << status.error_message();
+
+  absl::StatusOr<v1::Match> unchanged = GetMatch(name);
+  ASSERT_TRUE(unchanged.ok()) << unchanged.status();
+  EXPECT_EQ(unchanged->sequence(), 0);
+  EXPECT_EQ(unchanged->state(), v1::Match::ACTIVE);
+
+  // The legal action at the current sequence is played; repeating it is stale.
+  status = Submit(token, name, legal[0], 0, &view);
+  ASSERT_TRUE(status.ok()) << status.error_code() << ": " << status.error_message();
+  EXPECT_EQ(view.match(), name);
+  EXPECT_EQ(view.seat(), 0);
+  EXPECT_EQ(view.sequence(), 1);
+  ASSERT_TRUE(view.has_last_event());
+  EXPECT_EQ(view.last_event().action().text(), legal[0]);
+
+  v1::SeatView again;
+  status = Submit(token, name, legal[0], 0, &again);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::ABORTED) << status.error_message();
+  absl::StatusOr<v1::Match> after = GetMatch(name);
+  ASSERT_TRUE(after.ok()) << after.status();
+  EXPECT_EQ(after->sequence(), 1);
+}
+
+TEST_F(ServiceHandlersTest, SubmitActionWithAnotherMatchsTokenIsPermissionDenied) {
+  const v1::CreateMatchResponse first = CreateCastleRock();
+  const v1::CreateMatchResponse second = CreateCastleRock();
+  ASSERT_EQ(first.seat_tokens_size(), 1);
+  v1::SeatView view;
+  grpc::Status status =
+      Submit(first.seat_tokens(0).token(), second.match().name(), "draw", 0, &view);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::PERMISSION_DENIED) << status.error_message();
+}
+
+// ----- Play and WatchMatch ------------------------------------------------------------------
+
+// Reads a WatchMatch stream on a thread of its own until the server closes it.
+class Watcher {
+ public:
+  Watcher(v1::ExecutionService::Stub& stub, const std::string& name) : context_(Context()) {
+    v1::WatchMatchRequest request;
+    request.set_name(name);
+    reader_ = stub.WatchMatch(context_.get(), request);
+    thread_ = std::thread([this] {
+      v1::WatchMatchResponse response;
+      while (reader_->Read(&response)) {
+        views_.push_back(response.view());
+        if (!first_view_.HasBeenNotified()) {
+          saw_view_ = true;
+          first_view_.Notify();
+        }
+      }
+      status_ = reader_->Finish();
+      if (!first_view_.HasBeenNotified()) first_view_.Notify();
+    });
+  }
+  ~Watcher() {
+    if (thread_.joinable()) {
+      context_->TryCancel();
+      thread_.join();
+    }
+  }
+
+  bool WaitForFirstView() {
+    return first_view_.WaitForNotificationWithTimeout(absl::Seconds(30)) && saw_view_;
+  }
+  // Waits for the end of the stream; then the views and the status are final.
+  void Join() { thread_.join(); }
+
+  const std::vector<v1::PublicView>& views() const { return views_; }
+  const grpc::Status& status() const { return status_; }
+
+ private:
+  std::unique_ptr<grpc::ClientContext> context_;
+  std::unique_ptr<grpc::ClientReader<v1::WatchMatchResponse>> reader_;
+  absl::Notification first_view_;
+  bool saw_view_ = false;  // written before first_view_ is notified
+  std::vector<v1::PublicView> views_;  // written by the thread until it ends
+  grpc::Status status_;
+  std::thread thread_;
+};
+
+TEST_F(ServiceHandlersTest, PlayAStreamToTheEndWhileWatching) {
+  const v1::CreateMatchResponse created = CreateCastleRock();
+  ASSERT_EQ(created.seat_tokens_size(), 1);
+  const std::string& name = created.match().name();
+
+  Watcher watcher(*stub_, name);
+  ASSERT_TRUE(watcher.WaitForFirstView());
+
+  std::unique_ptr<grpc::ClientContext> context = Context(created.seat_tokens(0).token());
+  std::unique_ptr<grpc::ClientReaderWriter<v1::PlayRequest, v1::PlayResponse>> stream =
+      stub_->Play(context.get());
+  v1::PlayRequest hello;
+  hello.set_name(name);
+  ASSERT_TRUE(stream->Write(hello));
+
+  int64_t acted_at = -1;
+  int64_t last_sequence = -1;
+  bool terminal = false;
+  int views = 0;
+  v1::PlayResponse response;
+  while (stream->Read(&response)) {
+    if (response.has_rejected()) {
+      ADD_FAILURE() << "rejected: " << response.rejected().message();
+      continue;
+    }
+    ASSERT_TRUE(response.has_view());
+    const v1::SeatView& view = response.view();
+    ++views;
+    EXPECT_EQ(view.match(), name);
+    EXPECT_EQ(view.game(), "castle_rock");
+    EXPECT_EQ(view.seat(), 0);
+    EXPECT_GE(view.sequence(), last_sequence) << "views come in order";
+    last_sequence = view.sequence();
+    if (view.terminal()) {
+      terminal = true;
+      EXPECT_EQ(view.current_seat(), -1);
+      EXPECT_TRUE(view.has_result());
+      continue;
+    }
+    if (view.current_seat() != 0 || view.sequence() <= acted_at) continue;
+    ASSERT_GT(view.legal_actions_size(), 0);
+    v1::PlayRequest play;
+    // Later messages may repeat the name or leave it out.
+    if (view.sequence() % 2 == 0) play.set_name(name);
+    *play.mutable_action() = view.legal_actions(0);
+    play.set_seen_sequence(view.sequence());
+    acted_at = view.sequence();
+    ASSERT_TRUE(stream->Write(play));
+  }
+  stream->WritesDone();
+  const grpc::Status status = stream->Finish();
+  EXPECT_TRUE(status.ok()) << status.error_code() << ": " << status.error_message();
+  EXPECT_TRUE(terminal);
+  EXPECT_GT(last_sequence, 0);
+  EXPECT_EQ(views, last_sequence + 1) << "one view at the start and one per event";
+
+  // The spectator saw the start and every event, and was closed with OK too.
+  watcher.Join();
+  EXPECT_TRUE(watcher.status().ok())
+      << watcher.status().error_code() << ": " << watcher.status().error_message();
+  ASSERT_EQ(static_cast<int64_t>(watcher.views().size()), last_sequence + 1);
+  for (size_t i = 0; i < watcher.views().size(); ++i) {
+    EXPECT_EQ(watcher.views()[i].sequence(), static_cast<int64_t>(i));
+  }
+  EXPECT_TRUE(watcher.views().back().terminal());
+
+  absl::StatusOr<v1::Match> match = GetMatch(name);
+  ASSERT_TRUE(match.ok()) << match.status();
+  EXPECT_EQ(match->state(), v1::Match::FINISHED);
+  EXPECT_EQ(match->sequence(), last_sequence);
+  EXPECT_TRUE(match->has_result());
+
+  // The record holds every action played.
+  v1::GetRecordRequest record_request;
+  record_request.set_name(name + "/record");
+  v1::Record record;
+  grpc::Status record_status = stub_->GetRecord(Context().get(), record_request, &record);
+  ASSERT_TRUE(record_status.ok()) << record_status.error_message();
+  int actions = 0;
+  for (const v1::Record::Round& round : record.rounds()) actions += round.actions_size();
+  EXPECT_EQ(actions, last_sequence);
+
+  // Watching a match that is over gives its last view and closes at once.
+  Watcher late(*stub_, name);
+  late.Join();
+  EXPECT_TRUE(late.status().ok()) << late.status().error_message();
+  ASSERT_EQ(late.views().size(), 1u);
+  EXPECT_EQ(late.views()[0].sequence(), last_sequence);
+  EXPECT_TRUE(late.views()[0].terminal());
+}
+
+TEST_F(ServiceHandlersTest, PlayErrorsCloseTheStream) {
+  const v1::CreateMatchResponse first = CreateCastleRock();
+  const v1::CreateMatchResponse second = CreateCastleRock();
+  ASSERT_EQ(first.seat_tokens_size(), 1);
+  const std::string& token = first.seat_tokens(0).token();
+
+  struct Case {
+    std::optional<std::string> token;
+    std::string name;
+    grpc::StatusCode code;
+  };
+  for (const Case& c : std::vector<Case>{
+           {std::nullopt, first.match().name(), grpc::StatusCode::UNAUTHENTICATED},
+           {token, second.match().name(), grpc::StatusCode::PERMISSION_DENIED},
+           {token, "games/1", grpc::StatusCode::INVALID_ARGUMENT},
+       }) {
+    SCOPED_TRACE(c.name);
+    std::unique_ptr<grpc::ClientContext> context = Context(c.token);
+    auto stream = stub_->Play(context.get());
+    v1::PlayRequest hello;
+    hello.set_name(c.name);
+    stream->Write(hello);
+    stream->WritesDone();
+    v1::PlayResponse response;
+    EXPECT_FALSE(stream->Read(&response)) << "no view before the error";
+    const grpc::Status status = stream->Finish();
+    EXPECT_EQ(status.error_code(), c.code) << status.error_message();
+  }
+
+  // A later message naming another match ends the stream.
+  std::unique_ptr<grpc::ClientContext> context = Context(token);
+  auto stream = stub_->Play(context.get());
+  v1::PlayRequest hello;
+  hello.set_name(first.match().name());
+  ASSERT_TRUE(stream->Write(hello));
+  v1::PlayResponse response;
+  ASSERT_TRUE(stream->Read(&response));
+  EXPECT_TRUE(response.has_view());
+  v1::PlayRequest other;
+  other.set_name(second.match().name());
+  stream->Write(other);
+  stream->WritesDone();
+  while (stream->Read(&response)) {
+  }
+  const grpc::Status status = stream->Finish();
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << status.error_message();
+}
+
+TEST_F(ServiceHandlersTest, PlayRejectionsStayInTheStream) {
+  const v1::CreateMatchResponse created = CreateCastleRock();
+  ASSERT_EQ(created.seat_tokens_size(), 1);
+  const std::string& name = created.match().name();
+  std::unique_ptr<grpc::ClientContext> context = Context(created.seat_tokens(0).token());
+  auto stream = stub_->Play(context.get());
+
+  v1::PlayRequest bad;
+  bad.set_name(name);
+  bad.mutable_action()->set_text("flip the table");
+  ASSERT_TRUE(stream->Write(bad));
+
+  // The current view (the stream opened), then the rejection.
+  bool rejected = false;
+  v1::PlayResponse response;
+  while (!rejected && stream->Read(&response)) {
+    if (!response.has_rejected()) continue;
+    rejected = true;
+    EXPECT_EQ(response.rejected().code(), static_cast<int>(grpc::StatusCode::INVALID_ARGUMENT));
+    EXPECT_EQ(response.rejected().action().text(), "flip the table");
+    EXPECT_THAT(response.rejected().message(), Not(IsEmpty()));
+  }
+  EXPECT_TRUE(rejected);
+
+  // A hello is answered with the current view, unchanged.
+  v1::PlayRequest hello;
+  ASSERT_TRUE(stream->Write(hello));
+  ASSERT_TRUE(stream->Read(&response));
+  ASSERT_TRUE(response.has_view());
+  EXPECT_EQ(response.view().sequence(), 0);
+
+  context->TryCancel();
+  while (stream->Read(&response)) {
+  }
+  EXPECT_EQ(stream->Finish().error_code(), grpc::StatusCode::CANCELLED);
+  absl::StatusOr<v1::Match> match = GetMatch(name);
+  ASSERT_TRUE(match.ok()) << match.status();
+  EXPECT_EQ(match->sequence(), 0);
+}
+
+// ----- The outgoing queue's policy (no database) --------------------------------------------
+
+using execution_internal::OutgoingQueue;
+
+std::shared_ptr<const v1::PlayResponse> View(int64_t sequence) {
+  auto message = std::make_shared<v1::PlayResponse>();
+  message->mutable_view()->set_sequence(sequence);
+  return message;
+}
+
+std::shared_ptr<const v1::PlayResponse> Rejection(int64_t seen) {
+  auto message = std::make_shared<v1::PlayResponse>();
+  message->mutable_rejected()->set_seen_sequence(seen);
+  return message;
+}
+
+// The queue's content as "v<sequence>" and "r<seen>".
+std::vector<std::string> Drain(OutgoingQueue<v1::PlayResponse>& queue) {
+  std::vector<std::string> out;
+  while (!queue.empty()) {
+    std::shared_ptr<const v1::PlayResponse> message = queue.Pop();
+    out.push_back(message->has_view() ? absl::StrCat("v", message->view().sequence())
+                                      : absl::StrCat("r", message->rejected().seen_sequence()));
+  }
+  return out;
+}
+
+TEST(OutgoingQueue, KeepsEverythingBelowCapacity) {
+  OutgoingQueue<v1::PlayResponse> queue(4);
+  EXPECT_FALSE(queue.Push(View(1)));
+  EXPECT_FALSE(queue.Push(Rejection(1)));
+  EXPECT_FALSE(queue.Push(View(2)));
+  EXPECT_FALSE(queue.full());
+  EXPECT_THAT(Drain(queue), ::testing::ElementsAre("v1", "r1", "v2"));
+}
+
+TEST(OutgoingQueue, DropsTheOldestViewWhenFull) {
+  OutgoingQueue<v1::PlayResponse> queue(3);
+  queue.Push(Rejection(0));
+  queue.Push(View(1));
+  queue.Push(View(2));
+  EXPECT_TRUE(queue.full());
+  EXPECT_TRUE(queue.Push(View(3)));
+  EXPECT_THAT(Drain(queue), ::testing::ElementsAre("r0", "v2", "v3"));
+}
+
+TEST(OutgoingQueue, NeverDropsRejectionsOrTheLatestView) {
+  OutgoingQueue<v1::PlayResponse> queue(3);
+  queue.Push(Rejection(0));
+  queue.Push(View(1));
+  queue.Push(Rejection(1));
+  // A rejection arrives: the only view is the latest, so nothing is dropped.
+  EXPECT_FALSE(queue.Push(Rejection(2)));
+  EXPECT_EQ(queue.size(), 4u);
+  // A view arrives: the older view goes.
+  EXPECT_TRUE(queue.Push(View(2)));
+  EXPECT_THAT(Drain(queue), ::testing::ElementsAre("r0", "r1", "r2", "v2"));
+}
+
+TEST(OutgoingQueue, ARejectionMayPushOutAViewThatALaterOneSupersedes) {
+  OutgoingQueue<v1::PlayResponse> queue(3);
+  queue.Push(View(1));
+  queue.Push(View(2));
+  queue.Push(View(3));
+  EXPECT_TRUE(queue.Push(Rejection(3)));
+  EXPECT_THAT(Drain(queue), ::testing::ElementsAre("v2", "v3", "r3"));
+}
+
+TEST(OutgoingQueue, WatchViewsAreAllSupersedable) {
+  OutgoingQueue<v1::WatchMatchResponse> queue(2);
+  for (int64_t i = 0; i < 10; ++i) {
+    auto message = std::make_shared<v1::WatchMatchResponse>();
+    message->mutable_view()->set_sequence(i);
+    queue.Push(std::move(message));
+  }
+  ASSERT_EQ(queue.size(), 2u);
+  EXPECT_EQ(queue.Pop()->view().sequence(), 8);
+  EXPECT_EQ(queue.Pop()->view().sequence(), 9);
+}
+
+}  // namespace
+}  // namespace boneyard::execution
