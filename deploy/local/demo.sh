@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # A quick look at boneyard on one machine: set up and build, run a short bot tournament for every
-# game the CLI knows, then replay one recorded match through the referee.
+# game the CLI knows, replay one recorded match through the referee, then start the execution
+# service (a throw-away PostgreSQL and service under a temporary folder, deploy/local/up.sh),
+# play a batch of matches of every game through it with remote-bot clients against built-in
+# bots, print the results, replay a record fetched from the service, and stop everything.
 # Usage: deploy/local/demo.sh        (from any directory)
 set -euo pipefail
 
@@ -60,3 +63,51 @@ record=${recorded[0]}
 echo
 echo "==== boneyard replay $(basename "$record")"
 "$boneyard" replay "$record"
+
+# ----- Through the execution service -------------------------------------------------------------
+# A throw-away system: its own data folder and ports, stopped and removed on exit.
+service_var="$tmp/var"
+export BONEYARD_VAR_DIR="$service_var"
+export BONEYARD_EXECUTION_LISTEN=127.0.0.1:50151
+export BONEYARD_METRICS_LISTEN=127.0.0.1:9564
+export BONEYARD_PG_PORT=55433
+export BONEYARD_SKIP_BUILD=1
+trap '"$root/deploy/local/down.sh" >/dev/null || true; rm -rf "$tmp"' EXIT
+echo
+echo "==== deploy/local/up.sh (a throw-away system under $service_var)"
+"$root/deploy/local/up.sh"
+export BONEYARD_TARGET=$BONEYARD_EXECUTION_LISTEN
+BONEYARD_OPERATOR_TOKEN=$(cat "$service_var/operator_token")
+export BONEYARD_OPERATOR_TOKEN
+
+service_matches=8
+for game in "${games[@]}"; do
+  # Seat 0 is a remote bot (a client of the Play stream, `boneyard bot`); the others are the
+  # game's built-in greedy bot, played inside the service.
+  seats=$("$boneyard" games --json | jq -r --arg g "$game" \
+    '.[] | select(.name == $g) | [range(.min_seats)] | map(if . == 0 then "player:remote-bot" else "bot:greedy" end) | join(",")')
+  [[ "$seats" == *,* ]] || seats="player:remote-bot"
+  seats=${seats/#player:remote-bot,bot:greedy/player:remote-bot,bot:greedy}
+  echo
+  echo "==== $game through the service: $service_matches matches, seats $seats"
+  pids=()
+  for ((i = 0; i < service_matches; i++)); do
+    created=$("$boneyard" create --game "$game" --seats "$seats" --json)
+    name=$(jq -r .match.name <<<"$created")
+    token=$(jq -r '.seat_tokens[0].token' <<<"$created")
+    "$boneyard" bot "$name" --token "$token" --seed "$i" >"$tmp/bot-$game-$i.log" 2>&1 &
+    pids+=($!)
+  done
+  for pid in "${pids[@]}"; do wait "$pid"; done
+  "$boneyard" matches --game "$game" --state finished --page-size 100 --json |
+    jq -r '.matches[] | "  \(.name)  ranks \(.result.ranks | map(tostring) | join("/"))  scores \(.result.scores | map(tostring) | join("/"))"'
+  last=$name
+done
+
+echo
+echo "==== boneyard record $last, then boneyard replay"
+"$boneyard" record "$last" --out "$tmp/service-record.json"
+"$boneyard" replay "$tmp/service-record.json" | tail -n 3
+echo
+echo "==== deploy/local/down.sh"
+"$root/deploy/local/down.sh"

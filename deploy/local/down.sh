@@ -5,7 +5,7 @@
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-var="$root/var"
+var="${BONEYARD_VAR_DIR:-$root/var}"
 pid_file="$var/run/execution.pid"
 
 if [[ -f "$pid_file" ]]; then

@@ -8,7 +8,8 @@
 # Everything lives under var/ (git-ignored): var/pg (the cluster), var/operator_token (the
 # operator's secret, made on first start), var/log/execution.log, var/run/execution.pid.
 # Ports: gRPC 127.0.0.1:50051, metrics http://127.0.0.1:9464/metrics, PostgreSQL 5433. Override
-# with BONEYARD_EXECUTION_LISTEN, BONEYARD_METRICS_LISTEN, BONEYARD_PG_PORT.
+# with BONEYARD_EXECUTION_LISTEN, BONEYARD_METRICS_LISTEN, BONEYARD_PG_PORT; BONEYARD_VAR_DIR
+# moves var/ (the demo runs a throw-away system that way); BONEYARD_EXECUTION_FLAGS adds flags.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -17,7 +18,7 @@ cd "$root"
 listen=${BONEYARD_EXECUTION_LISTEN:-127.0.0.1:50051}
 metrics=${BONEYARD_METRICS_LISTEN:-127.0.0.1:9464}
 pg_port=${BONEYARD_PG_PORT:-5433}
-var="$root/var"
+var="${BONEYARD_VAR_DIR:-$root/var}"
 mkdir -p "$var/log" "$var/run"
 
 if [[ "${BONEYARD_SKIP_BUILD:-0}" != "1" ]]; then

@@ -9,6 +9,7 @@
 #include "engine/core/action.h"
 #include "engine/core/rng.h"
 #include "services/execution/convert.h"
+#include "services/execution/events.h"
 #include "services/execution/ids.h"
 
 namespace boneyard::execution {
@@ -37,42 +38,6 @@ std::unique_ptr<Bot> MakeStandIn(const BotRegistry& registry, const Game& game, 
 // Seeds of the bots: streams far above the rounds' (DeriveSeed(seed, round)).
 constexpr uint64_t kBotSeedStream = 1'000'000;
 constexpr uint64_t kStandInSeedStream = 2'000'000;
-
-// The public effect of an action: the points each seat gained (when any did) and whether it
-// ended the round or the match. Scores and rounds are public, so nothing hidden can leak here.
-google::protobuf::Struct EffectOf(const State& before, const State& after) {
-  nlohmann::json effect = nlohmann::json::object();
-  const std::vector<int> old_scores = before.Scores();
-  const std::vector<int> new_scores = after.Scores();
-  std::vector<int> points(new_scores.size(), 0);
-  bool scored = false;
-  for (size_t i = 0; i < new_scores.size() && i < old_scores.size(); ++i) {
-    points[i] = new_scores[i] - old_scores[i];
-    scored = scored || points[i] != 0;
-  }
-  if (scored) effect["points"] = points;
-  if (after.IsTerminal()) {
-    effect["match_over"] = true;
-    effect["round_over"] = true;
-  } else if (after.Round() != before.Round()) {
-    effect["round_over"] = true;
-  }
-  return JsonToStruct(effect);
-}
-
-v1::MatchEvent EventProto(const EventRow& row, google::protobuf::Struct effect) {
-  v1::MatchEvent event;
-  event.set_sequence(row.sequence);
-  event.set_seat(row.seat);
-  event.mutable_action()->set_text(row.action);
-  event.set_reason(row.reason);
-  event.set_round(row.round);
-  *event.mutable_effect() = std::move(effect);
-  event.set_message(row.message);
-  *event.mutable_turn_start_time() = ToTimestamp(row.turn_start_time);
-  *event.mutable_create_time() = ToTimestamp(row.create_time);
-  return event;
-}
 
 v1::ActionRejected Rejection(const v1::Action& action, int64_t seen_sequence,
                              const absl::Status& status) {
@@ -301,7 +266,7 @@ void LiveMatch::ApplyAction(int seat, Action action, v1::MatchEvent::Reason reas
   pending->action = action;
   pending->next = state_->Clone();
   pending->next->Apply(action);
-  const absl::Time now = absl::Now();
+  const absl::Time now = StorableNow();
   pending->row = EventRow{.match_id = id(),
                           .sequence = sequence_ + 1,
                           .seat = seat,
@@ -332,7 +297,7 @@ void LiveMatch::ApplyAction(int seat, Action action, v1::MatchEvent::Reason reas
 void LiveMatch::EndWithoutResult(int seat, v1::MatchEvent::Reason reason, v1::Match::State state,
                                  std::string message, std::function<void(absl::Status)> origin) {
   auto pending = std::make_unique<Pending>();
-  const absl::Time now = absl::Now();
+  const absl::Time now = StorableNow();
   pending->row = EventRow{.match_id = id(),
                           .sequence = sequence_ + 1,
                           .seat = seat,
@@ -342,8 +307,7 @@ void LiveMatch::EndWithoutResult(int seat, v1::MatchEvent::Reason reason, v1::Ma
                           .message = std::move(message),
                           .turn_start_time = turn_start_,
                           .create_time = now};
-  nlohmann::json effect = {{"match_over", true}};
-  pending->event = EventProto(pending->row, JsonToStruct(effect));
+  pending->event = EventProto(pending->row, EndingEffect());
   pending->end = MatchEnd{.match_id = id(),
                           .state = state,
                           .sequence = pending->row.sequence,

@@ -14,6 +14,7 @@
 #include "google/protobuf/io/coded_stream.h"
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 #include "services/execution/convert.h"
+#include "services/execution/events.h"
 #include "services/execution/host_metrics.h"
 #include "services/execution/ids.h"
 #include "services/execution/live_match.h"
@@ -215,7 +216,7 @@ class MatchHost::Impl {
     created.seed = request.has_seed() ? request.seed() : NewSeed();
     created.request_id = request.request_id();
     created.request_digest = RequestDigest(request);
-    const absl::Time now = absl::Now();
+    const absl::Time now = StorableNow();
     v1::Match& match = created.match;
     match.set_name(MatchName(created.id));
     match.set_game(request.game());
@@ -353,28 +354,27 @@ class MatchHost::Impl {
 
   // ----- Playing ----------------------------------------------------------------------------
 
+  // Seat calls check the token first (UNAUTHENTICATED before anything else), then the name,
+  // then that the token plays this match. The fast path is a live seat token naming its own
+  // live match; everything else is decided on the blocking pool, with the database.
   void SubmitAction(std::optional<std::string> token, v1::SubmitActionRequest request,
                     Callback<v1::SeatView> done) {
     if (Stopping()) return done(ShuttingDown());
-    absl::StatusOr<std::string> id = ParseMatchName(request.name());
     if (!token) return done(MissingSeatToken());
-    if (!id.ok()) return done(id.status());
-    if (!request.has_action() || request.action().text().empty()) {
-      return done(absl::InvalidArgumentError("action is missing: send its text, e.g. \"6-4\""));
-    }
-    if (std::optional<std::pair<std::shared_ptr<LiveMatch>, int>> seat = FindLiveSeat(*token, *id)) {
+    if (auto seat = FindLiveSeat(*token, request.name())) {
       return seat->first->Submit(seat->second, request.action(), request.seen_sequence(),
                                  std::move(done));
     }
-    Blocking(std::move(done), [this, token = *token, id = *id]() -> absl::StatusOr<v1::SeatView> {
-      absl::StatusOr<SeatGrant> grant = AuthorizeStoredSeat(token, id);
-      if (!grant.ok()) return grant.status();
-      if (std::shared_ptr<LiveMatch> match = FindLive(id)) {
-        // It was created or recovered meanwhile; unlikely, but answer properly.
-        return absl::UnavailableError("the match is being loaded; retry");
+    blocking_.Post([this, token = *token, request = std::move(request),
+                    done = std::move(done)]() mutable {
+      absl::StatusOr<SeatGrant> grant = AuthorizeSeat(token, request.name());
+      if (!grant.ok()) return done(grant.status());
+      if (auto seat = FindLiveSeat(token, request.name())) {
+        return seat->first->Submit(seat->second, request.action(), request.seen_sequence(),
+                                   std::move(done));
       }
-      return absl::FailedPreconditionError(
-          absl::StrCat(MatchName(id), " is over: no more actions"));
+      done(absl::FailedPreconditionError(
+          absl::StrCat(request.name(), " is over: no more actions")));
     });
   }
 
@@ -382,18 +382,21 @@ class MatchHost::Impl {
                       std::shared_ptr<SeatSink> sink, Callback<std::shared_ptr<SeatStream>> done) {
     if (Stopping()) return done(ShuttingDown());
     if (!token) return done(MissingSeatToken());
-    absl::StatusOr<std::string> id = ParseMatchName(name);
-    if (!id.ok()) return done(id.status());
-    if (std::optional<std::pair<std::shared_ptr<LiveMatch>, int>> seat = FindLiveSeat(*token, *id)) {
+    if (auto seat = FindLiveSeat(*token, name)) {
       seat->first->AttachSeat(seat->second, sink);
       return done(std::shared_ptr<SeatStream>(
           std::make_shared<LiveSeatStream>(seat->first, seat->second, sink)));
     }
-    Blocking(std::move(done), [this, token = *token, id = *id,
+    Blocking(std::move(done), [this, token = *token, name = std::move(name),
                                sink]() -> absl::StatusOr<std::shared_ptr<SeatStream>> {
-      absl::StatusOr<SeatGrant> grant = AuthorizeStoredSeat(token, id);
+      absl::StatusOr<SeatGrant> grant = AuthorizeSeat(token, name);
       if (!grant.ok()) return grant.status();
-      absl::StatusOr<v1::PlayResponse> final_view = EndedSeatView(id, grant->seat);
+      if (auto seat = FindLiveSeat(token, name)) {
+        seat->first->AttachSeat(seat->second, sink);
+        return std::shared_ptr<SeatStream>(
+            std::make_shared<LiveSeatStream>(seat->first, seat->second, sink));
+      }
+      absl::StatusOr<v1::PlayResponse> final_view = EndedSeatView(grant->match_id, grant->seat);
       if (!final_view.ok()) return final_view.status();
       auto stream = std::make_shared<EndedSeatStream>(
           sink, std::make_shared<v1::PlayResponse>(std::move(*final_view)));
@@ -413,12 +416,12 @@ class MatchHost::Impl {
       return done(absl::OkStatus());
     }
     blocking_.Post([this, id = *id, sink = std::move(sink), done = std::move(done)] {
-      absl::StatusOr<std::pair<std::unique_ptr<State>, v1::Match>> ended = EndedState(id);
+      absl::StatusOr<EndedMatch> ended = LoadEnded(id);
       if (!ended.ok()) return done(ended.status());
       auto response = std::make_shared<v1::WatchMatchResponse>();
       v1::PublicView& view = *response->mutable_view();
-      FillPublicView(*ended->first->ViewFor(kSpectator), view);
-      FinishEndedView(ended->second, view);
+      FillPublicView(*ended->state->ViewFor(kSpectator), view);
+      FinishEndedView(*ended, view);
       done(absl::OkStatus());
       sink->Send(std::move(response));
       sink->Close(absl::OkStatus());
@@ -527,9 +530,13 @@ class MatchHost::Impl {
     return absl::UnauthenticatedError("unknown token");
   }
 
-  // The live match and seat `token` plays, when the token is a live seat token for match `id`.
+  // The live match and seat `token` plays, when the token is a live seat token for the match
+  // named `name`.
   std::optional<std::pair<std::shared_ptr<LiveMatch>, int>> FindLiveSeat(const std::string& token,
-                                                                         const std::string& id) {
+                                                                         const std::string& name) {
+    absl::StatusOr<std::string> parsed = ParseMatchName(name);
+    if (!parsed.ok()) return std::nullopt;
+    const std::string& id = *parsed;
     absl::MutexLock lock(&mu_);
     auto grant = tokens_.find(token);
     if (grant == tokens_.end() || grant->second.match_id != id) return std::nullopt;
@@ -538,9 +545,10 @@ class MatchHost::Impl {
     return std::make_pair(match->second, grant->second.seat);
   }
 
-  // The slow path of seat authentication, from the database: UNAUTHENTICATED for an unknown
-  // token, NOT_FOUND for an unknown match, PERMISSION_DENIED for another match's token.
-  absl::StatusOr<SeatGrant> AuthorizeStoredSeat(const std::string& token, const std::string& id) {
+  // The slow path of seat authentication, with the database: UNAUTHENTICATED for an unknown
+  // token, then INVALID_ARGUMENT for a malformed name, NOT_FOUND for an unknown match,
+  // PERMISSION_DENIED for another match's token (or the operator's).
+  absl::StatusOr<SeatGrant> AuthorizeSeat(const std::string& token, const std::string& name) {
     std::optional<SeatGrant> grant;
     {
       absl::MutexLock lock(&mu_);
@@ -560,6 +568,9 @@ class MatchHost::Impl {
         return stored.status();
       }
     }
+    absl::StatusOr<std::string> parsed = ParseMatchName(name);
+    if (!parsed.ok()) return parsed.status();
+    const std::string& id = *parsed;
     if (grant->match_id != id) {
       if (!FindLive(id)) {
         absl::StatusOr<v1::Match> match = store_.GetMatch(id);
@@ -571,39 +582,72 @@ class MatchHost::Impl {
     return *grant;
   }
 
-  // An ended match's final state, replayed from its stored record, with its resource.
-  absl::StatusOr<std::pair<std::unique_ptr<State>, v1::Match>> EndedState(const std::string& id) {
+  // A match that is over, as its last views showed it: the final state replayed from the stored
+  // record, the resource, and the last event with its effect.
+  struct EndedMatch {
+    std::unique_ptr<State> state;
+    v1::Match match;
+    std::optional<v1::MatchEvent> last_event;
+  };
+
+  absl::StatusOr<EndedMatch> LoadEnded(const std::string& id) {
+    EndedMatch ended;
     absl::StatusOr<v1::Match> match = store_.GetMatch(id);
     if (!match.ok()) return match.status();
     if (match->state() == v1::Match::ACTIVE) {
       return absl::UnavailableError(absl::StrCat(MatchName(id), " is being loaded; retry"));
     }
+    ended.match = *std::move(match);
     absl::StatusOr<std::string> json = store_.GetRecordJson(id);
     if (!json.ok()) return json.status();
     absl::StatusOr<Record> record = ParseRecord(*json);
     if (!record.ok()) return absl::InternalError(record.status().message());
     absl::StatusOr<std::unique_ptr<State>> state = Replay(*record);
     if (!state.ok()) return absl::InternalError(state.status().message());
-    return std::make_pair(std::move(*state), *std::move(match));
+    ended.state = std::move(*state);
+    absl::StatusOr<std::optional<EventRow>> last = store_.LastEvent(id);
+    if (!last.ok()) return last.status();
+    if (*last) {
+      google::protobuf::Struct effect = EndingEffect();
+      if ((*last)->reason == v1::MatchEvent::PLAYED ||
+          (*last)->reason == v1::MatchEvent::TIMEOUT_AUTO_PLAY) {
+        // The effect compares the state before the last action with the one after it.
+        Record before = *record;
+        before.result.reset();
+        if (!before.rounds.empty() && !before.rounds.back().actions.empty()) {
+          before.rounds.back().actions.pop_back();
+          if (before.rounds.back().actions.empty() && before.rounds.size() > 1) {
+            before.rounds.pop_back();
+          }
+        }
+        absl::StatusOr<std::unique_ptr<State>> previous = Replay(before);
+        if (!previous.ok()) return absl::InternalError(previous.status().message());
+        effect = EffectOf(**previous, *ended.state);
+      }
+      ended.last_event = EventProto(**last, std::move(effect));
+    }
+    return ended;
   }
 
   template <class View>
-  static void FinishEndedView(const v1::Match& match, View& view) {
+  static void FinishEndedView(const EndedMatch& ended, View& view) {
+    const v1::Match& match = ended.match;
     view.set_match(match.name());
     view.set_game(match.game());
     view.set_sequence(match.sequence());
     view.set_terminal(true);
     view.set_current_seat(kNobody);
+    if (ended.last_event) *view.mutable_last_event() = *ended.last_event;
     if (match.has_result()) *view.mutable_result() = match.result();
   }
 
   absl::StatusOr<v1::PlayResponse> EndedSeatView(const std::string& id, int seat) {
-    absl::StatusOr<std::pair<std::unique_ptr<State>, v1::Match>> ended = EndedState(id);
+    absl::StatusOr<EndedMatch> ended = LoadEnded(id);
     if (!ended.ok()) return ended.status();
     v1::PlayResponse response;
     v1::SeatView& view = *response.mutable_view();
-    FillSeatView(*ended->first->ViewFor(seat), view);
-    FinishEndedView(ended->second, view);
+    FillSeatView(*ended->state->ViewFor(seat), view);
+    FinishEndedView(*ended, view);
     view.set_seat(seat);
     view.clear_legal_actions();
     return response;

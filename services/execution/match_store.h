@@ -142,6 +142,8 @@ class MatchStore {
                                                 const std::optional<MatchCursor>& after) = 0;
   // The record JSON of an ended match. NOT_FOUND; FAILED_PRECONDITION while ACTIVE.
   virtual absl::StatusOr<std::string> GetRecordJson(const std::string& id) = 0;
+  // The latest event of a match; nullopt when it has none. NOT_FOUND for an unknown match.
+  virtual absl::StatusOr<std::optional<EventRow>> LastEvent(const std::string& id) = 0;
   // NOT_FOUND for a token no match has.
   virtual absl::StatusOr<SeatGrant> FindSeatToken(const std::string& token) = 0;
 

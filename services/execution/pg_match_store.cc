@@ -483,6 +483,20 @@ absl::StatusOr<std::string> PgMatchStore::GetRecordJson(const std::string& id) {
   });
 }
 
+absl::StatusOr<std::optional<EventRow>> PgMatchStore::LastEvent(const std::string& id) {
+  const std::string exists = absl::StrCat("SELECT 1 FROM ", matches_, " WHERE id = $1");
+  const std::string last = absl::StrCat("SELECT ", EventSelect("e"), " FROM ", events_,
+                                        " e WHERE e.match_id = $1 ORDER BY e.sequence DESC LIMIT 1");
+  return pool_.Run([&](pqxx::work& tx) -> absl::StatusOr<std::optional<EventRow>> {
+    if (tx.exec_params(exists, id).empty()) {
+      return absl::NotFoundError(absl::StrCat("no matches/", id));
+    }
+    const pqxx::result rows = tx.exec_params(last, id);
+    if (rows.empty()) return std::optional<EventRow>();
+    return std::optional<EventRow>(EventFromRow(rows[0]));
+  });
+}
+
 absl::StatusOr<SeatGrant> PgMatchStore::FindSeatToken(const std::string& token) {
   const std::string query =
       absl::StrCat("SELECT match_id, seat FROM ", seat_tokens_, " WHERE token = $1");

@@ -48,6 +48,7 @@ class PgMatchStore final : public MatchStore {
   absl::StatusOr<MatchPage> ListMatches(const MatchFilter& filter, int page_size,
                                         const std::optional<MatchCursor>& after) override;
   absl::StatusOr<std::string> GetRecordJson(const std::string& id) override;
+  absl::StatusOr<std::optional<EventRow>> LastEvent(const std::string& id) override;
   absl::StatusOr<SeatGrant> FindSeatToken(const std::string& token) override;
   absl::StatusOr<std::vector<OutboxItem>> PendingOutbox(int limit, absl::Time now) override;
   absl::Status MarkDelivered(int64_t outbox_id, absl::Time when) override;

@@ -137,7 +137,7 @@ TEST_F(ClockTest, ForfeitEndsTheMatchAtTheFirstTimeout) {
   constexpr int kSleeper = 1;
   PlayerSetup setup;
   setup.keep_views = true;
-  setup.chooser = [](int match, int seat) {
+  setup.chooser = [](int /*match*/, int seat) {
     return seat == kSleeper ? Never() : client::RandomChooser(static_cast<uint64_t>(seat) + 1);
   };
   MatchRun run{*created, {}, {}, {}};

@@ -215,7 +215,7 @@ TEST_F(CreateTest, AbortMatchEndsALiveMatchOnEveryStreamAndKeepsItsPartialRecord
   absl::Mutex mu;
   int seats_at_target = 0;  // guarded by mu
   PlayerSetup setup;
-  setup.chooser = [budget](int match, int seat) -> client::Chooser {
+  setup.chooser = [budget](int /*match*/, int seat) -> client::Chooser {
     client::Chooser random = client::RandomChooser(static_cast<uint64_t>(seat) + 1);
     return [budget, random](const v1::SeatView& view) -> std::optional<std::string> {
       if (budget->fetch_sub(1) <= 0) return std::nullopt;
@@ -302,7 +302,7 @@ TEST_F(CreateTest, AbortMatchEndsALiveMatchOnEveryStreamAndKeepsItsPartialRecord
   absl::StatusOr<v1::SeatView> late =
       SubmitAction(stub(), created->seat_tokens(0).token(), name, "draw", aborted->sequence());
   EXPECT_EQ(late.status().code(), absl::StatusCode::kFailedPrecondition) << late.status();
-  // A hello still shows the end.
+  // A hello after the end still gets a terminal view (what it holds: EndedMatchesShow...).
   absl::StatusOr<v1::SeatView> hello = HelloView(stub(), created->seat_tokens(0).token(), name);
   ASSERT_TRUE(hello.ok()) << hello.status();
   EXPECT_TRUE(hello->terminal());
@@ -342,6 +342,90 @@ TEST_F(CreateTest, AbortingAFinishedMatchIsFailedPrecondition) {
   absl::StatusOr<v1::Match> after = GetMatch(stub(), run.name());
   ASSERT_TRUE(after.ok()) << after.status();
   EXPECT_TRUE(SameMessage(*after, *finished));
+}
+
+// ----- Views of a match that is over ---------------------------------------------------------
+
+// A hello (Play) or a spectator (WatchMatch) that comes after a match ended gets the terminal
+// view the streams got when it ended: with its last event (the last action, the operator's
+// abort and reason, the forfeit), its scores and result. Only times may lose their digits below
+// a microsecond (they come from the database then).
+TEST_F(CreateTest, EndedMatchesShowLateHellosAndSpectatorsTheTerminalViewTheStreamsGot) {
+  const std::string solitaire = DefaultRegistry().Names().front();
+  const Variant variant = VariantsFor(solitaire).front();
+  struct Ended {
+    std::string how;
+    v1::CreateMatchRequest request;
+    bool play = false;   // the seats play (else they never act)
+    bool abort = false;  // the operator aborts it once everyone has a view
+  };
+  std::vector<Ended> cases;
+  cases.push_back({"finished", MatchRequest(solitaire, variant.rules, variant.seats), true, false});
+  cases.push_back({"aborted", MatchRequest(solitaire, variant.rules, variant.seats), false, true});
+  {
+    // The only seat never acts and forfeits at its first deadline.
+    v1::CreateMatchRequest forfeit = MatchRequest(solitaire, variant.rules, variant.seats);
+    forfeit.mutable_clock()->mutable_per_move()->set_nanos(200'000'000);
+    forfeit.mutable_clock()->set_timeout_policy(v1::ClockSettings::FORFEIT);
+    cases.push_back({"forfeited", forfeit, false, false});
+  }
+  for (Ended& c : cases) {
+    SCOPED_TRACE(c.how);
+    c.request.set_seed(kSeed);
+    absl::StatusOr<v1::CreateMatchResponse> created =
+        CreateMatch(stub(), operator_token(), c.request);
+    ASSERT_TRUE(created.ok()) << created.status();
+    const std::string name = created->match().name();
+    auto spectator = std::make_unique<Spectator>(stub(1), name);
+    ASSERT_TRUE(spectator->WaitForViews(1, kWaitBound));
+    PlayerSetup setup;
+    setup.keep_views = true;
+    if (!c.play) {
+      setup.chooser = [](int, int) -> client::Chooser {
+        return [](const v1::SeatView&) { return std::optional<std::string>(); };
+      };
+    }
+    MatchRun run{*created, {}, {}, {}};
+    AddPlayers(run, 0, stubs(), setup);
+    for (auto& player : run.players) player->Start();
+    if (c.abort) {
+      for (const auto& log : run.logs) {
+        ASSERT_TRUE(log->WaitForViews(1, kWaitBound)) << "a seat got no view";
+      }
+      ASSERT_TRUE(AbortMatch(stub(), operator_token(), name, "closing time").ok());
+    }
+    for (auto& player : run.players) {
+      const std::optional<absl::Status> status = player->WaitFor(kWaitBound);
+      ASSERT_TRUE(status.has_value());
+      ASSERT_TRUE(status->ok()) << *status;
+    }
+    const std::optional<absl::Status> watched = spectator->WaitDone(kWaitBound);
+    ASSERT_TRUE(watched.has_value());
+    ASSERT_TRUE(watched->ok()) << *watched;
+    const v1::PublicView streamed_public = spectator->views().back();
+    ASSERT_TRUE(streamed_public.terminal());
+
+    for (size_t p = 0; p < run.players.size(); ++p) {
+      const v1::SeatView streamed = run.logs[p]->views().back();
+      ASSERT_TRUE(streamed.terminal());
+      ASSERT_TRUE(streamed.has_last_event());
+      absl::StatusOr<v1::SeatView> hello =
+          HelloView(stub(), run.created.seat_tokens(static_cast<int>(p)).token(), name);
+      ASSERT_TRUE(hello.ok()) << hello.status();
+      EXPECT_TRUE(hello->has_last_event()) << "a hello after the end has no last_event";
+      EXPECT_TRUE(SameToTheMicrosecond(*hello, streamed))
+          << "a hello after the end vs the terminal view streamed at the end";
+    }
+    Spectator late(stub(), name);
+    const std::optional<absl::Status> late_done = late.WaitDone(kWaitBound);
+    ASSERT_TRUE(late_done.has_value());
+    EXPECT_TRUE(late_done->ok()) << *late_done;
+    const std::vector<v1::PublicView> late_views = late.views();
+    ASSERT_EQ(late_views.size(), 1u);
+    EXPECT_TRUE(late_views[0].has_last_event()) << "a late spectator's view has no last_event";
+    EXPECT_TRUE(SameToTheMicrosecond(late_views[0], streamed_public))
+        << "a late spectator's view vs the one streamed at the end";
+  }
 }
 
 }  // namespace

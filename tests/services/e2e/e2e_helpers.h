@@ -476,6 +476,14 @@ class ViewLog {
     absl::MutexLock lock(&mu_);
     return events_.size();
   }
+  // Waits until `count` views have arrived; whether they have (within `timeout`).
+  bool WaitForViews(size_t count, absl::Duration timeout) const {
+    absl::MutexLock lock(&mu_);
+    auto arrived = [this, count]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+      return events_.size() >= count;
+    };
+    return mu_.AwaitWithTimeout(absl::Condition(&arrived), timeout);
+  }
 
  private:
   const bool keep_views_;
@@ -627,8 +635,48 @@ inline ::testing::AssertionResult ResultIsEngines(const v1::MatchResult& result,
   return ::testing::AssertionSuccess();
 }
 
+
 inline bool SameMessage(const google::protobuf::Message& a, const google::protobuf::Message& b) {
   return google::protobuf::util::MessageDifferencer::Equals(a, b);
+}
+
+// Truncates every google.protobuf.Timestamp in `message` to whole microseconds, the precision
+// the service stores: a view or resource served from memory and the same one served from the
+// database then compare equal.
+inline void TruncateTimesToMicros(google::protobuf::Message& message) {
+  const google::protobuf::Descriptor* descriptor = message.GetDescriptor();
+  const google::protobuf::Reflection* reflection = message.GetReflection();
+  if (descriptor->full_name() == "google.protobuf.Timestamp") {
+    const google::protobuf::FieldDescriptor* nanos = descriptor->FindFieldByName("nanos");
+    reflection->SetInt32(&message, nanos, reflection->GetInt32(message, nanos) / 1000 * 1000);
+    return;
+  }
+  std::vector<const google::protobuf::FieldDescriptor*> fields;
+  reflection->ListFields(message, &fields);
+  for (const google::protobuf::FieldDescriptor* field : fields) {
+    if (field->cpp_type() != google::protobuf::FieldDescriptor::CPPTYPE_MESSAGE) continue;
+    if (field->is_repeated()) {
+      for (int i = 0; i < reflection->FieldSize(message, field); ++i) {
+        TruncateTimesToMicros(*reflection->MutableRepeatedMessage(&message, field, i));
+      }
+    } else {
+      TruncateTimesToMicros(*reflection->MutableMessage(&message, field));
+    }
+  }
+}
+
+// Equal but for digits below a microsecond in their times.
+template <class M>
+::testing::AssertionResult SameToTheMicrosecond(const M& a, const M& b) {
+  M x = a;
+  M y = b;
+  TruncateTimesToMicros(x);
+  TruncateTimesToMicros(y);
+  std::string differences;
+  google::protobuf::util::MessageDifferencer differencer;
+  differencer.ReportDifferencesToString(&differences);
+  if (differencer.Compare(x, y)) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << "they differ:\n" << differences;
 }
 
 inline std::string Text(const google::protobuf::Message& message) {

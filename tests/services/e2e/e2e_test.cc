@@ -5,7 +5,6 @@
 // engine's referee) must agree on the result; ListMatches must page through all of them once.
 #include <map>
 #include <memory>
-#include <set>
 #include <string>
 #include <vector>
 

@@ -62,6 +62,9 @@ class ScriptedStore : public MatchStore {
   absl::StatusOr<std::string> GetRecordJson(const std::string&) override {
     return Unimplemented();
   }
+  absl::StatusOr<std::optional<EventRow>> LastEvent(const std::string&) override {
+    return Unimplemented();
+  }
   absl::StatusOr<SeatGrant> FindSeatToken(const std::string&) override { return Unimplemented(); }
   absl::StatusOr<std::vector<OutboxItem>> PendingOutbox(int, absl::Time) override {
     return Unimplemented();

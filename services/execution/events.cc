@@ -1,0 +1,48 @@
+#include "services/execution/events.h"
+
+#include <vector>
+
+#include "nlohmann/json.hpp"
+#include "services/execution/convert.h"
+
+namespace boneyard::execution {
+
+google::protobuf::Struct EffectOf(const State& before, const State& after) {
+  nlohmann::json effect = nlohmann::json::object();
+  const std::vector<int> old_scores = before.Scores();
+  const std::vector<int> new_scores = after.Scores();
+  std::vector<int> points(new_scores.size(), 0);
+  bool scored = false;
+  for (size_t i = 0; i < new_scores.size() && i < old_scores.size(); ++i) {
+    points[i] = new_scores[i] - old_scores[i];
+    scored = scored || points[i] != 0;
+  }
+  if (scored) effect["points"] = points;
+  if (after.IsTerminal()) {
+    effect["match_over"] = true;
+    effect["round_over"] = true;
+  } else if (after.Round() != before.Round()) {
+    effect["round_over"] = true;
+  }
+  return JsonToStruct(effect);
+}
+
+v1::MatchEvent EventProto(const EventRow& row, google::protobuf::Struct effect) {
+  v1::MatchEvent event;
+  event.set_sequence(row.sequence);
+  event.set_seat(row.seat);
+  event.mutable_action()->set_text(row.action);
+  event.set_reason(row.reason);
+  event.set_round(row.round);
+  *event.mutable_effect() = std::move(effect);
+  event.set_message(row.message);
+  *event.mutable_turn_start_time() = ToTimestamp(row.turn_start_time);
+  *event.mutable_create_time() = ToTimestamp(row.create_time);
+  return event;
+}
+
+absl::Time StorableNow() { return absl::FromUnixMicros(absl::ToUnixMicros(absl::Now())); }
+
+google::protobuf::Struct EndingEffect() { return JsonToStruct({{"match_over", true}}); }
+
+}  // namespace boneyard::execution
