@@ -24,7 +24,8 @@ declare -A runs=(
 )
 default_run="--seats greedy,random"
 
-tmp=$(mktemp -d)
+tmp=$(mktemp -d /tmp/boneyard-demo.XXXXXX)
+chmod 755 "$tmp"  # the postgres user must reach the service cluster folder inside
 trap 'rm -rf "$tmp"' EXIT
 records="$tmp/records"
 

@@ -59,7 +59,9 @@ class RemotePlayer::Core : public std::enable_shared_from_this<RemotePlayer::Cor
   void Start();
   void Cancel();
   Reaction OnResponse(const v1::PlayResponse& response);
-  void OnStreamDone(const grpc::Status& status);
+  // `stream` is the finished stream's last owning reference but current_'s; it is destroyed
+  // before the player finishes or reconnects.
+  void OnStreamDone(const grpc::Status& status, std::shared_ptr<Stream> stream);
   absl::Status Wait();
   std::optional<absl::Status> WaitFor(absl::Duration timeout);
   bool done() const;
@@ -178,9 +180,10 @@ class RemotePlayer::Stream : public grpc::ClientBidiReactor<v1::PlayRequest, v1:
   }
 
   void OnDone(const grpc::Status& status) override {
-    core_->OnStreamDone(status);
-    // The last reference may be this one: nothing of `this` is used after it goes.
-    std::shared_ptr<Stream> self = std::move(self_);
+    // The stream (its context and call) goes before the player can be seen done, so nothing of
+    // the call outlives what Wait() promises. Nothing of `this` is used after it is handed on.
+    std::shared_ptr<Core> core = core_;
+    core->OnStreamDone(grpc::Status(status), std::move(self_));
   }
 
  private:
@@ -336,13 +339,15 @@ RemotePlayer::Core::Reaction RemotePlayer::Core::OnResponse(const v1::PlayRespon
   return reaction;
 }
 
-void RemotePlayer::Core::OnStreamDone(const grpc::Status& status) {
+void RemotePlayer::Core::OnStreamDone(const grpc::Status& status,
+                                      std::shared_ptr<Stream> stream) {
   grpc::Alarm* alarm = nullptr;
   absl::Duration delay;
   bool finish = false;
+  std::shared_ptr<Stream> current;
   {
     absl::MutexLock lock(&mu_);
-    current_.reset();
+    current = std::move(current_);
     const bool ended = last_view_.has_value() && last_view_->terminal();
     if (forced_status_.has_value()) {
       finish = BeginFinishLocked(*forced_status_);
@@ -381,6 +386,9 @@ void RemotePlayer::Core::OnStreamDone(const grpc::Status& status) {
       finish = BeginFinishLocked(FromGrpc(status));
     }
   }
+  // Destroyed here, outside mu_ (unless Cancel() still holds it for a moment).
+  current.reset();
+  stream.reset();
   if (alarm != nullptr) {
     std::weak_ptr<Core> weak = weak_from_this();
     alarm->Set(absl::ToChronoTime(absl::Now() + delay), [weak](bool ok) {

@@ -106,6 +106,7 @@ class RemotePlayer {
 
   // Blocks until the player is done: OK when the terminal view arrived (the match finished,
   // was forfeited or aborted), else why not (the stream's status, the last rejection, ...).
+  // By then the player's call and its context are gone, so the stub's channel may go too.
   absl::Status Wait();
   // Like Wait() but gives up after `timeout`; nullopt when still running.
   std::optional<absl::Status> WaitFor(absl::Duration timeout);

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "google/protobuf/arena.h"
 #include "engine/core/action.h"
 #include "engine/core/rng.h"
 #include "services/execution/convert.h"
@@ -579,6 +580,11 @@ std::string LiveMatch::RecordJson(const RecordBuilder& builder, const State& sta
 
 v1::SeatView LiveMatch::MakeSeatView(int seat) const {
   v1::SeatView view;
+  FillSeatViewOf(seat, view);
+  return view;
+}
+
+void LiveMatch::FillSeatViewOf(int seat, v1::SeatView& view) const {
   FillSeatView(*state_->ViewFor(seat), view);
   view.set_match(MatchName(id()));
   view.set_game(game_->name());
@@ -595,11 +601,15 @@ v1::SeatView LiveMatch::MakeSeatView(int seat) const {
   }
   if (last_event_) *view.mutable_last_event() = *last_event_;
   if (result_) *view.mutable_result() = *result_;
-  return view;
 }
 
 v1::PublicView LiveMatch::MakePublicView() const {
   v1::PublicView view;
+  FillPublicViewOf(view);
+  return view;
+}
+
+void LiveMatch::FillPublicViewOf(v1::PublicView& view) const {
   FillPublicView(*state_->ViewFor(kSpectator), view);
   view.set_match(MatchName(id()));
   view.set_game(game_->name());
@@ -613,7 +623,6 @@ v1::PublicView LiveMatch::MakePublicView() const {
   }
   if (last_event_) *view.mutable_last_event() = *last_event_;
   if (result_) *view.mutable_result() = *result_;
-  return view;
 }
 
 void LiveMatch::SendSeatView(int seat, std::shared_ptr<SeatSink> sink) {
@@ -658,21 +667,26 @@ void LiveMatch::AttachWatcher(std::shared_ptr<WatchSink> sink) {
 }
 
 void LiveMatch::Broadcast() {
+  // Every view of an event is built on an arena of its own: a view is hundreds of small
+  // allocations (the layout's Struct), and the arena frees them at once when the last stream has
+  // written the message. The shared_ptr aliases the arena, which owns the message.
   for (int seat = 0; seat < static_cast<int>(seat_sinks_.size()); ++seat) {
     std::vector<std::shared_ptr<SeatSink>>& sinks = seat_sinks_[seat];
     if (sinks.empty()) continue;
-    auto response = std::make_shared<v1::PlayResponse>();
-    *response->mutable_view() = MakeSeatView(seat);
-    std::shared_ptr<const v1::PlayResponse> shared = std::move(response);
+    auto arena = std::make_shared<google::protobuf::Arena>();
+    auto* response = google::protobuf::Arena::CreateMessage<v1::PlayResponse>(arena.get());
+    FillSeatViewOf(seat, *response->mutable_view());
+    const std::shared_ptr<const v1::PlayResponse> shared(arena, response);
     std::erase_if(sinks, [&](const std::shared_ptr<SeatSink>& sink) {
       context_.metrics->views_sent.Increment();
       return !sink->Send(shared);
     });
   }
   if (!watchers_.empty()) {
-    auto response = std::make_shared<v1::WatchMatchResponse>();
-    *response->mutable_view() = MakePublicView();
-    std::shared_ptr<const v1::WatchMatchResponse> shared = std::move(response);
+    auto arena = std::make_shared<google::protobuf::Arena>();
+    auto* response = google::protobuf::Arena::CreateMessage<v1::WatchMatchResponse>(arena.get());
+    FillPublicViewOf(*response->mutable_view());
+    const std::shared_ptr<const v1::WatchMatchResponse> shared(arena, response);
     std::erase_if(watchers_, [&](const std::shared_ptr<WatchSink>& sink) {
       context_.metrics->views_sent.Increment();
       return !sink->Send(shared);

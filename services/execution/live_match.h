@@ -118,6 +118,8 @@ class LiveMatch : public std::enable_shared_from_this<LiveMatch> {
   std::optional<absl::Time> CurrentDeadline() const;
   v1::SeatView MakeSeatView(int seat) const;
   v1::PublicView MakePublicView() const;
+  void FillSeatViewOf(int seat, v1::SeatView& view) const;
+  void FillPublicViewOf(v1::PublicView& view) const;
   v1::Match Resource() const;
   v1::MatchResult ForfeitResult(int seat) const;
   std::string RecordJson(const RecordBuilder& builder, const State& state) const;

@@ -16,13 +16,15 @@
 #include <exception>
 #include <filesystem>
 #include <fstream>
-#include <future>
 #include <iterator>
 #include <random>
-#include <regex>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
 #include "absl/time/clock.h"
+#include "grpcpp/completion_queue.h"
 #include "grpcpp/create_channel.h"
 #include "grpcpp/generic/generic_stub.h"
 #include "grpcpp/security/credentials.h"
@@ -82,13 +84,23 @@ int ParseHealthStatus(const std::string& bytes) {
 std::string WithDatabaseName(const std::string& url, const std::string& name) {
   const size_t scheme = url.find("://");
   if (scheme == std::string::npos) {
-    // key=value form: replace dbname=..., or add it.
-    static const std::regex kDbname(R"((^|\s)dbname\s*=\s*('[^']*'|\S+))");
-    if (std::regex_search(url, kDbname)) {
-      return std::regex_replace(url, kDbname, "$1dbname=" + name,
-                                std::regex_constants::format_first_only);
+    // key=value form: replace the value of dbname (a word or a 'quoted' string), or add it.
+    std::vector<std::string> parts = absl::StrSplit(url, ' ', absl::SkipEmpty());
+    bool replaced = false;
+    for (size_t i = 0; i < parts.size(); ++i) {
+      if (!absl::StartsWith(parts[i], "dbname=")) continue;
+      std::string value = parts[i].substr(7);
+      size_t last = i;
+      if (absl::StartsWith(value, "'")) {
+        while (!absl::EndsWith(parts[last], "'") && last + 1 < parts.size()) ++last;
+      }
+      parts.erase(parts.begin() + i + 1, parts.begin() + last + 1);
+      parts[i] = "dbname=" + name;
+      replaced = true;
+      break;
     }
-    return url + " dbname=" + name;
+    if (!replaced) parts.push_back("dbname=" + name);
+    return absl::StrJoin(parts, " ");
   }
   const size_t authority = scheme + 3;
   const size_t query = url.find('?', authority);
@@ -155,19 +167,32 @@ absl::StatusOr<int> PickFreePort() {
 
 absl::StatusOr<bool> CheckServing(const std::string& target, absl::Duration deadline) {
   // Debian ships no generated health stub: call the method by name with hand-encoded bytes.
-  // The request (HealthCheckRequest{service: ""}) is the empty message.
+  // The request (HealthCheckRequest{service: ""}) is the empty message. A blocking probe needs
+  // no callback machinery: the call goes through a completion queue of its own, drained and
+  // shut down before the channel goes.
   std::shared_ptr<grpc::Channel> channel =
       grpc::CreateChannel(target, grpc::InsecureChannelCredentials());
   grpc::GenericStub stub(channel);
   grpc::ClientContext context;
   context.set_deadline(absl::ToChronoTime(absl::Now() + deadline));
   grpc::Slice empty;
-  grpc::ByteBuffer request(&empty, 1);
+  const grpc::ByteBuffer request(&empty, 1);
+  grpc::CompletionQueue queue;
+  std::unique_ptr<grpc::ClientAsyncResponseReader<grpc::ByteBuffer>> call =
+      stub.PrepareUnaryCall(&context, "/grpc.health.v1.Health/Check", request, &queue);
+  call->StartCall();
   grpc::ByteBuffer response;
-  std::promise<grpc::Status> done;
-  stub.UnaryCall(&context, "/grpc.health.v1.Health/Check", grpc::StubOptions(), &request,
-                 &response, [&done](grpc::Status status) { done.set_value(std::move(status)); });
-  const grpc::Status status = done.get_future().get();
+  grpc::Status status;
+  call->Finish(&response, &status, /*tag=*/&queue);
+  void* tag = nullptr;
+  bool ok = false;
+  const bool got = queue.Next(&tag, &ok);  // the deadline bounds the wait
+  queue.Shutdown();
+  void* ignored_tag = nullptr;
+  bool ignored_ok = false;
+  while (queue.Next(&ignored_tag, &ignored_ok)) {
+  }
+  if (!got || !ok) return absl::InternalError("the health check call did not complete");
   if (!status.ok()) {
     return absl::Status(static_cast<absl::StatusCode>(status.error_code()),
                         status.error_message());
