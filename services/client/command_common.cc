@@ -11,7 +11,7 @@
 #include "engine/core/registry.h"
 #include "engine/core/rules.h"
 #include "services/client/channel.h"
-#include "services/client/record_convert.h"
+#include "services/common/engine_proto.h"
 
 namespace boneyard::client {
 

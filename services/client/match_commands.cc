@@ -13,7 +13,7 @@
 #include "engine/records/record.h"
 #include "services/client/channel.h"
 #include "services/client/command_common.h"
-#include "services/client/record_convert.h"
+#include "services/common/engine_proto.h"
 
 namespace boneyard::client {
 namespace {

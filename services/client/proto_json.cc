@@ -76,42 +76,6 @@ std::string Slashed(const Repeated& values) {
 
 }  // namespace
 
-json ValueToJson(const google::protobuf::Value& value) {
-  switch (value.kind_case()) {
-    case google::protobuf::Value::kNullValue:
-    case google::protobuf::Value::KIND_NOT_SET:
-      return nullptr;
-    case google::protobuf::Value::kBoolValue:
-      return value.bool_value();
-    case google::protobuf::Value::kNumberValue: {
-      const double d = value.number_value();
-      // Whole numbers within 2^53 are exact as doubles; give them back as integers.
-      if (std::isfinite(d) && std::floor(d) == d && std::fabs(d) <= 9007199254740992.0) {
-        return static_cast<int64_t>(d);
-      }
-      return d;
-    }
-    case google::protobuf::Value::kStringValue:
-      return value.string_value();
-    case google::protobuf::Value::kStructValue:
-      return StructToJson(value.struct_value());
-    case google::protobuf::Value::kListValue: {
-      json out = json::array();
-      for (const google::protobuf::Value& v : value.list_value().values()) {
-        out.push_back(ValueToJson(v));
-      }
-      return out;
-    }
-  }
-  return nullptr;
-}
-
-json StructToJson(const google::protobuf::Struct& value) {
-  json out = json::object();
-  for (const auto& [key, field] : value.fields()) out[key] = ValueToJson(field);
-  return out;
-}
-
 json RuleValueToJson(const v1::RuleValue& value) {
   switch (value.kind_case()) {
     case v1::RuleValue::kBoolValue:

@@ -11,15 +11,12 @@
 #include "google/protobuf/struct.pb.h"
 #include "google/protobuf/timestamp.pb.h"
 #include "nlohmann/json.hpp"
+#include "services/common/engine_proto.h"  // StructToJson
 
 namespace boneyard::client {
 
 using RuleMap = google::protobuf::Map<std::string, v1::RuleValue>;
 
-// JSON numbers travel as doubles in a Struct; whole ones come back as integers, so a layout
-// or a result's details read as the engine wrote them.
-nlohmann::json ValueToJson(const google::protobuf::Value& value);
-nlohmann::json StructToJson(const google::protobuf::Struct& value);
 
 // true, 3 or "partners"; null when unset.
 nlohmann::json RuleValueToJson(const v1::RuleValue& value);

@@ -3,7 +3,7 @@
 #include <vector>
 
 #include "nlohmann/json.hpp"
-#include "services/execution/convert.h"
+#include "services/common/engine_proto.h"
 
 namespace boneyard::execution {
 

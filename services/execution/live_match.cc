@@ -9,7 +9,7 @@
 #include "google/protobuf/arena.h"
 #include "engine/core/action.h"
 #include "engine/core/rng.h"
-#include "services/execution/convert.h"
+#include "services/common/engine_proto.h"
 #include "services/execution/events.h"
 #include "services/execution/ids.h"
 

@@ -13,7 +13,7 @@
 #include "engine/records/referee.h"
 #include "google/protobuf/io/coded_stream.h"
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
-#include "services/execution/convert.h"
+#include "services/common/engine_proto.h"
 #include "services/execution/events.h"
 #include "services/execution/host_metrics.h"
 #include "services/execution/ids.h"

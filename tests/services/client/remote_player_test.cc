@@ -17,7 +17,7 @@
 #include "grpcpp/security/credentials.h"
 #include "gtest/gtest.h"
 #include "services/client/channel.h"
-#include "services/client/record_convert.h"
+#include "services/common/engine_proto.h"
 #include "services/client/remote_player.h"
 #include "tests/services/service_process.h"
 

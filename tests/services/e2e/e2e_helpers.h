@@ -57,7 +57,7 @@
 #include "grpcpp/support/client_callback.h"
 #include "gtest/gtest.h"
 #include "services/client/channel.h"
-#include "services/client/record_convert.h"
+#include "services/common/engine_proto.h"
 #include "services/client/remote_player.h"
 #include "tests/services/service_process.h"
 
@@ -576,7 +576,7 @@ inline std::vector<v1::Record::RecordedAction> FlattenActions(const v1::Record& 
 
 // The record through the engine's referee.
 inline absl::StatusOr<std::unique_ptr<State>> ReplayProto(const v1::Record& proto) {
-  absl::StatusOr<Record> record = client::RecordFromProto(proto);
+  absl::StatusOr<Record> record = RecordFromProto(proto);
   if (!record.ok()) return record.status();
   return Replay(*record);
 }
@@ -586,7 +586,7 @@ inline absl::StatusOr<std::unique_ptr<State>> ReplayProto(const v1::Record& prot
 // have one, later rounds from the seed.
 inline absl::StatusOr<std::vector<std::unique_ptr<State>>> StatesAfterEachAction(
     const v1::Record& proto) {
-  absl::StatusOr<Record> record = client::RecordFromProto(proto);
+  absl::StatusOr<Record> record = RecordFromProto(proto);
   if (!record.ok()) return record.status();
   absl::StatusOr<std::shared_ptr<const Game>> game = GameForRecord(*record, DefaultRegistry());
   if (!game.ok()) return game.status();

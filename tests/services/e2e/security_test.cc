@@ -57,7 +57,7 @@ TEST(LeakDetectorTest, FindsAHiddenTilePlantedInARealView) {
     const Variant variant = VariantsFor(game).front();
     std::map<std::string, OptionValue> rules;
     for (const auto& [name, value] : variant.rules) {
-      rules[name] = *client::OptionValueFromProto(value);
+      rules[name] = *OptionValueFromProto(value);
     }
     absl::StatusOr<std::shared_ptr<const Game>> made = DefaultRegistry().CreateGame(game, rules);
     ASSERT_TRUE(made.ok()) << made.status();

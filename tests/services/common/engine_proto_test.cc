@@ -1,6 +1,6 @@
 // The bridge between the engine's types and the schema's messages, checked against real engine
 // games from the default registry.
-#include "services/execution/convert.h"
+#include "services/common/engine_proto.h"
 
 #include <cstdint>
 #include <limits>
@@ -391,7 +391,7 @@ TEST(ConvertRules, OptionValuesBothWays) {
        {OptionValue(true), OptionValue(false), OptionValue(int64_t{-7}),
         OptionValue(std::numeric_limits<int64_t>::max()), OptionValue(std::string("classic")),
         OptionValue(std::string())}) {
-    EXPECT_EQ(OptionValueFromProto(OptionValueToProto(value)), value)
+    EXPECT_EQ(*OptionValueFromProto(OptionValueToProto(value)), value)
         << OptionValueToString(value);
   }
 }
@@ -444,7 +444,7 @@ void ExpectRecordConverted(const Record& record, const v1::Record& out) {
   ASSERT_EQ(out.rules_size(), static_cast<int>(record.rules.size()));
   for (const auto& [name, value] : record.rules) {
     ASSERT_TRUE(out.rules().contains(name)) << name;
-    EXPECT_EQ(OptionValueFromProto(out.rules().at(name)), value) << name;
+    EXPECT_EQ(*OptionValueFromProto(out.rules().at(name)), value) << name;
   }
   ASSERT_EQ(out.has_seed(), record.seed.has_value());
   if (record.seed.has_value()) {

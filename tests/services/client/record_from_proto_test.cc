@@ -1,4 +1,4 @@
-// The proto Record → engine Record conversion (services/client/record_convert.h) and the JSON
+// The proto Record → engine Record conversion (services/common/engine_proto.h) and the JSON
 // of Struct values (services/client/proto_json.h). No service needed: a match is played with
 // the engine, its record written as the service would send it, and converted back.
 #include <memory>
@@ -11,7 +11,7 @@
 #include "engine/records/referee.h"
 #include "gtest/gtest.h"
 #include "services/client/proto_json.h"
-#include "services/client/record_convert.h"
+#include "services/common/engine_proto.h"
 
 namespace boneyard::client {
 namespace {

@@ -1,8 +1,9 @@
 // Conversions between the engine's types and the schema's messages (proto/boneyard/v1). The
-// engine knows nothing of protobuf; the service speaks only protobuf; these functions are the
-// bridge, used by the match host and tested on their own.
-#ifndef BONEYARD_SERVICES_EXECUTION_CONVERT_H_
-#define BONEYARD_SERVICES_EXECUTION_CONVERT_H_
+// engine knows nothing of protobuf; the services and their clients speak protobuf; these
+// functions are the one bridge, used by the execution service and by the CLI's service
+// commands. No gRPC here.
+#ifndef BONEYARD_SERVICES_COMMON_ENGINE_PROTO_H_
+#define BONEYARD_SERVICES_COMMON_ENGINE_PROTO_H_
 
 #include <map>
 #include <string>
@@ -20,7 +21,7 @@
 #include "google/protobuf/timestamp.pb.h"
 #include "nlohmann/json.hpp"
 
-namespace boneyard::execution {
+namespace boneyard {
 
 // JSON object <-> google.protobuf.Struct (numbers become doubles, as Struct holds them).
 google::protobuf::Struct JsonToStruct(const nlohmann::json& object);
@@ -38,7 +39,8 @@ absl::StatusOr<std::map<std::string, OptionValue>> RuleValuesFromProto(
 google::protobuf::Map<std::string, v1::RuleValue> RulesToProto(const Rules& rules);
 v1::RuleValue OptionValueToProto(const OptionValue& value);
 // A set RuleValue as the engine's value (an unset one gives "").
-OptionValue OptionValueFromProto(const v1::RuleValue& value);
+// INVALID_ARGUMENT when no field is set.
+absl::StatusOr<OptionValue> OptionValueFromProto(const v1::RuleValue& value);
 
 // The common fields of a seat's view (hand, counts, boneyard, scores, legal actions, layout,
 // round, current seat, terminal). The caller adds match, seat, sequence, deadline, last_event and
@@ -55,7 +57,15 @@ v1::Team TeamToProto(const std::vector<int>& seats);
 
 // An engine record as the schema's Record (name left empty).
 v1::Record RecordToProto(const Record& record);
+// Field for field (docs/records.md): game, rules, seed, teams, seat labels, every round's deal
+// and actions, and the result. A match that ended by a forfeit was not played to its end, so
+// its record gets no result (the referee would find the replayed match unfinished): it
+// replays as the position where the forfeit happened. INVALID_ARGUMENT naming the field for a
+// malformed record (an unset rule value, a tile that is not a tile).
+absl::StatusOr<Record> RecordFromProto(const v1::Record& record);
+// Whether RecordFromProto leaves the result out: the record has one, with forfeited seats.
+bool ResultLeftOut(const v1::Record& record);
 
-}  // namespace boneyard::execution
+}  // namespace boneyard
 
-#endif  // BONEYARD_SERVICES_EXECUTION_CONVERT_H_
+#endif  // BONEYARD_SERVICES_COMMON_ENGINE_PROTO_H_
