@@ -26,8 +26,11 @@ constexpr double kMaxExactInteger = 9007199254740992.0;
 constexpr int64_t kMinTimestampSeconds = -62135596800;
 constexpr int64_t kMaxTimestampSeconds = 253402300799;
 
-google::protobuf::Value JsonToValue(const json& value) {
-  google::protobuf::Value out;
+// Fills messages in place: on an arena, assigning a temporary built elsewhere would deep-copy
+// every level of the tree.
+void FillStruct(const json& object, google::protobuf::Struct& out);
+
+void FillValue(const json& value, google::protobuf::Value& out) {
   switch (value.type()) {
     case json::value_t::null:
     case json::value_t::discarded:
@@ -50,11 +53,11 @@ google::protobuf::Value JsonToValue(const json& value) {
       break;
     case json::value_t::array: {
       google::protobuf::ListValue* list = out.mutable_list_value();
-      for (const json& element : value) *list->add_values() = JsonToValue(element);
+      for (const json& element : value) FillValue(element, *list->add_values());
       break;
     }
     case json::value_t::object:
-      *out.mutable_struct_value() = JsonToStruct(value);
+      FillStruct(value, *out.mutable_struct_value());
       break;
     case json::value_t::binary: {
       // The engine never writes binary values; keep the bytes as a list of numbers.
@@ -63,7 +66,12 @@ google::protobuf::Value JsonToValue(const json& value) {
       break;
     }
   }
-  return out;
+}
+
+void FillStruct(const json& object, google::protobuf::Struct& out) {
+  if (!object.is_object()) return;
+  auto& fields = *out.mutable_fields();
+  for (const auto& [key, value] : object.items()) FillValue(value, fields[key]);
 }
 
 json ValueToJson(const google::protobuf::Value& value) {
@@ -137,11 +145,10 @@ void AddTiles(const std::vector<Tile>& tiles, Field& out) {
 }
 
 // The layout part of a view, always a JSON object.
-google::protobuf::Struct LayoutOf(const View& view) {
+void FillLayout(const View& view, google::protobuf::Struct& out) {
   const json whole = view.ToJson();
   const auto it = whole.find("layout");
-  if (it == whole.end() || !it->is_object()) return google::protobuf::Struct();
-  return JsonToStruct(*it);
+  if (it != whole.end()) FillStruct(*it, out);
 }
 
 absl::StatusOr<std::vector<Tile>> TilesFromProto(
@@ -167,9 +174,7 @@ std::vector<int> Ints(const google::protobuf::RepeatedField<int32_t>& values) {
 
 google::protobuf::Struct JsonToStruct(const json& object) {
   google::protobuf::Struct out;
-  if (!object.is_object()) return out;
-  auto& fields = *out.mutable_fields();
-  for (const auto& [key, value] : object.items()) fields[key] = JsonToValue(value);
+  FillStruct(object, out);
   return out;
 }
 
@@ -307,7 +312,7 @@ void FillSeatView(const View& view, v1::SeatView& out) {
   out.clear_legal_actions();
   out.mutable_legal_actions()->Reserve(static_cast<int>(view.legal_actions.size()));
   for (const std::string& action : view.legal_actions) out.add_legal_actions()->set_text(action);
-  *out.mutable_layout() = LayoutOf(view);
+  FillLayout(view, *out.mutable_layout());
 }
 
 void FillPublicView(const View& view, v1::PublicView& out) {
@@ -317,7 +322,7 @@ void FillPublicView(const View& view, v1::PublicView& out) {
   out.mutable_hand_counts()->Assign(view.hand_counts.begin(), view.hand_counts.end());
   out.set_boneyard_count(view.boneyard_count);
   out.mutable_scores()->Assign(view.scores.begin(), view.scores.end());
-  *out.mutable_layout() = LayoutOf(view);
+  FillLayout(view, *out.mutable_layout());
 }
 
 v1::Team TeamToProto(const std::vector<int>& seats) {
@@ -336,7 +341,7 @@ v1::MatchResult ResultToProto(const RecordedResult& result,
   out.mutable_winners()->Assign(result.winners.begin(), result.winners.end());
   for (const std::string& id : player_ids) out.add_player_ids(id);
   for (const std::vector<int>& team : teams) *out.add_teams() = TeamToProto(team);
-  *out.mutable_details() = JsonToStruct(result.details);
+  FillStruct(result.details, *out.mutable_details());
   return out;
 }
 

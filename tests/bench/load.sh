@@ -24,7 +24,9 @@ export BONEYARD_OPERATOR_TOKEN
 
 args=("$@")
 ((${#args[@]})) || args=(--matches 2000 --game muggins --duration 30s)
-"$root/build/bin/boneyard" load "${args[@]}" \
+# The load tool shares the machine's cores with the service and PostgreSQL: say what it used.
+TIMEFORMAT='load tool:   %U s user + %S s system CPU'
+time "$root/build/bin/boneyard" load "${args[@]}" \
   --metrics-url "http://$BONEYARD_METRICS_LISTEN/metrics"
 echo
 echo "service metrics:"
