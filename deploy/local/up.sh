@@ -49,7 +49,7 @@ fi
 export BONEYARD_TARGET="$listen"
 for ((i = 0; i < 100; i++)); do
   if "$root/build/bin/boneyard" matches --page-size 1 >/dev/null 2>&1; then
-    echo "up: execution serving on $listen (metrics http://$metrics/metrics, log var/log/execution.log)"
+    echo "up: execution serving on $listen (metrics http://$metrics/metrics, log $var/log/execution.log)"
     echo "up: operator token in $token_file; for the CLI:"
     echo "      export BONEYARD_TARGET=$listen BONEYARD_OPERATOR_TOKEN=\$(cat $token_file)"
     exit 0
