@@ -8,7 +8,8 @@
 #   4. every test on the Release build      ctest --test-dir build
 #   5. sanitize preset (build-sanitize/)    ASan + UBSan build
 #   6. engine tests under the sanitizers    ctest --test-dir build-sanitize -L engine
-#   7. clang-thread-safety (build-clang/)   compile only: proves -Wthread-safety passes
+#   7. clang-thread-safety (build-clang/)   compile only (engine, services, CLI; no tests): proves
+#                                           -Wthread-safety passes
 # Stages after a failure still run where they can, so one run reports everything; the exit
 # status is non-zero if any stage failed.
 #
