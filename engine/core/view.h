@@ -34,6 +34,8 @@ class View {
   // {"game","seat","current_seat","round","terminal","hand","hand_counts","boneyard_count",
   //  "scores","legal_actions","layout"}
   nlohmann::json ToJson() const;
+  // Only the game-specific table: ToJson()["layout"], without building the rest.
+  nlohmann::json LayoutToJson() const { return LayoutJson(); }
   // A few lines for a terminal.
   std::string ToText() const;
 

@@ -146,9 +146,7 @@ void AddTiles(const std::vector<Tile>& tiles, Field& out) {
 
 // The layout part of a view, always a JSON object.
 void FillLayout(const View& view, google::protobuf::Struct& out) {
-  const json whole = view.ToJson();
-  const auto it = whole.find("layout");
-  if (it != whole.end()) FillStruct(*it, out);
+  FillStruct(view.LayoutToJson(), out);
 }
 
 absl::StatusOr<std::vector<Tile>> TilesFromProto(
