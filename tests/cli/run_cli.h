@@ -16,6 +16,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <mutex>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -43,8 +44,31 @@ inline void WriteWholeFile(const std::string& path, const std::string& text) {
   file << text;
 }
 
+// The directories MakeTempDir made, removed when the test program exits (ctest runs each test
+// in a process of its own), so a test run leaves nothing behind in /tmp.
+class CreatedTempDirs {
+ public:
+  static void Add(std::string dir) {
+    CreatedTempDirs& self = Get();
+    std::lock_guard<std::mutex> lock(self.mu_);
+    self.dirs_.push_back(std::move(dir));
+  }
+  ~CreatedTempDirs() {
+    std::error_code ignored;
+    for (const std::string& dir : dirs_) std::filesystem::remove_all(dir, ignored);
+  }
+
+ private:
+  static CreatedTempDirs& Get() {
+    static CreatedTempDirs dirs;
+    return dirs;
+  }
+  std::mutex mu_;
+  std::vector<std::string> dirs_;
+};
+
 // A fresh directory under the test temp dir, unique across processes (ctest runs tests in
-// parallel) and removed by nobody: the test harness's temp dir is throwaway.
+// parallel), removed when the test program exits.
 inline std::string MakeTempDir() {
   std::string pattern = (std::filesystem::path(::testing::TempDir()) / "boneyard_cli_XXXXXX").string();
   std::vector<char> buffer(pattern.begin(), pattern.end());
@@ -53,6 +77,7 @@ inline std::string MakeTempDir() {
     ADD_FAILURE() << "mkdtemp failed for " << pattern;
     return ::testing::TempDir();
   }
+  CreatedTempDirs::Add(buffer.data());
   return buffer.data();
 }
 
