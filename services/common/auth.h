@@ -34,10 +34,9 @@
 
 #include <optional>
 #include <string>
-#include <vector>
 
-#include "absl/status/status.h"
 #include "absl/strings/string_view.h"
+#include "services/common/tokens.h"  // TokensEqual, NewSecretToken, Authenticator
 
 namespace boneyard {
 
@@ -50,47 +49,6 @@ std::optional<std::string> ParseBearerHeader(absl::string_view header_value);
 // The bearer token of a call: ParseBearerHeader of its `authorization` metadata, or nullopt
 // when there is no such header or more than one.
 std::optional<std::string> BearerToken(const grpc::ServerContextBase& ctx);
-
-// Compares two tokens in time that depends only on the length of `a` (pass the presented
-// token as `a`), never on where they first differ.
-bool TokensEqual(absl::string_view a, absl::string_view b);
-
-// A fresh secret: 32 random bytes from the operating system's CSPRNG (getrandom, or
-// /dev/urandom where getrandom is missing), as 43 characters of unpadded base64url. Aborts the
-// process if the operating system has no randomness to give: a guessable token is worse.
-std::string NewSecretToken();
-
-struct AuthConfig {
-  std::string operator_token;
-  std::vector<std::string> service_tokens;
-};
-
-class Authenticator {
- public:
-  enum class Role {
-    kNone,      // no token
-    kOperator,  // the operator token
-    kService,   // one of the service tokens
-    kOther,     // a token that is neither: the service decides whether it knows it
-  };
-
-  // An empty operator token or service token in the config matches nothing.
-  explicit Authenticator(AuthConfig config);
-
-  Role Classify(const std::optional<std::string>& token) const;
-
-  // For calls that need the operator token:
-  //   the operator token                               OK
-  //   no token                                         UNAUTHENTICATED "missing bearer token"
-  //   a service token, or a token known elsewhere      PERMISSION_DENIED
-  //     (token_known_elsewhere: e.g. a seat token)       "this call needs the operator token"
-  //   any other token                                  UNAUTHENTICATED "unknown token"
-  absl::Status RequireOperator(const std::optional<std::string>& token,
-                               bool token_known_elsewhere) const;
-
- private:
-  AuthConfig config_;
-};
 
 }  // namespace boneyard
 

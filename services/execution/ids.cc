@@ -1,33 +1,15 @@
 #include "services/execution/ids.h"
 
-#include <sys/random.h>
-
-#include <cerrno>
 #include <cstring>
-#include <stdexcept>
 
 #include "absl/strings/escaping.h"
 #include "absl/strings/match.h"
-#include "absl/strings/strip.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/strip.h"
+#include "services/common/tokens.h"
 
 namespace boneyard::execution {
 namespace {
-
-std::string RandomBytes(size_t n) {
-  std::string bytes(n, '\0');
-  size_t filled = 0;
-  while (filled < n) {
-    const ssize_t got = getrandom(bytes.data() + filled, n - filled, 0);
-    if (got < 0) {
-      if (errno == EINTR) continue;
-      // Without randomness there are no safe tokens; this is a broken machine, not bad input.
-      throw std::runtime_error(absl::StrCat("getrandom failed: ", std::strerror(errno)));
-    }
-    filled += static_cast<size_t>(got);
-  }
-  return bytes;
-}
 
 bool IsIdChar(char c) {
   return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
@@ -44,8 +26,6 @@ bool IsId(absl::string_view id) {
 }  // namespace
 
 std::string NewMatchId() { return absl::BytesToHexString(RandomBytes(16)); }
-
-std::string NewSeatToken() { return absl::BytesToHexString(RandomBytes(32)); }
 
 uint64_t NewSeed() {
   const std::string bytes = RandomBytes(8);

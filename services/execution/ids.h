@@ -1,4 +1,5 @@
-// Match ids, resource names and secret tokens.
+// Match ids, seeds and resource names. Seat tokens are services/common/tokens.h's
+// NewSecretToken.
 #ifndef BONEYARD_SERVICES_EXECUTION_IDS_H_
 #define BONEYARD_SERVICES_EXECUTION_IDS_H_
 
@@ -12,8 +13,6 @@ namespace boneyard::execution {
 
 // 32 lower-case hex digits from the OS's CSPRNG: a new match's id.
 std::string NewMatchId();
-// 32 random bytes as 64 hex digits: a seat token. Guessing one is hopeless; it is a password.
-std::string NewSeatToken();
 // A 64-bit seed from the OS's CSPRNG.
 uint64_t NewSeed();
 

@@ -170,8 +170,8 @@ void LiveMatch::Begin() {
 
 // ----- Actions ------------------------------------------------------------------------------
 
-absl::Status LiveMatch::Validate(int seat, const v1::Action& action, int64_t seen_sequence,
-                                 Action& resolved) const {
+absl::StatusOr<Action> LiveMatch::Validate(int seat, const v1::Action& action,
+                                           int64_t seen_sequence) const {
   if (action.text().empty()) {
     return absl::InvalidArgumentError("the action is empty: send its text, e.g. \"6-4 left\"");
   }
@@ -183,10 +183,7 @@ absl::Status LiveMatch::Validate(int seat, const v1::Action& action, int64_t see
                                            " is stale: the match is at sequence ", sequence_,
                                            "; decide again from the current view"));
   }
-  absl::StatusOr<Action> parsed = state_->ResolveAction(seat, action.text());
-  if (!parsed.ok()) return parsed.status();
-  resolved = *parsed;
-  return absl::OkStatus();
+  return state_->ResolveAction(seat, action.text());
 }
 
 void LiveMatch::CountRejection(const absl::Status& status) const {
@@ -205,58 +202,42 @@ void LiveMatch::CountRejection(const absl::Status& status) const {
 
 void LiveMatch::Submit(int seat, v1::Action action, int64_t seen_sequence,
                        Callback<v1::SeatView> done) {
-  const absl::Time received = absl::Now();
-  Post([this, seat, action = std::move(action), seen_sequence, done = std::move(done),
-        received]() mutable {
-    RunOrDefer([this, seat, action = std::move(action), seen_sequence, done = std::move(done),
-                received]() mutable {
-      Action resolved = 0;
-      if (absl::Status status = Validate(seat, action, seen_sequence, resolved); !status.ok()) {
-        CountRejection(status);
-        done(status);
-        return;
-      }
-      ApplyAction(seat, resolved, v1::MatchEvent::PLAYED,
-                  [this, seat, done = std::move(done)](absl::Status status) {
-                    if (!status.ok()) {
-                      done(status);
-                    } else {
-                      done(MakeSeatView(seat));
-                    }
-                  },
-                  received);
-    });
-  });
+  PlayerAction(seat, std::move(action), seen_sequence,
+               [this, seat, done = std::move(done)](absl::Status status) {
+                 if (status.ok()) {
+                   done(MakeSeatView(seat));
+                 } else {
+                   done(status);
+                 }
+               });
 }
 
 void LiveMatch::PlayFromStream(int seat, std::shared_ptr<SeatSink> sink, v1::Action action,
                                int64_t seen_sequence) {
+  // Success shows in the views every stream of the seat gets; only a rejection is answered here.
+  PlayerAction(seat, action, seen_sequence,
+               [sink = std::move(sink), action, seen_sequence](absl::Status status) {
+                 if (status.ok()) return;
+                 auto response = std::make_shared<v1::PlayResponse>();
+                 *response->mutable_rejected() = Rejection(action, seen_sequence, status);
+                 sink->Send(std::move(response));
+               });
+}
+
+void LiveMatch::PlayerAction(int seat, v1::Action action, int64_t seen_sequence,
+                             std::function<void(absl::Status)> answer) {
   const absl::Time received = absl::Now();
-  Post([this, seat, sink = std::move(sink), action = std::move(action), seen_sequence,
+  Post([this, seat, action = std::move(action), seen_sequence, answer = std::move(answer),
         received]() mutable {
-    RunOrDefer([this, seat, sink = std::move(sink), action = std::move(action), seen_sequence,
-                received] {
-      auto reject = [&](const absl::Status& status) {
-        auto response = std::make_shared<v1::PlayResponse>();
-        *response->mutable_rejected() = Rejection(action, seen_sequence, status);
-        sink->Send(std::move(response));
-      };
-      Action resolved = 0;
-      if (absl::Status status = Validate(seat, action, seen_sequence, resolved); !status.ok()) {
-        CountRejection(status);
-        reject(status);
+    RunOrDefer([this, seat, action = std::move(action), seen_sequence, answer = std::move(answer),
+                received]() mutable {
+      absl::StatusOr<Action> resolved = Validate(seat, action, seen_sequence);
+      if (!resolved.ok()) {
+        CountRejection(resolved.status());
+        answer(resolved.status());
         return;
       }
-      // Success shows in the views every stream of the seat gets; only a failed commit is
-      // answered here.
-      ApplyAction(seat, resolved, v1::MatchEvent::PLAYED,
-                  [sink, action, seen_sequence](absl::Status status) {
-                    if (status.ok()) return;
-                    auto response = std::make_shared<v1::PlayResponse>();
-                    *response->mutable_rejected() = Rejection(action, seen_sequence, status);
-                    sink->Send(std::move(response));
-                  },
-                  received);
+      ApplyAction(seat, *resolved, v1::MatchEvent::PLAYED, std::move(answer), received);
     });
   });
 }

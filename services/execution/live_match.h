@@ -99,8 +99,12 @@ class LiveMatch : public std::enable_shared_from_this<LiveMatch> {
   void Post(std::function<void()> task);
   void RunOrDefer(std::function<void()> task);
   void RunDeferred();
-  absl::Status Validate(int seat, const v1::Action& action, int64_t seen_sequence,
-                        Action& resolved) const;
+  // The action resolved against the committed state, or why it cannot be played.
+  absl::StatusOr<Action> Validate(int seat, const v1::Action& action, int64_t seen_sequence) const;
+  // A player's action, from Submit or a Play stream: `answer` gets the rejection, the commit's
+  // failure, or OK once the event is durable and applied (on the strand).
+  void PlayerAction(int seat, v1::Action action, int64_t seen_sequence,
+                    std::function<void(absl::Status)> answer);
   void CountRejection(const absl::Status& status) const;
   // `received`: when the action reached the match (for the latency metric).
   void ApplyAction(int seat, Action action, v1::MatchEvent::Reason reason,

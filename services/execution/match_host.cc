@@ -14,6 +14,7 @@
 #include "google/protobuf/io/coded_stream.h"
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 #include "services/common/engine_proto.h"
+#include "services/common/tokens.h"
 #include "services/execution/events.h"
 #include "services/execution/host_metrics.h"
 #include "services/execution/ids.h"
@@ -29,14 +30,6 @@ constexpr int kDefaultPageSize = 50;
 constexpr int kMaxPageSize = 1000;
 // Database work (creates, lookups, listings) runs here, never on gRPC's or a strand's threads.
 constexpr int kBlockingThreads = 4;
-
-// Compares secrets in time independent of where they differ.
-bool TokensEqual(absl::string_view a, absl::string_view b) {
-  if (a.size() != b.size()) return false;
-  unsigned char diff = 0;
-  for (size_t i = 0; i < a.size(); ++i) diff |= static_cast<unsigned char>(a[i] ^ b[i]);
-  return diff == 0;
-}
 
 // The request as bytes, without its request_id: a repeat must match it exactly.
 std::string RequestDigest(v1::CreateMatchRequest request) {
@@ -96,6 +89,7 @@ class MatchHost::Impl {
       : store_(store),
         log_(log),
         options_(std::move(options)),
+        auth_(AuthConfig{options_.operator_token, {}}),
         own_registry_(options_.metrics ? nullptr : std::make_unique<prometheus::Registry>()),
         metrics_(options_.metrics ? *options_.metrics : *own_registry_),
         strands_(options_.workers),
@@ -232,7 +226,7 @@ class MatchHost::Impl {
     *match.mutable_create_time() = ToTimestamp(now);
     *match.mutable_update_time() = ToTimestamp(now);
     for (int seat = 0; seat < request.seats_size(); ++seat) {
-      created.seat_tokens.push_back(request.seats(seat).has_player() ? NewSeatToken() : "");
+      created.seat_tokens.push_back(request.seats(seat).has_player() ? NewSecretToken() : "");
     }
 
     absl::StatusOr<CreateResult> stored = store_.CreateMatch(created);
@@ -509,25 +503,20 @@ class MatchHost::Impl {
         "missing bearer token: send the seat token as 'authorization: Bearer <token>'");
   }
 
-  // For operator RPCs. May query the database (to tell a seat token from an unknown one), so
-  // it runs on the blocking pool.
+  // For operator RPCs. May query the database (to tell a seat token, PERMISSION_DENIED, from an
+  // unknown one, UNAUTHENTICATED), so it runs on the blocking pool.
   absl::Status RequireOperator(const std::optional<std::string>& token) {
-    if (!token) {
-      return absl::UnauthenticatedError(
-          "missing bearer token: this call needs the operator token");
-    }
-    if (TokensEqual(*token, options_.operator_token)) return absl::OkStatus();
-    bool seat_token = false;
+    const bool seat_token =
+        auth_.Classify(token) == Authenticator::Role::kOther && IsSeatToken(*token);
+    return auth_.RequireOperator(token, seat_token);
+  }
+
+  bool IsSeatToken(const std::string& token) {
     {
       absl::MutexLock lock(&mu_);
-      seat_token = tokens_.contains(*token);
+      if (tokens_.contains(token)) return true;
     }
-    if (!seat_token) seat_token = store_.FindSeatToken(*token).ok();
-    if (seat_token) {
-      return absl::PermissionDeniedError(
-          "this call needs the operator token; a seat token does not grant it");
-    }
-    return absl::UnauthenticatedError("unknown token");
+    return store_.FindSeatToken(token).ok();
   }
 
   // The live match and seat `token` plays, when the token is a live seat token for the match
@@ -559,7 +548,7 @@ class MatchHost::Impl {
       if (stored.ok()) {
         grant = *stored;
       } else if (absl::IsNotFound(stored.status())) {
-        if (TokensEqual(token, options_.operator_token)) {
+        if (auth_.Classify(token) == Authenticator::Role::kOperator) {
           return absl::PermissionDeniedError(
               "the operator token does not play seats; use the seat's token");
         }
@@ -602,30 +591,32 @@ class MatchHost::Impl {
     if (!json.ok()) return json.status();
     absl::StatusOr<Record> record = ParseRecord(*json);
     if (!record.ok()) return absl::InternalError(record.status().message());
+    absl::StatusOr<std::optional<EventRow>> last = store_.LastEvent(id);
+    if (!last.ok()) return last.status();
+    const bool last_is_action = *last && ((*last)->reason == v1::MatchEvent::PLAYED ||
+                                          (*last)->reason == v1::MatchEvent::TIMEOUT_AUTO_PLAY);
+    // One replay: up to the last action, which is then applied by hand, so the last event's
+    // effect can compare the state before it with the state after.
+    std::optional<RecordedAction> last_action;
+    if (last_is_action && !record->rounds.empty() && !record->rounds.back().actions.empty()) {
+      last_action = record->rounds.back().actions.back();
+      record->rounds.back().actions.pop_back();
+      record->result.reset();
+    }
     absl::StatusOr<std::unique_ptr<State>> state = Replay(*record);
     if (!state.ok()) return absl::InternalError(state.status().message());
     ended.state = std::move(*state);
-    absl::StatusOr<std::optional<EventRow>> last = store_.LastEvent(id);
-    if (!last.ok()) return last.status();
-    if (*last) {
-      google::protobuf::Struct effect = EndingEffect();
-      if ((*last)->reason == v1::MatchEvent::PLAYED ||
-          (*last)->reason == v1::MatchEvent::TIMEOUT_AUTO_PLAY) {
-        // The effect compares the state before the last action with the one after it.
-        Record before = *record;
-        before.result.reset();
-        if (!before.rounds.empty() && !before.rounds.back().actions.empty()) {
-          before.rounds.back().actions.pop_back();
-          if (before.rounds.back().actions.empty() && before.rounds.size() > 1) {
-            before.rounds.pop_back();
-          }
-        }
-        absl::StatusOr<std::unique_ptr<State>> previous = Replay(before);
-        if (!previous.ok()) return absl::InternalError(previous.status().message());
-        effect = EffectOf(**previous, *ended.state);
-      }
-      ended.last_event = EventProto(**last, std::move(effect));
+    if (!*last) return ended;
+    google::protobuf::Struct effect = EndingEffect();
+    if (last_action) {
+      absl::StatusOr<Action> action =
+          ended.state->ResolveAction(last_action->seat, last_action->action);
+      if (!action.ok()) return absl::InternalError(action.status().message());
+      std::unique_ptr<State> before = ended.state->Clone();
+      ended.state->Apply(*action);
+      effect = EffectOf(*before, *ended.state);
     }
+    ended.last_event = EventProto(**last, std::move(effect));
     return ended;
   }
 
@@ -699,6 +690,7 @@ class MatchHost::Impl {
   MatchStore& store_;
   GroupCommitter& log_;
   const HostOptions options_;
+  const Authenticator auth_;
   std::unique_ptr<prometheus::Registry> own_registry_;
   HostMetrics metrics_;
   TimerQueue timers_;

@@ -390,4 +390,18 @@ absl::Status ServiceProcess::Restart(absl::Duration ready_timeout) {
   return WaitUntilServing(ready_timeout);
 }
 
+absl::StatusOr<ServiceOnNewDatabase> StartOnNewDatabase(std::string binary,
+                                                        std::vector<std::string> args) {
+  ServiceOnNewDatabase started;
+  absl::StatusOr<std::unique_ptr<TestDatabase>> database = TestDatabase::Create();
+  if (!database.ok()) return database.status();
+  started.database = *std::move(database);
+  args.insert(args.begin(), {"--database_url=" + started.database->url(), "--log_level=info"});
+  absl::StatusOr<std::unique_ptr<ServiceProcess>> service =
+      ServiceProcess::Start(std::move(binary), std::move(args));
+  if (!service.ok()) return service.status();
+  started.service = *std::move(service);
+  return started;
+}
+
 }  // namespace boneyard::testing

@@ -141,6 +141,17 @@ class ServiceProcess {
   std::optional<int> last_wait_status_;
 };
 
+// A service on a database of its own: what most service tests start with. Members go in
+// reverse order, so the service stops before its database is dropped.
+struct ServiceOnNewDatabase {
+  std::unique_ptr<TestDatabase> database;
+  std::unique_ptr<ServiceProcess> service;
+};
+
+// Creates a database and starts `binary` on it with --database_url, --log_level=info and `args`.
+absl::StatusOr<ServiceOnNewDatabase> StartOnNewDatabase(std::string binary,
+                                                        std::vector<std::string> args = {});
+
 }  // namespace boneyard::testing
 
 #endif  // BONEYARD_TESTS_SERVICES_SERVICE_PROCESS_H_

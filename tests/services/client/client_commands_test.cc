@@ -48,13 +48,10 @@ class ClientCommandsTest : public ::testing::Test {
   // Every test gets its own database and service, so what one test creates (matches to list,
   // matches left active) never shows in another, however the tests are run.
   void SetUp() override {
-    absl::StatusOr<std::unique_ptr<TestDatabase>> db = TestDatabase::Create();
-    ASSERT_TRUE(db.ok()) << db.status();
-    database_ = *std::move(db);
-    absl::StatusOr<std::unique_ptr<ServiceProcess>> service = ServiceProcess::Start(
-        BONEYARD_EXECUTION_BINARY, {"--database_url=" + database_->url(), "--log_level=info"});
-    ASSERT_TRUE(service.ok()) << service.status();
-    service_ = *std::move(service);
+    absl::StatusOr<ServiceOnNewDatabase> started = StartOnNewDatabase(BONEYARD_EXECUTION_BINARY);
+    ASSERT_TRUE(started.ok()) << started.status();
+    database_ = std::move(started->database);
+    service_ = std::move(started->service);
     dir_ = MakeTempDir();
   }
 

@@ -25,6 +25,8 @@ namespace boneyard::client {
 namespace {
 
 using testing::ServiceProcess;
+using testing::ServiceOnNewDatabase;
+using testing::StartOnNewDatabase;
 using testing::TestDatabase;
 
 v1::SeatView ViewWithActions(const std::vector<std::string>& actions) {
@@ -81,13 +83,10 @@ TEST(RemotePlayerTest, AnUnreachableServiceEndsThePlayerWithUnavailable) {
 class RemotePlayerServiceTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    absl::StatusOr<std::unique_ptr<TestDatabase>> db = TestDatabase::Create();
-    ASSERT_TRUE(db.ok()) << db.status();
-    database_ = *std::move(db);
-    absl::StatusOr<std::unique_ptr<ServiceProcess>> service = ServiceProcess::Start(
-        BONEYARD_EXECUTION_BINARY, {"--database_url=" + database_->url(), "--log_level=info"});
-    ASSERT_TRUE(service.ok()) << service.status();
-    service_ = *std::move(service);
+    absl::StatusOr<ServiceOnNewDatabase> started = StartOnNewDatabase(BONEYARD_EXECUTION_BINARY);
+    ASSERT_TRUE(started.ok()) << started.status();
+    database_ = std::move(started->database);
+    service_ = std::move(started->service);
     stub_ = v1::ExecutionService::NewStub(MakeChannel(service_->target()));
   }
 

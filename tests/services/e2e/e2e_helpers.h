@@ -77,13 +77,11 @@ inline constexpr int kChannels = 4;
 class ServiceTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    absl::StatusOr<std::unique_ptr<testing::TestDatabase>> db = testing::TestDatabase::Create();
-    ASSERT_TRUE(db.ok()) << db.status();
-    database_ = *std::move(db);
-    absl::StatusOr<std::unique_ptr<testing::ServiceProcess>> service =
-        testing::ServiceProcess::Start(BONEYARD_EXECUTION_BINARY, ServiceArgs());
-    ASSERT_TRUE(service.ok()) << service.status();
-    service_ = *std::move(service);
+    absl::StatusOr<testing::ServiceOnNewDatabase> started =
+        testing::StartOnNewDatabase(BONEYARD_EXECUTION_BINARY);
+    ASSERT_TRUE(started.ok()) << started.status();
+    database_ = std::move(started->database);
+    service_ = std::move(started->service);
     channels_ = client::MakeChannels(service_->target(), kChannels);
     for (const std::shared_ptr<grpc::Channel>& channel : channels_) {
       stubs_.push_back(v1::ExecutionService::NewStub(channel));
@@ -97,10 +95,6 @@ class ServiceTest : public ::testing::Test {
       if (log.size() > kTail) log = "...\n" + log.substr(log.size() - kTail);
       std::cerr << "---- service log (tail) ----\n" << log << "---- end of service log\n";
     }
-  }
-
-  virtual std::vector<std::string> ServiceArgs() const {
-    return {"--database_url=" + database_->url(), "--log_level=info"};
   }
 
   Stub& stub(int i = 0) { return *stubs_[static_cast<size_t>(i) % stubs_.size()]; }
