@@ -1,0 +1,83 @@
+// Weng-Lin Bayesian rating, the model behind the OpenSkill libraries: one update for 1v1, two
+// or more teams and free-for-all (every player a team of one), with ties.
+//
+// Source: R. C. Weng and C.-J. Lin, "A Bayesian Approximation Method for Online Ranking",
+// JMLR 12 (2011), algorithms 1-4 (Bradley-Terry full/partial pairing, Thurstone-Mosteller
+// full/partial pairing) and the Plackett-Luce update; constants and numerics as the
+// `openskill` npm package 5.x, which the tests match to 1e-9 (tests/ratings/fixtures/).
+//
+// A plain library: no gRPC, no database. Pure functions of their inputs, safe from any thread.
+//
+//   RatingModelConfig config;                       // Plackett-Luce, OpenSkill's defaults
+//   std::vector<std::vector<SkillRating>> teams = {{alice}, {bob}};
+//   absl::StatusOr<std::vector<std::vector<SkillRating>>> after =
+//       Rate(config, teams, /*ranks=*/{1, 2});       // alice beat bob
+#ifndef BONEYARD_SERVICES_RATINGS_MODEL_WENG_LIN_H_
+#define BONEYARD_SERVICES_RATINGS_MODEL_WENG_LIN_H_
+
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+
+namespace boneyard::ratings {
+
+enum class ModelKind {
+  kPlackettLuce,
+  kThurstoneMostellerFull,
+  kThurstoneMostellerPart,
+  kBradleyTerryFull,
+  kBradleyTerryPart,
+};
+
+// "plackett_luce", "thurstone_mosteller_full", ... (flags, logs, docs).
+std::string_view ModelKindName(ModelKind kind);
+
+struct RatingModelConfig {
+  ModelKind kind = ModelKind::kPlackettLuce;
+  double mu = 25.0;
+  double sigma = 25.0 / 3.0;
+  double beta = 25.0 / 6.0;  // sigma / 2
+  double kappa = 0.0001;
+  // Added (as tau^2 to each variance) before a match; 0 = none.
+  double tau = 0.0;
+  // With tau: a match never raises a player's sigma (openskill's `limitSigma`).
+  bool limit_sigma = false;
+};
+
+// OK, or INVALID_ARGUMENT naming the field: mu finite; sigma, beta finite and > 0; kappa,
+// tau finite and >= 0.
+absl::Status ValidateConfig(const RatingModelConfig& config);
+
+struct SkillRating {
+  double mu = 25.0;
+  double sigma = 25.0 / 3.0;
+  // The displayed rating, mu - 3 sigma.
+  double Ordinal() const { return mu - 3.0 * sigma; }
+};
+
+// A new player's rating under `config`.
+SkillRating InitialRating(const RatingModelConfig& config);
+
+// The ratings after one match. `teams[t]` are team t's members' ratings before it; `ranks[t]`
+// is team t's place, lower is better, equal ranks tie (any integers: 1, 2, 2, 4 or 0, 1, 1).
+// Returns the teams' members' ratings in the same shape.
+//
+// INVALID_ARGUMENT (naming what) when: fewer than 2 teams, an empty team, ranks.size() !=
+// teams.size(), a non-finite mu or a non-finite or non-positive sigma, or an invalid config.
+absl::StatusOr<std::vector<std::vector<SkillRating>>> Rate(
+    const RatingModelConfig& config, std::span<const std::vector<SkillRating>> teams,
+    std::span<const double> ranks);
+
+// The same update without validation or allocation of the result's shape: `out` must have
+// the shape of `teams`. For bulk re-rating, where inputs were validated when stored.
+void RateUnchecked(const RatingModelConfig& config,
+                   std::span<const std::vector<SkillRating>> teams,
+                   std::span<const double> ranks,
+                   std::span<std::vector<SkillRating>> out);
+
+}  // namespace boneyard::ratings
+
+#endif  // BONEYARD_SERVICES_RATINGS_MODEL_WENG_LIN_H_
