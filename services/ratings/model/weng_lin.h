@@ -35,6 +35,9 @@ enum class ModelKind {
 // "plackett_luce", "thurstone_mosteller_full", ... (flags, logs, docs).
 std::string_view ModelKindName(ModelKind kind);
 
+// The inverse of ModelKindName; INVALID_ARGUMENT naming the unknown name.
+absl::StatusOr<ModelKind> ParseModelKind(std::string_view name);
+
 struct RatingModelConfig {
   ModelKind kind = ModelKind::kPlackettLuce;
   double mu = 25.0;
@@ -48,7 +51,7 @@ struct RatingModelConfig {
 };
 
 // OK, or INVALID_ARGUMENT naming the field: mu finite; sigma, beta finite and > 0; kappa,
-// tau finite and >= 0.
+// tau finite and >= 0; kind one of ModelKind's values.
 absl::Status ValidateConfig(const RatingModelConfig& config);
 
 struct SkillRating {
@@ -66,13 +69,24 @@ SkillRating InitialRating(const RatingModelConfig& config);
 // Returns the teams' members' ratings in the same shape.
 //
 // INVALID_ARGUMENT (naming what) when: fewer than 2 teams, an empty team, ranks.size() !=
-// teams.size(), a non-finite mu or a non-finite or non-positive sigma, or an invalid config.
+// teams.size(), a non-finite rank, a non-finite mu or a non-finite or non-positive sigma, or
+// an invalid config.
+//
+// As openskill: teams are stably sorted by rank, rated, and put back in the caller's order, so
+// the order of the input does not matter except between tied teams (partial pairing compares
+// each team with its neighbours in that sorted order). Thurstone-Mosteller's draw margin is
+// openskill's default epsilon, 0.1.
 absl::StatusOr<std::vector<std::vector<SkillRating>>> Rate(
     const RatingModelConfig& config, std::span<const std::vector<SkillRating>> teams,
     std::span<const double> ranks);
 
+// Up to this many teams, an update keeps its scratch space on the stack.
+inline constexpr int kInlineTeams = 16;
+
 // The same update without validation or allocation of the result's shape: `out` must have
 // the shape of `teams`. For bulk re-rating, where inputs were validated when stored.
+// Allocates nothing for up to kInlineTeams teams. `out` may be the same vectors as `teams`
+// (rating in place).
 void RateUnchecked(const RatingModelConfig& config,
                    std::span<const std::vector<SkillRating>> teams,
                    std::span<const double> ranks,
