@@ -4,6 +4,8 @@
 #include "engine/core/registry.h"
 #include "engine/games/castle_rock/castle_rock.h"
 #include "engine/games/castle_rock/castle_rock_bots.h"
+#include "engine/games/forty_two/forty_two.h"
+#include "engine/games/forty_two/forty_two_bots.h"
 #include "engine/games/muggins/muggins.h"
 #include "engine/games/muggins/muggins_bots.h"
 
@@ -21,11 +23,13 @@ void MustRegister(GameRegistry& registry, GameSpec spec) {
 
 void RegisterAllGames(GameRegistry& registry) {
   MustRegister(registry, castle_rock::Spec());
+  MustRegister(registry, forty_two::Spec());
   MustRegister(registry, muggins::Spec());
 }
 
 void RegisterAllBots(BotRegistry& registry) {
   castle_rock::RegisterBots(registry);
+  forty_two::RegisterBots(registry);
   muggins::RegisterBots(registry);
 }
 

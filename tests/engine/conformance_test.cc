@@ -39,6 +39,11 @@ std::vector<Config> Configs() {
       {"muggins", "players=4,teams=true,claim_scoring=true,target=100"},
       {"castle_rock", "set=12"},
       {"castle_rock", "set=18"},
+      {"forty_two", "scoring=marks,marks_target=3,shaker_must_bid=true"},
+      {"forty_two", "mark_bidding=true,doubles_trump=true,follow_me=true,target=100"},
+      {"forty_two", "nello=true,nello_doubles=low,sevens=true,target=100"},
+      {"forty_two", "nello=true,nello_doubles=own,plunge=true,splash=true,mark_bidding=true"},
+      {"forty_two", "preset=texas,marks_target=3,shaker_must_bid=true"},
   };
   for (const Config& c : extra) {
     if (DefaultRegistry().Find(c.game) != nullptr) configs.push_back(c);
