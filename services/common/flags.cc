@@ -31,8 +31,10 @@ std::string Getenv(const char* name) {
   return value == nullptr ? std::string() : std::string(value);
 }
 
-absl::StatusOr<std::string> OperatorToken() {
-  const std::string path = absl::GetFlag(FLAGS_operator_token_file);
+}  // namespace
+
+absl::StatusOr<std::string> ReadTokenFlag(absl::string_view flag, const std::string& path,
+                                          const char* env_variable) {
   std::string token;
   std::string source;
   if (!path.empty()) {
@@ -41,35 +43,31 @@ absl::StatusOr<std::string> OperatorToken() {
     if (in) contents << in.rdbuf();
     if (!in || in.bad()) {
       return absl::InvalidArgumentError(
-          absl::StrCat("--operator_token_file: cannot read \"", path, "\""));
+          absl::StrCat("--", flag, ": cannot read \"", path, "\""));
     }
     token = std::string(absl::StripAsciiWhitespace(contents.str()));
-    source = absl::StrCat("--operator_token_file (\"", path, "\")");
+    source = absl::StrCat("--", flag, " (\"", path, "\")");
   } else {
-    token = Getenv(kOperatorTokenEnv);
-    source = absl::StrCat("--operator_token_file (via ", kOperatorTokenEnv, ")");
+    token = Getenv(env_variable);
+    source = absl::StrCat("--", flag, " (via ", env_variable, ")");
   }
   if (token.empty()) {
     return absl::InvalidArgumentError(absl::StrCat(
-        "--operator_token_file: no operator token; give a file with the flag or set ",
-        kOperatorTokenEnv));
+        "--", flag, ": no token; give a file with the flag or set ", env_variable));
   }
   if (token.size() < static_cast<size_t>(kMinOperatorTokenLength)) {
     return absl::InvalidArgumentError(absl::StrCat(
-        source, ": the operator token must have at least ", kMinOperatorTokenLength,
-        " characters"));
+        source, ": the token must have at least ", kMinOperatorTokenLength, " characters"));
   }
   for (char c : token) {
     if (absl::ascii_isspace(static_cast<unsigned char>(c)) ||
         absl::ascii_iscntrl(static_cast<unsigned char>(c))) {
       return absl::InvalidArgumentError(
-          absl::StrCat(source, ": the operator token must not hold whitespace"));
+          absl::StrCat(source, ": the token must not hold whitespace"));
     }
   }
   return token;
 }
-
-}  // namespace
 
 absl::StatusOr<ServiceConfig> CommonConfigFromFlags() {
   ServiceConfig config;
@@ -86,7 +84,9 @@ absl::StatusOr<ServiceConfig> CommonConfigFromFlags() {
         absl::StrCat("--database_url: no database URL; give the flag or set ", kDatabaseUrlEnv));
   }
 
-  absl::StatusOr<std::string> token = OperatorToken();
+  absl::StatusOr<std::string> token =
+      ReadTokenFlag("operator_token_file", absl::GetFlag(FLAGS_operator_token_file),
+                    kOperatorTokenEnv);
   if (!token.ok()) return token.status();
   config.operator_token = *std::move(token);
 

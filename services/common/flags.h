@@ -19,6 +19,7 @@
 
 #include "absl/flags/declare.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "absl/time/time.h"
 
 ABSL_DECLARE_FLAG(std::string, listen);
@@ -52,6 +53,14 @@ struct ServiceConfig {
 // missing, unreadable, shorter than 16 characters or holds whitespace; --db_pool_size is not
 // in 1..256; --log_level is unknown; --shutdown_grace is negative or infinite.
 absl::StatusOr<ServiceConfig> CommonConfigFromFlags();
+
+// A secret token given as a file flag (`--<flag>=PATH`, the file's content without surrounding
+// whitespace) or, when `path` is empty, the environment variable `env_variable`. For the
+// operator token and for services' own token flags (e.g. the ratings service's
+// --results_token_file). INVALID_ARGUMENT naming the flag when the file cannot be read, or the
+// token is missing, shorter than 16 characters or holds whitespace.
+absl::StatusOr<std::string> ReadTokenFlag(absl::string_view flag, const std::string& path,
+                                          const char* env_variable);
 
 }  // namespace boneyard
 

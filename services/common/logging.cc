@@ -110,6 +110,16 @@ void LogGrpcMessage(gpr_log_func_args* args) {
 
 }  // namespace
 
+void LogStartupFailure(absl::string_view program, absl::string_view what,
+                       const absl::Status& status) {
+  if (spdlog::default_logger()->should_log(spdlog::level::err)) {
+    spdlog::error("{} {}", std::string(what), Fields().Add("error", status));
+  } else {
+    std::fprintf(stderr, "%s: %s: %s\n", std::string(program).c_str(),
+                 std::string(what).c_str(), status.ToString().c_str());
+  }
+}
+
 std::string LogfmtValue(absl::string_view value) {
   if (!NeedsQuotes(value)) return std::string(value);
   std::string quoted;

@@ -42,6 +42,12 @@ absl::StatusOr<spdlog::level::level_enum> ParseLogLevel(absl::string_view level)
 // The logfmt formatter InitLogging installs (exposed for tests and for extra sinks).
 std::unique_ptr<spdlog::formatter> NewLogfmtFormatter(absl::string_view service);
 
+// A program's start-up failure ("cannot connect to the database"), logged at error level with
+// the status as a field or, when the log level hides errors, written to stderr as
+// "<program>: <what>: <status>", so it is never lost. The caller exits (status 1).
+void LogStartupFailure(absl::string_view program, absl::string_view what,
+                       const absl::Status& status);
+
 // `value` as a logfmt value: as it is, or double-quoted with \" \\ \n \r \t and \xNN escapes
 // when it is empty or holds spaces, '=', '"', '\' or control characters.
 std::string LogfmtValue(absl::string_view value);

@@ -181,6 +181,19 @@ MetricsServer::MetricsServer(std::shared_ptr<prometheus::Registry> registry,
 
 MetricsServer::~MetricsServer() = default;
 
+absl::StatusOr<ServiceMetrics> StartServiceMetrics(const std::string& address) {
+  ServiceMetrics metrics;
+  if (address.empty()) {
+    metrics.registry = std::make_shared<prometheus::Registry>();
+    return metrics;
+  }
+  absl::StatusOr<std::unique_ptr<MetricsServer>> server = MetricsServer::Start(address);
+  if (!server.ok()) return server.status();
+  metrics.server = *std::move(server);
+  metrics.registry = metrics.server->registry();
+  return metrics;
+}
+
 absl::StatusOr<std::unique_ptr<MetricsServer>> MetricsServer::Start(const std::string& address) {
   if (address.empty()) return absl::InvalidArgumentError("metrics: empty listen address");
   std::unique_ptr<prometheus::Exposer> exposer;

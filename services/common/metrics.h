@@ -65,6 +65,23 @@ class MetricsServer {
   int port_;
 };
 
+// What a service's main registers its metrics in: the MetricsServer's registry when there is
+// an address to serve them on, otherwise a registry of its own that nobody serves (so the code
+// that registers metrics is the same either way).
+//
+//   absl::StatusOr<ServiceMetrics> metrics = StartServiceMetrics(config.metrics_address);
+//   RpcMetrics rpc_metrics(*metrics->registry);
+struct ServiceMetrics {
+  std::unique_ptr<MetricsServer> server;  // null when the address is empty
+  std::shared_ptr<prometheus::Registry> registry;
+
+  // The /metrics port, 0 when not served.
+  int port() const { return server != nullptr ? server->port() : 0; }
+};
+
+// MetricsServer::Start(address) for a non-empty address (its errors), a bare registry for "".
+absl::StatusOr<ServiceMetrics> StartServiceMetrics(const std::string& address);
+
 // Reports, on each scrape, the process's
 //   process_resident_memory_bytes  gauge    (/proc/self/statm)
 //   process_virtual_memory_bytes   gauge    (/proc/self/statm)

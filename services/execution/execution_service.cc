@@ -21,18 +21,6 @@ namespace {
 
 using execution_internal::OutgoingQueue;
 
-// ----- Unary calls --------------------------------------------------------------------------
-
-// The host's answer to a unary call: the response, then Finish. Runs on a host thread (or at
-// once, inside the handler); the response stays valid until Finish.
-template <class Response>
-Callback<Response> Answer(grpc::ServerUnaryReactor* reactor, Response* response) {
-  return [reactor, response](absl::StatusOr<Response> result) {
-    if (result.ok()) *response = *std::move(result);
-    reactor->Finish(ToGrpcStatus(result.status()));
-  };
-}
-
 // ----- Streams ------------------------------------------------------------------------------
 
 // The operations a ServerStream starts on its gRPC reactor.
@@ -370,7 +358,7 @@ grpc::ServerUnaryReactor* ExecutionServiceImpl::CreateMatch(grpc::CallbackServer
                                                             const v1::CreateMatchRequest* request,
                                                             v1::CreateMatchResponse* response) {
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  host_.CreateMatch(BearerToken(*context), *request, Answer(reactor, response));
+  host_.CreateMatch(BearerToken(*context), *request, FinishCall(reactor, response));
   return reactor;
 }
 
@@ -378,7 +366,7 @@ grpc::ServerUnaryReactor* ExecutionServiceImpl::GetMatch(grpc::CallbackServerCon
                                                          const v1::GetMatchRequest* request,
                                                          v1::Match* response) {
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  host_.GetMatch(request->name(), Answer(reactor, response));
+  host_.GetMatch(request->name(), FinishCall(reactor, response));
   return reactor;
 }
 
@@ -386,7 +374,7 @@ grpc::ServerUnaryReactor* ExecutionServiceImpl::ListMatches(grpc::CallbackServer
                                                             const v1::ListMatchesRequest* request,
                                                             v1::ListMatchesResponse* response) {
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  host_.ListMatches(*request, Answer(reactor, response));
+  host_.ListMatches(*request, FinishCall(reactor, response));
   return reactor;
 }
 
@@ -399,7 +387,7 @@ grpc::ServerUnaryReactor* ExecutionServiceImpl::SubmitAction(
     grpc::CallbackServerContext* context, const v1::SubmitActionRequest* request,
     v1::SeatView* response) {
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  host_.SubmitAction(BearerToken(*context), *request, Answer(reactor, response));
+  host_.SubmitAction(BearerToken(*context), *request, FinishCall(reactor, response));
   return reactor;
 }
 
@@ -412,7 +400,7 @@ grpc::ServerUnaryReactor* ExecutionServiceImpl::GetRecord(grpc::CallbackServerCo
                                                           const v1::GetRecordRequest* request,
                                                           v1::Record* response) {
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  host_.GetRecord(request->name(), Answer(reactor, response));
+  host_.GetRecord(request->name(), FinishCall(reactor, response));
   return reactor;
 }
 
@@ -420,7 +408,7 @@ grpc::ServerUnaryReactor* ExecutionServiceImpl::AbortMatch(grpc::CallbackServerC
                                                            const v1::AbortMatchRequest* request,
                                                            v1::Match* response) {
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  host_.AbortMatch(BearerToken(*context), *request, Answer(reactor, response));
+  host_.AbortMatch(BearerToken(*context), *request, FinishCall(reactor, response));
   return reactor;
 }
 

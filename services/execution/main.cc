@@ -118,11 +118,7 @@ absl::StatusOr<ExecutionConfig> ExecutionConfigFromFlags() {
 // Logs a start-up failure and gives the exit code. The log is on stderr; when the log level
 // hides errors, the message is written there directly.
 int StartupFailed(absl::string_view what, const absl::Status& status) {
-  if (spdlog::default_logger()->should_log(spdlog::level::err)) {
-    spdlog::error("{} {}", std::string(what), Fields().Add("error", status));
-  } else {
-    std::cerr << "boneyard-execution: " << what << ": " << status << "\n";
-  }
+  LogStartupFailure("boneyard-execution", what, status);
   return kExitStartupFailed;
 }
 
@@ -202,17 +198,9 @@ int Run(int argc, char** argv) {
   }
 
   // Metrics: served when there is an address; registered anyway, so the code is the same.
-  std::unique_ptr<MetricsServer> metrics_server;
-  std::shared_ptr<prometheus::Registry> registry;
-  if (!common->metrics_address.empty()) {
-    absl::StatusOr<std::unique_ptr<MetricsServer>> started =
-        MetricsServer::Start(common->metrics_address);
-    if (!started.ok()) return StartupFailed("cannot serve metrics", started.status());
-    metrics_server = *std::move(started);
-    registry = metrics_server->registry();
-  } else {
-    registry = std::make_shared<prometheus::Registry>();
-  }
+  absl::StatusOr<ServiceMetrics> metrics = StartServiceMetrics(common->metrics_address);
+  if (!metrics.ok()) return StartupFailed("cannot serve metrics", metrics.status());
+  const std::shared_ptr<prometheus::Registry> registry = metrics->registry;
   RpcMetrics rpc_metrics(*registry);
   CommitMetrics commit_metrics(*registry);
 
@@ -255,9 +243,7 @@ int Run(int argc, char** argv) {
   spdlog::info("serving {}", Fields()
                                  .Add("address", common->listen_address)
                                  .Add("port", (*server)->port())
-                                 .Add("metrics_port", metrics_server != nullptr
-                                                          ? metrics_server->port()
-                                                          : 0)
+                                 .Add("metrics_port", metrics->port())
                                  .Add("live_matches", (*host)->live_matches()));
 
   const int signal_number = WaitForTerminationSignal();
