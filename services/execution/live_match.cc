@@ -375,6 +375,7 @@ void LiveMatch::OnCommitted(absl::Status status) {
     // view (fetching the record, say) is served from the database, where the end is.
     if (end_state_ == v1::Match::FINISHED) {
       context_.metrics->matches_finished.Increment();
+      if (context_.on_finished) context_.on_finished();
     } else {
       context_.metrics->matches_aborted.Increment();
     }

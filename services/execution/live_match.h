@@ -50,6 +50,8 @@ struct MatchContext {
   absl::Duration bot_delay;
   // Called on the strand once the match's last event is durable: the host forgets the match.
   std::function<void(const std::string& id)> on_ended;
+  // HostOptions::on_finished; may be empty.
+  std::function<void()> on_finished;
 };
 
 class LiveMatch : public std::enable_shared_from_this<LiveMatch> {

@@ -105,6 +105,7 @@ class MatchHost::Impl {
     context_.bot_think_budget = options_.bot_think_budget;
     context_.bot_delay = options_.bot_delay;
     context_.on_ended = [this](const std::string& id) { Forget(id); };
+    context_.on_finished = options_.on_finished;
   }
 
   ~Impl() { Shutdown(); }

@@ -78,6 +78,9 @@ struct HostOptions {
   std::string operator_token;
   // Where the host registers its metrics; may be null.
   prometheus::Registry* metrics = nullptr;
+  // Called once a finished match's result is durable (with its outbox row), on the match's
+  // strand: it must not block. The service wakes the outbox dispatcher with it.
+  std::function<void()> on_finished;
 };
 
 class MatchHost {
