@@ -42,7 +42,7 @@ inline constexpr absl::string_view kBotUsage =
     "[--reconnect-for 30s]";
 inline constexpr absl::string_view kLoadUsage =
     "boneyard load --matches K --game G [--rules k=v,...] [--seats N] [--duration 30s] "
-    "[--metrics-url URL] [--channels N] [--seed S] [--json]";
+    "[--metrics-url URL] [--channels N] [--seed S] [--think-time 0s] [--lean-views] [--json]";
 
 int RunCreate(const std::vector<std::string>& args, cli::Io& io);
 int RunMatches(const std::vector<std::string>& args, cli::Io& io);

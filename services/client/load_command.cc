@@ -63,6 +63,12 @@ struct LoadConfig {
   std::string metrics_url;
   uint64_t seed = 1;
   int channels = 4;
+  // Each player's pause before an action: with it the load is a rate the players offer
+  // (about matches / think_time actions a second for two-seat games) instead of as fast as
+  // the service answers.
+  absl::Duration think_time;
+  // Views carry only PlayingViewMask()'s fields, not the layout.
+  bool lean_views = false;
   std::string target;
   std::string operator_token;
 };
@@ -222,6 +228,8 @@ void LoadRun::StartPlayers(const v1::CreateMatchResponse& response) {
   slot->remaining = response.seat_tokens_size();
   for (const v1::SeatToken& seat_token : response.seat_tokens()) {
     RemotePlayerOptions options;
+    options.think_time = config_.think_time;
+    if (config_.lean_views) options.view_mask = PlayingViewMask();
     options.on_done = [this, index, raw = slot.get()](const absl::Status&) {
       if (raw->remaining.fetch_sub(1) == 1) Post(Event{nullptr, index});
     };
@@ -427,6 +435,8 @@ void PrintReport(const LoadConfig& config, const LoadReport& report, bool json, 
         {"matches_at_once", config.concurrent},
         {"seats", config.seats},
         {"channels", config.channels},
+        {"think_time_ms", absl::ToDoubleMilliseconds(config.think_time)},
+        {"lean_views", config.lean_views},
         {"duration_seconds", absl::ToDoubleSeconds(config.duration)},
         {"elapsed_seconds", report.elapsed_seconds},
         {"matches_created", report.matches_created},
@@ -460,6 +470,8 @@ void PrintReport(const LoadConfig& config, const LoadReport& report, bool json, 
          << " (" << report.rules_text << "), " << config.seats << " remote seat"
          << (config.seats == 1 ? "" : "s") << " each, for "
          << absl::FormatDuration(config.duration) << "\n"
+         << "players:     think " << absl::FormatDuration(config.think_time) << " per action, "
+         << (config.lean_views ? "lean views (no layout)" : "full views") << "\n"
          << absl::StrFormat("elapsed:     %.2f s\n", report.elapsed_seconds)
          << absl::StrFormat("matches:     %d created, %d finished (%.1f/s), %d aborted at the end",
                             report.matches_created, report.matches_finished,
@@ -513,6 +525,8 @@ int RunLoad(const std::vector<std::string>& args, cli::Io& io) {
                                    {"metrics-url", cli::FlagKind::kValue},
                                    {"channels", cli::FlagKind::kValue},
                                    {"seed", cli::FlagKind::kValue},
+                                   {"think-time", cli::FlagKind::kValue},
+                                   {"lean-views", cli::FlagKind::kSwitch},
                                    {"json", cli::FlagKind::kSwitch}},
                                   TokenUse::kOperator));
   if (!parsed.ok()) return cli::UsageError(io, parsed.status().message(), kLoadUsage);
@@ -559,6 +573,15 @@ int RunLoad(const std::vector<std::string>& args, cli::Io& io) {
   absl::StatusOr<std::optional<uint64_t>> seed = parsed->Uint64("seed");
   if (!seed.ok()) return cli::UsageError(io, seed.status().message(), kLoadUsage);
   config.seed = seed->value_or(1);
+  if (const std::optional<std::string> text = parsed->Value("think-time")) {
+    absl::StatusOr<absl::Duration> think = ParseDurationFlag(*text, "--think-time");
+    if (!think.ok()) return cli::UsageError(io, think.status().message(), kLoadUsage);
+    if (*think < absl::ZeroDuration()) {
+      return cli::UsageError(io, "--think-time must not be negative", kLoadUsage);
+    }
+    config.think_time = *think;
+  }
+  config.lean_views = parsed->Has("lean-views");
   config.target = ResolveTarget(parsed->Value("target"));
   if (std::optional<int> code = GetOperatorToken(*parsed, io, kLoadUsage, config.operator_token)) {
     return *code;

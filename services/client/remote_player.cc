@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <deque>
+#include <memory>
+#include <vector>
 #include <utility>
 
 #include "absl/base/thread_annotations.h"
@@ -25,6 +27,15 @@ Chooser RandomChooser(uint64_t seed) {
   };
 }
 
+google::protobuf::FieldMask PlayingViewMask() {
+  google::protobuf::FieldMask mask;
+  for (const char* field :
+       {"seat", "sequence", "current_seat", "terminal", "legal_actions", "last_event"}) {
+    mask.add_paths(field);
+  }
+  return mask;
+}
+
 namespace {
 
 bool MayAct(const v1::SeatView& view) {
@@ -45,6 +56,8 @@ class RemotePlayer::Core : public std::enable_shared_from_this<RemotePlayer::Cor
   // What a stream does after a response: send an action, or cancel itself (the player gave up).
   struct Reaction {
     std::optional<v1::PlayRequest> send;
+    // How long to wait before sending (RemotePlayerOptions::think_time).
+    absl::Duration delay;
     bool cancel = false;
   };
 
@@ -58,7 +71,10 @@ class RemotePlayer::Core : public std::enable_shared_from_this<RemotePlayer::Cor
 
   void Start();
   void Cancel();
-  Reaction OnResponse(const v1::PlayResponse& response);
+  // May take the view out of `response` (it is kept as the last view without a copy).
+  Reaction OnResponse(v1::PlayResponse& response);
+  // The action sent at `seen_sequence` has just gone out, after its think time.
+  void NoteSent(int64_t seen_sequence);
   // `stream` is the finished stream's last owning reference but current_'s; it is destroyed
   // before the player finishes or reconnects.
   void OnStreamDone(const grpc::Status& status, std::shared_ptr<Stream> stream);
@@ -154,8 +170,34 @@ class RemotePlayer::Stream : public grpc::ClientBidiReactor<v1::PlayRequest, v1:
       context_.TryCancel();
       return;
     }
-    if (reaction.send.has_value()) Send(*std::move(reaction.send));
+    if (reaction.send.has_value()) {
+      if (reaction.delay > absl::ZeroDuration()) {
+        SendLater(*std::move(reaction.send), reaction.delay);
+      } else {
+        Send(*std::move(reaction.send));
+      }
+    }
     StartRead(&response_);
+  }
+
+  // Sends `request` after `delay`. The hold keeps the call (and this stream) alive until the
+  // alarm has fired, so the write cannot come after OnDone; a cancelled call just fails it.
+  void SendLater(v1::PlayRequest request, absl::Duration delay) {
+    grpc::Alarm* alarm = nullptr;
+    {
+      absl::MutexLock lock(&mu_);
+      alarms_.push_back(std::make_unique<grpc::Alarm>());
+      alarm = alarms_.back().get();
+    }
+    AddHold();
+    alarm->Set(absl::ToChronoTime(absl::Now() + delay),
+               [this, request = std::move(request)](bool ok) mutable {
+                 if (ok) {
+                   core_->NoteSent(request.seen_sequence());
+                   Send(std::move(request));
+                 }
+                 RemoveHold();
+               });
   }
 
   void OnWriteDone(bool ok) override {
@@ -193,6 +235,8 @@ class RemotePlayer::Stream : public grpc::ClientBidiReactor<v1::PlayRequest, v1:
   v1::PlayResponse response_;
   absl::Mutex mu_;
   std::deque<v1::PlayRequest> queue_ ABSL_GUARDED_BY(mu_);
+  // The think-time alarms set so far; each lives until the stream goes (all have fired by then).
+  std::vector<std::unique_ptr<grpc::Alarm>> alarms_ ABSL_GUARDED_BY(mu_);
   bool writing_ ABSL_GUARDED_BY(mu_) = false;
   bool broken_ ABSL_GUARDED_BY(mu_) = false;
 };
@@ -235,6 +279,7 @@ void RemotePlayer::Core::OpenStream() {
   }
   v1::PlayRequest hello;
   hello.set_name(match_);
+  *hello.mutable_view_mask() = options_.view_mask;
   stream->Begin(stream, *stub_.async(), token_, std::move(hello));
 }
 
@@ -269,6 +314,13 @@ std::optional<v1::PlayRequest> RemotePlayer::Core::Choose(const v1::SeatView& vi
   return request;
 }
 
+void RemotePlayer::Core::NoteSent(int64_t seen_sequence) {
+  absl::MutexLock lock(&mu_);
+  for (Pending& pending : pending_) {
+    if (pending.seen_sequence == seen_sequence) pending.sent = absl::Now();
+  }
+}
+
 void RemotePlayer::Core::AcknowledgeLocked(const v1::SeatView& view) {
   const bool ours = view.has_last_event() && view.last_event().seat() == view.seat();
   if (ours && !pending_.empty() && view.sequence() > pending_.front().seen_sequence) {
@@ -285,22 +337,27 @@ void RemotePlayer::Core::AcknowledgeLocked(const v1::SeatView& view) {
   }
 }
 
-RemotePlayer::Core::Reaction RemotePlayer::Core::OnResponse(const v1::PlayResponse& response) {
+RemotePlayer::Core::Reaction RemotePlayer::Core::OnResponse(v1::PlayResponse& response) {
   Reaction reaction;
   if (response.has_view()) {
-    const v1::SeatView& view = response.view();
+    v1::SeatView& view = *response.mutable_view();
     if (options_.on_view) options_.on_view(view);
     bool act = false;
     {
       absl::MutexLock lock(&mu_);
       ++stats_.views;
-      last_view_ = view;
       failing_since_.reset();  // a stream that delivers views works
       AcknowledgeLocked(view);
       act = !finishing_ && !cancelled_ && MayAct(view) && view.sequence() != acted_sequence_;
       if (act) acted_sequence_ = view.sequence();
     }
-    if (act) reaction.send = Choose(view);
+    if (act) {
+      reaction.send = Choose(view);
+      reaction.delay = options_.think_time;
+    }
+    absl::MutexLock lock(&mu_);
+    if (!last_view_.has_value()) last_view_.emplace();
+    last_view_->Swap(&view);
     return reaction;
   }
   if (!response.has_rejected()) return reaction;

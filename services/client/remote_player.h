@@ -37,6 +37,7 @@
 #include "absl/status/status.h"
 #include "absl/time/time.h"
 #include "boneyard/v1/execution.grpc.pb.h"
+#include "google/protobuf/field_mask.pb.h"
 
 namespace boneyard::client {
 
@@ -47,6 +48,11 @@ using Chooser = std::function<std::optional<std::string>(const v1::SeatView&)>;
 // Uniform over the view's legal actions with the engine's portable RNG: the same seed and the
 // same views give the same choices. Keeps its RNG inside; give each player its own.
 Chooser RandomChooser(uint64_t seed);
+
+// The SeatView fields a RemotePlayer reads (seat, sequence, current_seat, terminal,
+// legal_actions, last_event): the smallest view_mask for a chooser that picks from the legal
+// actions.
+google::protobuf::FieldMask PlayingViewMask();
 
 struct ReconnectPolicy {
   // Stop retrying when no stream has worked for this long since the failure.
@@ -61,6 +67,12 @@ struct RemotePlayerOptions {
   std::optional<ReconnectPolicy> reconnect;
   // Rejections other than ABORTED in a row before the player gives up.
   int max_consecutive_errors = 3;
+  // Sent with every hello: the SeatView fields the views carry (empty: all). The player reads
+  // the fields of PlayingViewMask(); a mask must include them.
+  google::protobuf::FieldMask view_mask;
+  // A pause before sending each action, as a person or a slower program would take; latency
+  // is measured from the send. Zero: at once.
+  absl::Duration think_time = absl::ZeroDuration();
   // Called for every view and every rejection received, on a gRPC thread, one call at a time
   // and before the chooser sees the view. Must not block or call into the player.
   std::function<void(const v1::SeatView&)> on_view;

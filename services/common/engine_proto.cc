@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
 #include "engine/core/tile.h"
+#include "services/common/struct_wire.h"
 
 namespace boneyard {
 namespace {
@@ -145,8 +146,19 @@ void AddTiles(const std::vector<Tile>& tiles, Field& out) {
 }
 
 // The layout part of a view, always a JSON object.
-void FillLayout(const View& view, google::protobuf::Struct& out) {
-  FillStruct(view.LayoutToJson(), out);
+template <class ViewMessage>
+void FillLayout(const View& view, LayoutForm form, ViewMessage& out) {
+  switch (form) {
+    case LayoutForm::kTyped:
+      FillStruct(view.LayoutToJson(), *out.mutable_layout());
+      break;
+    case LayoutForm::kWire:
+      SetFieldWire(out, ViewMessage::kLayoutFieldNumber, JsonToStructWire(view.LayoutToJson()));
+      break;
+    case LayoutForm::kNone:
+      out.clear_layout();
+      break;
+  }
 }
 
 absl::StatusOr<std::vector<Tile>> TilesFromProto(
@@ -298,7 +310,7 @@ v1::RuleValue OptionValueToProto(const OptionValue& value) {
   return out;
 }
 
-void FillSeatView(const View& view, v1::SeatView& out) {
+void FillSeatView(const View& view, v1::SeatView& out, LayoutForm layout) {
   out.set_round(view.round);
   out.set_current_seat(view.current_seat);
   out.set_terminal(view.terminal);
@@ -310,17 +322,17 @@ void FillSeatView(const View& view, v1::SeatView& out) {
   out.clear_legal_actions();
   out.mutable_legal_actions()->Reserve(static_cast<int>(view.legal_actions.size()));
   for (const std::string& action : view.legal_actions) out.add_legal_actions()->set_text(action);
-  FillLayout(view, *out.mutable_layout());
+  FillLayout(view, layout, out);
 }
 
-void FillPublicView(const View& view, v1::PublicView& out) {
+void FillPublicView(const View& view, v1::PublicView& out, LayoutForm layout) {
   out.set_round(view.round);
   out.set_current_seat(view.current_seat);
   out.set_terminal(view.terminal);
   out.mutable_hand_counts()->Assign(view.hand_counts.begin(), view.hand_counts.end());
   out.set_boneyard_count(view.boneyard_count);
   out.mutable_scores()->Assign(view.scores.begin(), view.scores.end());
-  FillLayout(view, *out.mutable_layout());
+  FillLayout(view, layout, out);
 }
 
 v1::Team TeamToProto(const std::vector<int>& seats) {

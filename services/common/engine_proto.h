@@ -42,12 +42,18 @@ v1::RuleValue OptionValueToProto(const OptionValue& value);
 // INVALID_ARGUMENT when no field is set.
 absl::StatusOr<OptionValue> OptionValueFromProto(const v1::RuleValue& value);
 
+// How a view's `layout` is filled: as a typed Struct, to be read in this process; as the
+// Struct's wire bytes (struct_wire.h), for a message that is only sent — several times cheaper
+// to build, and the same on the wire; or not at all (a stream whose view_mask leaves it out).
+enum class LayoutForm { kTyped, kWire, kNone };
+
 // The common fields of a seat's view (hand, counts, boneyard, scores, legal actions, layout,
 // round, current seat, terminal). The caller adds match, seat, sequence, deadline, last_event and
 // result.
-void FillSeatView(const View& view, v1::SeatView& out);
+void FillSeatView(const View& view, v1::SeatView& out, LayoutForm layout = LayoutForm::kTyped);
 // The same for a spectator's view (`view` must be the engine's spectator view).
-void FillPublicView(const View& view, v1::PublicView& out);
+void FillPublicView(const View& view, v1::PublicView& out,
+                    LayoutForm layout = LayoutForm::kTyped);
 
 // The result of a finished state (scores, ranks, winners, details), with the given player ids
 // (one per seat; empty for bots) and teams.

@@ -229,14 +229,14 @@ class PlayReactor final : public grpc::ServerBidiReactor<v1::PlayRequest, v1::Pl
       // The client half-closed, or the call is gone (OnCancel finishes it then). Without a
       // first message there is no stream to keep open: the host answers for the missing name
       // (after checking the token, as for any call).
-      if (first_ && !out.Ending()) Open(std::string(), std::nullopt, 0);
+      if (first_ && !out.Ending()) Open(std::string(), {}, std::nullopt, 0);
       return;
     }
     if (out.Ending()) return;
     if (first_) {
       std::optional<v1::Action> action;
       if (request_.has_action()) action = request_.action();
-      Open(request_.name(), std::move(action), request_.seen_sequence());
+      Open(request_.name(), request_.view_mask(), std::move(action), request_.seen_sequence());
       return;
     }
     if (!request_.name().empty() && request_.name() != name_) {
@@ -278,12 +278,13 @@ class PlayReactor final : public grpc::ServerBidiReactor<v1::PlayRequest, v1::Pl
   };
 
   // Opens the seat's stream; on success plays the first message's action, if any, and reads on.
-  void Open(std::string name, std::optional<v1::Action> action, int64_t seen_sequence) {
+  void Open(std::string name, const google::protobuf::FieldMask& view_mask,
+            std::optional<v1::Action> action, int64_t seen_sequence) {
     first_ = false;
     name_ = name;
     const bool named = !name.empty();
     host_.OpenSeatStream(
-        token_, std::move(name), session_->out,
+        token_, std::move(name), view_mask, session_->out,
         [session = session_, named, action = std::move(action),
          seen_sequence](absl::StatusOr<std::shared_ptr<SeatStream>> seat) mutable {
           ServerStream<v1::PlayResponse>& out = *session->out;
@@ -331,7 +332,7 @@ class WatchReactor final : public grpc::ServerWriteReactor<v1::WatchMatchRespons
   WatchReactor(MatchHost& host, const v1::WatchMatchRequest& request)
       : out_(std::make_shared<ServerStream<v1::WatchMatchResponse>>(
             static_cast<ReactorOps<v1::WatchMatchResponse>*>(this))) {
-    host.Watch(request.name(), out_,
+    host.Watch(request.name(), request.view_mask(), out_,
                [out = out_](absl::Status status) {
                  if (!status.ok()) out->FinishWith(ToGrpcStatus(status));
                });

@@ -375,6 +375,7 @@ void LiveMatch::OnCommitted(absl::Status status) {
     // view (fetching the record, say) is served from the database, where the end is.
     if (end_state_ == v1::Match::FINISHED) {
       context_.metrics->matches_finished.Increment();
+      if (context_.on_finished) context_.on_finished();
     } else {
       context_.metrics->matches_aborted.Increment();
     }
@@ -561,12 +562,14 @@ std::string LiveMatch::RecordJson(const RecordBuilder& builder, const State& sta
 
 v1::SeatView LiveMatch::MakeSeatView(int seat) const {
   v1::SeatView view;
-  FillSeatViewOf(seat, view);
+  FillSeatViewOf(seat, ViewMask(), view);
   return view;
 }
 
-void LiveMatch::FillSeatViewOf(int seat, v1::SeatView& view) const {
-  FillSeatView(*state_->ViewFor(seat), view);
+void LiveMatch::FillSeatViewOf(int seat, const ViewMask& mask, v1::SeatView& view) const {
+  FillSeatView(*state_->ViewFor(seat), view,
+               mask.Includes(v1::SeatView::kLayoutFieldNumber) ? LayoutForm::kWire
+                                                               : LayoutForm::kNone);
   view.set_match(MatchName(id()));
   view.set_game(game_->name());
   view.set_seat(seat);
@@ -582,16 +585,13 @@ void LiveMatch::FillSeatViewOf(int seat, v1::SeatView& view) const {
   }
   if (last_event_) *view.mutable_last_event() = *last_event_;
   if (result_) *view.mutable_result() = *result_;
+  mask.Trim(view);
 }
 
-v1::PublicView LiveMatch::MakePublicView() const {
-  v1::PublicView view;
-  FillPublicViewOf(view);
-  return view;
-}
-
-void LiveMatch::FillPublicViewOf(v1::PublicView& view) const {
-  FillPublicView(*state_->ViewFor(kSpectator), view);
+void LiveMatch::FillPublicViewOf(const ViewMask& mask, v1::PublicView& view) const {
+  FillPublicView(*state_->ViewFor(kSpectator), view,
+                 mask.Includes(v1::PublicView::kLayoutFieldNumber) ? LayoutForm::kWire
+                                                                   : LayoutForm::kNone);
   view.set_match(MatchName(id()));
   view.set_game(game_->name());
   view.set_sequence(sequence_);
@@ -604,21 +604,22 @@ void LiveMatch::FillPublicViewOf(v1::PublicView& view) const {
   }
   if (last_event_) *view.mutable_last_event() = *last_event_;
   if (result_) *view.mutable_result() = *result_;
+  mask.Trim(view);
 }
 
-void LiveMatch::SendSeatView(int seat, std::shared_ptr<SeatSink> sink) {
-  Post([this, seat, sink = std::move(sink)] {
+void LiveMatch::SendSeatView(int seat, std::shared_ptr<SeatSink> sink, ViewMask mask) {
+  Post([this, seat, sink = std::move(sink), mask = std::move(mask)] {
     auto response = std::make_shared<v1::PlayResponse>();
-    *response->mutable_view() = MakeSeatView(seat);
+    FillSeatViewOf(seat, mask, *response->mutable_view());
     sink->Send(std::move(response));
     context_.metrics->views_sent.Increment();
   });
 }
 
-void LiveMatch::AttachSeat(int seat, std::shared_ptr<SeatSink> sink) {
-  Post([this, seat, sink = std::move(sink)] {
+void LiveMatch::AttachSeat(int seat, std::shared_ptr<SeatSink> sink, ViewMask mask) {
+  Post([this, seat, sink = std::move(sink), mask = std::move(mask)] {
     auto response = std::make_shared<v1::PlayResponse>();
-    *response->mutable_view() = MakeSeatView(seat);
+    FillSeatViewOf(seat, mask, *response->mutable_view());
     context_.metrics->views_sent.Increment();
     if (!sink->Send(std::move(response))) return;
     if (streams_closed_) {
@@ -626,15 +627,15 @@ void LiveMatch::AttachSeat(int seat, std::shared_ptr<SeatSink> sink) {
     } else if (end_state_ != v1::Match::ACTIVE) {
       sink->Close(absl::OkStatus());
     } else {
-      seat_sinks_[seat].push_back(sink);
+      seat_sinks_[seat].push_back({sink, mask});
     }
   });
 }
 
-void LiveMatch::AttachWatcher(std::shared_ptr<WatchSink> sink) {
-  Post([this, sink = std::move(sink)] {
+void LiveMatch::AttachWatcher(std::shared_ptr<WatchSink> sink, ViewMask mask) {
+  Post([this, sink = std::move(sink), mask = std::move(mask)] {
     auto response = std::make_shared<v1::WatchMatchResponse>();
-    *response->mutable_view() = MakePublicView();
+    FillPublicViewOf(mask, *response->mutable_view());
     context_.metrics->views_sent.Increment();
     if (!sink->Send(std::move(response))) return;
     if (streams_closed_) {
@@ -642,45 +643,54 @@ void LiveMatch::AttachWatcher(std::shared_ptr<WatchSink> sink) {
     } else if (end_state_ != v1::Match::ACTIVE) {
       sink->Close(absl::OkStatus());
     } else {
-      watchers_.push_back(sink);
+      watchers_.push_back({sink, mask});
     }
+  });
+}
+
+template <class Response, class Fill>
+void LiveMatch::SendToAll(std::vector<Subscriber<Response>>& subscribers, const Fill& fill) {
+  // Every view of an event is built on an arena of its own, which the shared_ptr aliases: the
+  // arena frees the message's allocations at once when the last stream has written it.
+  // Streams almost always share one mask (usually there is one stream), so a short list of
+  // the messages built so far beats a map.
+  std::vector<std::pair<ViewMask, std::shared_ptr<const Response>>> built;
+  std::erase_if(subscribers, [&](const Subscriber<Response>& subscriber) {
+    auto it = std::find_if(built.begin(), built.end(),
+                           [&](const auto& entry) { return entry.first == subscriber.mask; });
+    if (it == built.end()) {
+      auto arena = std::make_shared<google::protobuf::Arena>();
+      auto* response = google::protobuf::Arena::CreateMessage<Response>(arena.get());
+      fill(subscriber.mask, *response->mutable_view());
+      built.emplace_back(subscriber.mask, std::shared_ptr<const Response>(arena, response));
+      it = std::prev(built.end());
+    }
+    context_.metrics->views_sent.Increment();
+    return !subscriber.sink->Send(it->second);
   });
 }
 
 void LiveMatch::Broadcast() {
-  // Every view of an event is built on an arena of its own: a view is hundreds of small
-  // allocations (the layout's Struct), and the arena frees them at once when the last stream has
-  // written the message. The shared_ptr aliases the arena, which owns the message.
   for (int seat = 0; seat < static_cast<int>(seat_sinks_.size()); ++seat) {
-    std::vector<std::shared_ptr<SeatSink>>& sinks = seat_sinks_[seat];
-    if (sinks.empty()) continue;
-    auto arena = std::make_shared<google::protobuf::Arena>();
-    auto* response = google::protobuf::Arena::CreateMessage<v1::PlayResponse>(arena.get());
-    FillSeatViewOf(seat, *response->mutable_view());
-    const std::shared_ptr<const v1::PlayResponse> shared(arena, response);
-    std::erase_if(sinks, [&](const std::shared_ptr<SeatSink>& sink) {
-      context_.metrics->views_sent.Increment();
-      return !sink->Send(shared);
+    SendToAll(seat_sinks_[seat], [&](const ViewMask& mask, v1::SeatView& view) {
+      FillSeatViewOf(seat, mask, view);
     });
   }
-  if (!watchers_.empty()) {
-    auto arena = std::make_shared<google::protobuf::Arena>();
-    auto* response = google::protobuf::Arena::CreateMessage<v1::WatchMatchResponse>(arena.get());
-    FillPublicViewOf(*response->mutable_view());
-    const std::shared_ptr<const v1::WatchMatchResponse> shared(arena, response);
-    std::erase_if(watchers_, [&](const std::shared_ptr<WatchSink>& sink) {
-      context_.metrics->views_sent.Increment();
-      return !sink->Send(shared);
-    });
-  }
+  SendToAll(watchers_, [&](const ViewMask& mask, v1::PublicView& view) {
+    FillPublicViewOf(mask, view);
+  });
 }
 
 void LiveMatch::CloseAll(absl::Status status) {
-  for (std::vector<std::shared_ptr<SeatSink>>& sinks : seat_sinks_) {
-    for (const std::shared_ptr<SeatSink>& sink : sinks) sink->Close(status);
-    sinks.clear();
+  for (std::vector<Subscriber<v1::PlayResponse>>& subscribers : seat_sinks_) {
+    for (const Subscriber<v1::PlayResponse>& subscriber : subscribers) {
+      subscriber.sink->Close(status);
+    }
+    subscribers.clear();
   }
-  for (const std::shared_ptr<WatchSink>& sink : watchers_) sink->Close(status);
+  for (const Subscriber<v1::WatchMatchResponse>& subscriber : watchers_) {
+    subscriber.sink->Close(status);
+  }
   watchers_.clear();
 }
 

@@ -28,6 +28,7 @@
 #include "engine/bots/bot.h"
 #include "engine/core/game.h"
 #include "engine/records/record.h"
+#include "services/common/view_mask.h"
 #include "services/execution/group_commit.h"
 #include "services/execution/host_metrics.h"
 #include "services/execution/match_host.h"
@@ -49,6 +50,8 @@ struct MatchContext {
   absl::Duration bot_delay;
   // Called on the strand once the match's last event is durable: the host forgets the match.
   std::function<void(const std::string& id)> on_ended;
+  // HostOptions::on_finished; may be empty.
+  std::function<void()> on_finished;
 };
 
 class LiveMatch : public std::enable_shared_from_this<LiveMatch> {
@@ -72,12 +75,13 @@ class LiveMatch : public std::enable_shared_from_this<LiveMatch> {
   // A Play stream's action: a rejection goes to `sink`, success shows in the views.
   void PlayFromStream(int seat, std::shared_ptr<SeatSink> sink, v1::Action action,
                       int64_t seen_sequence);
-  // Sends the seat's current view to `sink` (a hello).
-  void SendSeatView(int seat, std::shared_ptr<SeatSink> sink);
-  // Adds a Play stream: it gets the current view now and one after every event.
-  void AttachSeat(int seat, std::shared_ptr<SeatSink> sink);
+  // Sends the seat's current view to `sink` (a hello), with the fields of `mask`.
+  void SendSeatView(int seat, std::shared_ptr<SeatSink> sink, ViewMask mask);
+  // Adds a Play stream: it gets the current view now and one after every event, each with the
+  // fields of `mask`.
+  void AttachSeat(int seat, std::shared_ptr<SeatSink> sink, ViewMask mask);
   // Adds a spectator: the public view now and after every event.
-  void AttachWatcher(std::shared_ptr<WatchSink> sink);
+  void AttachWatcher(std::shared_ptr<WatchSink> sink, ViewMask mask);
   // Ends the match without a result. An already aborted match is returned unchanged; a
   // finished one is FAILED_PRECONDITION.
   void Abort(std::string reason, Callback<v1::Match> done);
@@ -92,6 +96,12 @@ class LiveMatch : public std::enable_shared_from_this<LiveMatch> {
 
  private:
   struct Pending;
+  // A stream and the fields its views carry.
+  template <class Response>
+  struct Subscriber {
+    std::shared_ptr<StreamSink<Response>> sink;
+    ViewMask mask;
+  };
 
   LiveMatch(MatchContext& context, NewMatch created, std::shared_ptr<const Game> game);
 
@@ -120,10 +130,14 @@ class LiveMatch : public std::enable_shared_from_this<LiveMatch> {
   void Broadcast();
   void CloseAll(absl::Status status);
   std::optional<absl::Time> CurrentDeadline() const;
+  // Views are built to be sent: the layout goes in as wire bytes (LayoutForm::kWire), and
+  // only when the mask includes it.
   v1::SeatView MakeSeatView(int seat) const;
-  v1::PublicView MakePublicView() const;
-  void FillSeatViewOf(int seat, v1::SeatView& view) const;
-  void FillPublicViewOf(v1::PublicView& view) const;
+  void FillSeatViewOf(int seat, const ViewMask& mask, v1::SeatView& view) const;
+  void FillPublicViewOf(const ViewMask& mask, v1::PublicView& view) const;
+  // One message per distinct mask among a seat's (or the spectators') streams, sent to each.
+  template <class Response, class Fill>
+  void SendToAll(std::vector<Subscriber<Response>>& subscribers, const Fill& fill);
   v1::Match Resource() const;
   v1::MatchResult ForfeitResult(int seat) const;
   std::string RecordJson(const RecordBuilder& builder, const State& state) const;
@@ -154,8 +168,8 @@ class LiveMatch : public std::enable_shared_from_this<LiveMatch> {
   absl::Status close_status_;
   std::vector<std::unique_ptr<Bot>> bots_;  // by seat; null for players
   std::unique_ptr<Bot> stand_in_;           // plays timed-out moves and over-budget bot moves
-  std::vector<std::vector<std::shared_ptr<SeatSink>>> seat_sinks_;
-  std::vector<std::shared_ptr<WatchSink>> watchers_;
+  std::vector<std::vector<Subscriber<v1::PlayResponse>>> seat_sinks_;
+  std::vector<Subscriber<v1::WatchMatchResponse>> watchers_;
 
   // For Snapshot() from other threads.
   mutable absl::Mutex summary_mu_;

@@ -15,6 +15,7 @@
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 #include "services/common/engine_proto.h"
 #include "services/common/tokens.h"
+#include "services/common/view_mask.h"
 #include "services/execution/events.h"
 #include "services/execution/host_metrics.h"
 #include "services/execution/ids.h"
@@ -104,6 +105,7 @@ class MatchHost::Impl {
     context_.bot_think_budget = options_.bot_think_budget;
     context_.bot_delay = options_.bot_delay;
     context_.on_ended = [this](const std::string& id) { Forget(id); };
+    context_.on_finished = options_.on_finished;
   }
 
   ~Impl() { Shutdown(); }
@@ -373,24 +375,27 @@ class MatchHost::Impl {
   }
 
   void OpenSeatStream(std::optional<std::string> token, std::string name,
-                      std::shared_ptr<SeatSink> sink, Callback<std::shared_ptr<SeatStream>> done) {
+                      const google::protobuf::FieldMask& view_mask, std::shared_ptr<SeatSink> sink,
+                      Callback<std::shared_ptr<SeatStream>> done) {
     if (Stopping()) return done(ShuttingDown());
     if (!token) return done(MissingSeatToken());
+    // Reported after the token is checked: credentials come first.
+    absl::StatusOr<ViewMask> mask =
+        ViewMask::Parse(view_mask, *v1::SeatView::descriptor(), "view_mask");
     if (auto seat = FindLiveSeat(*token, name)) {
-      seat->first->AttachSeat(seat->second, sink);
-      return done(std::shared_ptr<SeatStream>(
-          std::make_shared<LiveSeatStream>(seat->first, seat->second, sink)));
+      if (!mask.ok()) return done(mask.status());
+      return done(OpenLiveSeatStream(seat->first, seat->second, sink, *mask));
     }
-    Blocking(std::move(done), [this, token = *token, name = std::move(name),
-                               sink]() -> absl::StatusOr<std::shared_ptr<SeatStream>> {
+    Blocking(std::move(done), [this, token = *token, name = std::move(name), sink,
+                               mask]() -> absl::StatusOr<std::shared_ptr<SeatStream>> {
       absl::StatusOr<SeatGrant> grant = AuthorizeSeat(token, name);
       if (!grant.ok()) return grant.status();
+      if (!mask.ok()) return mask.status();
       if (auto seat = FindLiveSeat(token, name)) {
-        seat->first->AttachSeat(seat->second, sink);
-        return std::shared_ptr<SeatStream>(
-            std::make_shared<LiveSeatStream>(seat->first, seat->second, sink));
+        return OpenLiveSeatStream(seat->first, seat->second, sink, *mask);
       }
-      absl::StatusOr<v1::PlayResponse> final_view = EndedSeatView(grant->match_id, grant->seat);
+      absl::StatusOr<v1::PlayResponse> final_view =
+          EndedSeatView(grant->match_id, grant->seat, *mask);
       if (!final_view.ok()) return final_view.status();
       auto stream = std::make_shared<EndedSeatStream>(
           sink, std::make_shared<v1::PlayResponse>(std::move(*final_view)));
@@ -400,22 +405,28 @@ class MatchHost::Impl {
     });
   }
 
-  void Watch(std::string name, std::shared_ptr<WatchSink> sink,
-             std::function<void(absl::Status)> done) {
+  void Watch(std::string name, const google::protobuf::FieldMask& view_mask,
+             std::shared_ptr<WatchSink> sink, std::function<void(absl::Status)> done) {
     if (Stopping()) return done(ShuttingDown());
     absl::StatusOr<std::string> id = ParseMatchName(name);
     if (!id.ok()) return done(id.status());
+    absl::StatusOr<ViewMask> mask =
+        ViewMask::Parse(view_mask, *v1::PublicView::descriptor(), "view_mask");
+    if (!mask.ok()) return done(mask.status());
     if (std::shared_ptr<LiveMatch> match = FindLive(*id)) {
-      match->AttachWatcher(std::move(sink));
+      match->AttachWatcher(std::move(sink), *std::move(mask));
       return done(absl::OkStatus());
     }
-    blocking_.Post([this, id = *id, sink = std::move(sink), done = std::move(done)] {
+    blocking_.Post([this, id = *id, sink = std::move(sink), mask = *std::move(mask),
+                    done = std::move(done)] {
       absl::StatusOr<EndedMatch> ended = LoadEnded(id);
       if (!ended.ok()) return done(ended.status());
       auto response = std::make_shared<v1::WatchMatchResponse>();
       v1::PublicView& view = *response->mutable_view();
-      FillPublicView(*ended->state->ViewFor(kSpectator), view);
+      FillPublicView(*ended->state->ViewFor(kSpectator), view,
+                     LayoutFormFor<v1::PublicView>(mask));
       FinishEndedView(*ended, view);
+      mask.Trim(view);
       done(absl::OkStatus());
       sink->Send(std::move(response));
       sink->Close(absl::OkStatus());
@@ -451,9 +462,10 @@ class MatchHost::Impl {
  private:
   class LiveSeatStream : public SeatStream {
    public:
-    LiveSeatStream(std::shared_ptr<LiveMatch> match, int seat, std::shared_ptr<SeatSink> sink)
-        : match_(std::move(match)), seat_(seat), sink_(std::move(sink)) {}
-    void Hello() override { match_->SendSeatView(seat_, sink_); }
+    LiveSeatStream(std::shared_ptr<LiveMatch> match, int seat, std::shared_ptr<SeatSink> sink,
+                   ViewMask mask)
+        : match_(std::move(match)), seat_(seat), sink_(std::move(sink)), mask_(std::move(mask)) {}
+    void Hello() override { match_->SendSeatView(seat_, sink_, mask_); }
     void Play(v1::Action action, int64_t seen_sequence) override {
       match_->PlayFromStream(seat_, sink_, std::move(action), seen_sequence);
     }
@@ -462,7 +474,21 @@ class MatchHost::Impl {
     std::shared_ptr<LiveMatch> match_;
     int seat_;
     std::shared_ptr<SeatSink> sink_;
+    ViewMask mask_;
   };
+
+  static std::shared_ptr<SeatStream> OpenLiveSeatStream(std::shared_ptr<LiveMatch> match, int seat,
+                                                        std::shared_ptr<SeatSink> sink,
+                                                        const ViewMask& mask) {
+    match->AttachSeat(seat, sink, mask);
+    return std::make_shared<LiveSeatStream>(std::move(match), seat, std::move(sink), mask);
+  }
+
+  // Views are only sent: the layout as wire bytes, when the mask asks for it.
+  template <class ViewMessage>
+  static LayoutForm LayoutFormFor(const ViewMask& mask) {
+    return mask.Includes(ViewMessage::kLayoutFieldNumber) ? LayoutForm::kWire : LayoutForm::kNone;
+  }
 
   // A seat stream of a match that is over: its final view, and no actions.
   class EndedSeatStream : public SeatStream {
@@ -632,15 +658,17 @@ class MatchHost::Impl {
     if (match.has_result()) *view.mutable_result() = match.result();
   }
 
-  absl::StatusOr<v1::PlayResponse> EndedSeatView(const std::string& id, int seat) {
+  absl::StatusOr<v1::PlayResponse> EndedSeatView(const std::string& id, int seat,
+                                                 const ViewMask& mask) {
     absl::StatusOr<EndedMatch> ended = LoadEnded(id);
     if (!ended.ok()) return ended.status();
     v1::PlayResponse response;
     v1::SeatView& view = *response.mutable_view();
-    FillSeatView(*ended->state->ViewFor(seat), view);
+    FillSeatView(*ended->state->ViewFor(seat), view, LayoutFormFor<v1::SeatView>(mask));
     FinishEndedView(*ended, view);
     view.set_seat(seat);
     view.clear_legal_actions();
+    mask.Trim(view);
     return response;
   }
 
@@ -743,13 +771,15 @@ void MatchHost::SubmitAction(std::optional<std::string> token, v1::SubmitActionR
   impl_->SubmitAction(std::move(token), std::move(request), std::move(done));
 }
 void MatchHost::OpenSeatStream(std::optional<std::string> token, std::string name,
+                               const google::protobuf::FieldMask& view_mask,
                                std::shared_ptr<SeatSink> sink,
                                Callback<std::shared_ptr<SeatStream>> done) {
-  impl_->OpenSeatStream(std::move(token), std::move(name), std::move(sink), std::move(done));
+  impl_->OpenSeatStream(std::move(token), std::move(name), view_mask, std::move(sink),
+                        std::move(done));
 }
-void MatchHost::Watch(std::string name, std::shared_ptr<WatchSink> sink,
-                      std::function<void(absl::Status)> done) {
-  impl_->Watch(std::move(name), std::move(sink), std::move(done));
+void MatchHost::Watch(std::string name, const google::protobuf::FieldMask& view_mask,
+                      std::shared_ptr<WatchSink> sink, std::function<void(absl::Status)> done) {
+  impl_->Watch(std::move(name), view_mask, std::move(sink), std::move(done));
 }
 void MatchHost::Shutdown() { impl_->Shutdown(); }
 int MatchHost::live_matches() const { return impl_->live_matches(); }

@@ -28,6 +28,7 @@
 #include "boneyard/v1/game.pb.h"
 #include "engine/bots/bot.h"
 #include "engine/core/registry.h"
+#include "google/protobuf/field_mask.pb.h"
 #include "prometheus/registry.h"
 #include "services/execution/group_commit.h"
 #include "services/execution/match_store.h"
@@ -77,6 +78,9 @@ struct HostOptions {
   std::string operator_token;
   // Where the host registers its metrics; may be null.
   prometheus::Registry* metrics = nullptr;
+  // Called once a finished match's result is durable (with its outbox row), on the match's
+  // strand: it must not block. The service wakes the outbox dispatcher with it.
+  std::function<void()> on_finished;
 };
 
 class MatchHost {
@@ -101,14 +105,17 @@ class MatchHost {
   void SubmitAction(std::optional<std::string> token, v1::SubmitActionRequest request,
                     Callback<v1::SeatView> done);
   // Play: checks the token against match `name` and attaches `sink`, which gets the seat's
-  // current view at once and one after every event; after the terminal view the host calls
-  // Close(OK). Errors (UNAUTHENTICATED, INVALID_ARGUMENT, NOT_FOUND, PERMISSION_DENIED) go to
-  // `done` and the sink is not used.
+  // current view at once and one after every event, each with the fields of `view_mask`
+  // (empty: all); after the terminal view the host calls Close(OK). Errors (UNAUTHENTICATED,
+  // INVALID_ARGUMENT, NOT_FOUND, PERMISSION_DENIED) go to `done` and the sink is not used.
   void OpenSeatStream(std::optional<std::string> token, std::string name,
-                      std::shared_ptr<SeatSink> sink, Callback<std::shared_ptr<SeatStream>> done);
-  // WatchMatch: attaches `sink` as a spectator (current public view first). `done` gets the
-  // error (INVALID_ARGUMENT, NOT_FOUND) or OK once the sink is attached.
-  void Watch(std::string name, std::shared_ptr<WatchSink> sink, std::function<void(absl::Status)> done);
+                      const google::protobuf::FieldMask& view_mask, std::shared_ptr<SeatSink> sink,
+                      Callback<std::shared_ptr<SeatStream>> done);
+  // WatchMatch: attaches `sink` as a spectator (current public view first, each view with the
+  // fields of `view_mask`). `done` gets the error (INVALID_ARGUMENT, NOT_FOUND) or OK once the
+  // sink is attached.
+  void Watch(std::string name, const google::protobuf::FieldMask& view_mask,
+             std::shared_ptr<WatchSink> sink, std::function<void(absl::Status)> done);
 
   // Stops taking calls (UNAVAILABLE), closes every stream with UNAVAILABLE ("the service is
   // shutting down; reconnect"), stops bots and clocks, and waits for events in flight to be

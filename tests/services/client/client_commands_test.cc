@@ -435,10 +435,30 @@ TEST_F(ClientCommandsTest, LoadJsonCountsTwoSeatMatches) {
   EXPECT_GT(report["latency_ms"]["p99"].get<double>(), 0.0);
   EXPECT_GE(report["latency_ms"]["max"].get<double>(), report["latency_ms"]["p50"].get<double>());
   EXPECT_GT(report["service_resident_memory_bytes"].get<double>(), 0.0);
+  EXPECT_EQ(report["lean_views"], false);
+  EXPECT_EQ(report["think_time_ms"], 0.0);
   // Whatever was still being played at the end was aborted, not left running.
   const CliResult active = Run({"matches", "--state", "active", "--json"});
   ASSERT_EQ(active.exit_code, 0) << Describe(active);
   EXPECT_TRUE(json::parse(active.out)["matches"].empty()) << active.out;
+}
+
+TEST_F(ClientCommandsTest, LoadWithLeanViewsAndThinkTime) {
+  const CliResult result =
+      RunAsOperator({"load", "--duration", "3s", "--matches", "10", "--game", "muggins",
+                     "--rules", "target=50", "--lean-views", "--think-time", "5ms",
+                     "--metrics-url", service_->metrics_url(), "--json"});
+  ASSERT_EQ(result.exit_code, 0) << Describe(result);
+  const json report = json::parse(result.out);
+  EXPECT_EQ(report["lean_views"], true);
+  EXPECT_EQ(report["think_time_ms"], 5.0);
+  EXPECT_GT(report["actions_acknowledged"].get<int64_t>(), 0) << result.out;
+  EXPECT_EQ(report["errors"], 0) << result.out;
+
+  const CliResult negative = RunAsOperator(
+      {"load", "--matches", "1", "--game", "muggins", "--think-time", "-5ms"});
+  EXPECT_EQ(negative.exit_code, 2) << Describe(negative);
+  EXPECT_THAT(negative.err, HasSubstr("--think-time must not be negative"));
 }
 
 }  // namespace

@@ -177,6 +177,42 @@ TEST_F(RemotePlayerServiceTest, TwoRemoteSeatsPlayAMatchToItsEnd) {
   ExpectRecordReplays(created.match().name());
 }
 
+TEST_F(RemotePlayerServiceTest, LeanViewsAndThinkTimeStillPlayToTheEnd) {
+  const v1::CreateMatchResponse created = CreateMatch("muggins", 2, {{"target", 50}});
+  ASSERT_EQ(created.seat_tokens_size(), 2);
+  std::vector<std::unique_ptr<RemotePlayer>> players;
+  for (const v1::SeatToken& token : created.seat_tokens()) {
+    RemotePlayerOptions options;
+    options.view_mask = PlayingViewMask();
+    options.think_time = absl::Milliseconds(2);
+    players.push_back(std::make_unique<RemotePlayer>(*stub_, created.match().name(),
+                                                     token.token(), RandomChooser(token.seat()),
+                                                     std::move(options)));
+  }
+  for (auto& player : players) player->Start();
+  int64_t acknowledged = 0;
+  for (auto& player : players) {
+    ASSERT_TRUE(player->Wait().ok()) << player->Wait();
+    const std::optional<v1::SeatView> view = player->last_view();
+    ASSERT_TRUE(view.has_value());
+    EXPECT_TRUE(view->terminal());
+    // Only the mask's fields came.
+    EXPECT_FALSE(view->has_layout());
+    EXPECT_EQ(view->hand_size(), 0);
+    EXPECT_FALSE(view->has_result());
+    const RemotePlayerStats stats = player->stats();
+    EXPECT_EQ(stats.error_rejections, 0);
+    EXPECT_GT(stats.actions_acknowledged, 0);
+    // Latency is from the send, after the think time.
+    for (absl::Duration latency : stats.latencies) EXPECT_GE(latency, absl::ZeroDuration());
+    acknowledged += stats.actions_acknowledged;
+  }
+  const v1::Match match = GetMatch(created.match().name());
+  EXPECT_EQ(match.state(), v1::Match::FINISHED);
+  EXPECT_EQ(match.sequence(), acknowledged);
+  ExpectRecordReplays(created.match().name());
+}
+
 TEST_F(RemotePlayerServiceTest, ReconnectsAfterTheServiceIsKilledAndRestarted) {
   // A long match, so it is still being played when the service dies.
   const v1::CreateMatchResponse created = CreateMatch("muggins", 2, {{"target", 1000}});

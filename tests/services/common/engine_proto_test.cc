@@ -110,6 +110,38 @@ TEST(ConvertView, SeatViewMatchesTheEngineViewFieldByField) {
   }
 }
 
+TEST(ConvertView, TheLayoutAsWireBytesOrNotAtAll) {
+  std::shared_ptr<const Game> game = MakeGame("muggins");
+  ASSERT_NE(game, nullptr);
+  absl::StatusOr<std::unique_ptr<State>> state = game->NewMatch(7);
+  ASSERT_TRUE(state.ok()) << state.status();
+  PlayFirstLegal(**state);
+  std::unique_ptr<View> view = (*state)->ViewFor(0);
+
+  v1::SeatView typed;
+  FillSeatView(*view, typed, LayoutForm::kTyped);
+  v1::SeatView wire;
+  FillSeatView(*view, wire, LayoutForm::kWire);
+  // Refilled: the bytes are replaced, not added.
+  FillSeatView(*view, wire, LayoutForm::kWire);
+  v1::SeatView received;
+  ASSERT_TRUE(received.ParseFromString(wire.SerializeAsString()));
+  EXPECT_EQ(StructToJson(received.layout()), view->LayoutToJson());
+  EXPECT_EQ(StructToJson(received.layout()), StructToJson(typed.layout()));
+  EXPECT_EQ(Strings(received.hand()), Strings(typed.hand()));
+
+  v1::SeatView none = typed;
+  FillSeatView(*view, none, LayoutForm::kNone);
+  EXPECT_FALSE(none.has_layout());
+  EXPECT_EQ(Strings(none.hand()), Strings(typed.hand()));
+
+  v1::PublicView public_wire;
+  FillPublicView(*(*state)->ViewFor(kSpectator), public_wire, LayoutForm::kWire);
+  v1::PublicView public_received;
+  ASSERT_TRUE(public_received.ParseFromString(public_wire.SerializeAsString()));
+  EXPECT_EQ(StructToJson(public_received.layout()), view->LayoutToJson());
+}
+
 TEST(ConvertView, RefillingAViewReplacesTheRepeatedFields) {
   std::shared_ptr<const Game> game = MakeGame("muggins");
   ASSERT_NE(game, nullptr);

@@ -472,6 +472,126 @@ TEST_F(ServiceHandlersTest, PlayErrorsCloseTheStream) {
   EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << status.error_message();
 }
 
+google::protobuf::FieldMask Mask(std::initializer_list<const char*> paths) {
+  google::protobuf::FieldMask mask;
+  for (const char* path : paths) mask.add_paths(path);
+  return mask;
+}
+
+TEST_F(ServiceHandlersTest, PlayViewMaskChoosesTheFieldsOfEveryView) {
+  const v1::CreateMatchResponse created = CreateCastleRock();
+  ASSERT_EQ(created.seat_tokens_size(), 1);
+  const std::string& name = created.match().name();
+  const std::string& token = created.seat_tokens(0).token();
+
+  // Without a mask, every field: the layout (sent as wire bytes) arrives as the Struct.
+  std::unique_ptr<grpc::ClientContext> full_context = Context(token);
+  auto full = stub_->Play(full_context.get());
+  v1::PlayRequest hello;
+  hello.set_name(name);
+  ASSERT_TRUE(full->Write(hello));
+  v1::PlayResponse response;
+  ASSERT_TRUE(full->Read(&response));
+  ASSERT_TRUE(response.has_view());
+  EXPECT_EQ(response.view().match(), name);
+  EXPECT_GT(response.view().hand_counts_size(), 0);
+  EXPECT_GT(response.view().layout().fields_size(), 0) << response.view().DebugString();
+
+  // A second stream of the seat asks for what a bot needs.
+  std::unique_ptr<grpc::ClientContext> lean_context = Context(token);
+  auto lean = stub_->Play(lean_context.get());
+  hello.clear_view_mask();
+  *hello.mutable_view_mask() =
+      Mask({"seat", "sequence", "current_seat", "terminal", "legal_actions", "last_event"});
+  ASSERT_TRUE(lean->Write(hello));
+  auto expect_lean = [](const v1::SeatView& view) {
+    EXPECT_EQ(view.match(), "");
+    EXPECT_EQ(view.game(), "");
+    EXPECT_EQ(view.hand_size(), 0);
+    EXPECT_EQ(view.hand_counts_size(), 0);
+    EXPECT_FALSE(view.has_layout());
+    EXPECT_EQ(view.GetReflection()->GetUnknownFields(view).field_count(), 0);
+  };
+  ASSERT_TRUE(lean->Read(&response));
+  ASSERT_TRUE(response.has_view());
+  const v1::SeatView first = response.view();
+  expect_lean(first);
+  ASSERT_GT(first.legal_actions_size(), 0);
+  EXPECT_EQ(first.current_seat(), 0);
+
+  // An action played on the lean stream: both streams get the next view, each its own way.
+  v1::PlayRequest play;
+  *play.mutable_action() = first.legal_actions(0);
+  play.set_seen_sequence(first.sequence());
+  ASSERT_TRUE(lean->Write(play));
+  ASSERT_TRUE(lean->Read(&response));
+  ASSERT_TRUE(response.has_view());
+  expect_lean(response.view());
+  EXPECT_EQ(response.view().sequence(), first.sequence() + 1);
+  EXPECT_EQ(response.view().last_event().seat(), 0);
+  ASSERT_TRUE(full->Read(&response));
+  EXPECT_EQ(response.view().sequence(), first.sequence() + 1);
+  EXPECT_GT(response.view().layout().fields_size(), 0);
+  EXPECT_GT(response.view().hand_counts_size(), 0);
+  full_context->TryCancel();
+  lean_context->TryCancel();
+  full->Finish();
+  lean->Finish();
+}
+
+TEST_F(ServiceHandlersTest, ABadViewMaskIsInvalidArgumentOnceTheTokenIsChecked) {
+  const v1::CreateMatchResponse created = CreateCastleRock();
+  ASSERT_EQ(created.seat_tokens_size(), 1);
+  const std::string& name = created.match().name();
+  struct Case {
+    std::optional<std::string> token;
+    grpc::StatusCode code;
+  };
+  for (const Case& c : std::vector<Case>{
+           {std::nullopt, grpc::StatusCode::UNAUTHENTICATED},
+           {created.seat_tokens(0).token(), grpc::StatusCode::INVALID_ARGUMENT},
+       }) {
+    std::unique_ptr<grpc::ClientContext> context = Context(c.token);
+    auto stream = stub_->Play(context.get());
+    v1::PlayRequest hello;
+    hello.set_name(name);
+    *hello.mutable_view_mask() = Mask({"sequence", "hands"});
+    stream->Write(hello);
+    stream->WritesDone();
+    v1::PlayResponse response;
+    EXPECT_FALSE(stream->Read(&response)) << "no view before the error";
+    const grpc::Status status = stream->Finish();
+    EXPECT_EQ(status.error_code(), c.code) << status.error_message();
+    if (c.code == grpc::StatusCode::INVALID_ARGUMENT) {
+      EXPECT_THAT(status.error_message(),
+                  ::testing::HasSubstr("view_mask: SeatView has no field \"hands\""));
+    }
+  }
+
+  // Spectators: a seat's field is not a field of the public view.
+  v1::WatchMatchRequest request;
+  request.set_name(name);
+  *request.mutable_view_mask() = Mask({"hand"});
+  std::unique_ptr<grpc::ClientContext> context = Context();
+  auto reader = stub_->WatchMatch(context.get(), request);
+  v1::WatchMatchResponse response;
+  EXPECT_FALSE(reader->Read(&response));
+  const grpc::Status status = reader->Finish();
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << status.error_message();
+
+  // A good mask on a watch.
+  *request.mutable_view_mask() = Mask({"sequence", "current_seat"});
+  std::unique_ptr<grpc::ClientContext> watch_context = Context();
+  auto watch = stub_->WatchMatch(watch_context.get(), request);
+  ASSERT_TRUE(watch->Read(&response));
+  EXPECT_EQ(response.view().sequence(), 0);
+  EXPECT_EQ(response.view().match(), "");
+  EXPECT_FALSE(response.view().has_layout());
+  EXPECT_EQ(response.view().hand_counts_size(), 0);
+  watch_context->TryCancel();
+  watch->Finish();
+}
+
 TEST_F(ServiceHandlersTest, PlayRejectionsStayInTheStream) {
   const v1::CreateMatchResponse created = CreateCastleRock();
   ASSERT_EQ(created.seat_tokens_size(), 1);
