@@ -20,6 +20,8 @@
 #include "absl/strings/string_view.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
+#include "grpcpp/create_channel.h"
+#include "grpcpp/security/credentials.h"
 #include "prometheus/counter.h"
 #include "prometheus/histogram.h"
 #include "prometheus/registry.h"
@@ -33,6 +35,8 @@
 #include "services/execution/group_commit.h"
 #include "services/execution/match_host.h"
 #include "services/execution/match_store.h"
+#include "services/execution/outbox.h"
+#include "services/execution/ratings_sink.h"
 #include "spdlog/spdlog.h"
 
 ABSL_FLAG(int, workers, 0, "Threads that run the matches' strands; 0 means one per core.");
@@ -44,6 +48,12 @@ ABSL_FLAG(absl::Duration, bot_delay, absl::ZeroDuration(),
 ABSL_FLAG(int, commit_writers, 2,
           "Threads (each with a database connection) that commit the event log.");
 ABSL_FLAG(int, commit_max_batch, 512, "The most events one group commit writes.");
+ABSL_FLAG(std::string, ratings_target, "",
+          "The ratings service (host:port) that finished matches' results are delivered to, "
+          "retried until it acknowledges them; empty: results wait in the outbox.");
+ABSL_FLAG(std::string, results_token_file, "",
+          "With --ratings_target: a file holding the token the ratings service accepts results "
+          "with (its --results_token_file); else $BONEYARD_RESULTS_TOKEN holds the token.");
 
 // absl::ParseCommandLine reports a malformed or unknown flag through this hook, then exits 1;
 // the service's convention is 2 for bad flags. The message is on stderr already.
@@ -65,7 +75,12 @@ struct ExecutionConfig {
   HostOptions host;
   int commit_writers = 2;
   int commit_max_batch = 512;
+  // Empty: no delivery (results wait in the outbox).
+  std::string ratings_target;
+  std::string results_token;
 };
+
+constexpr char kResultsTokenEnv[] = "BONEYARD_RESULTS_TOKEN";
 
 absl::Status CheckRange(absl::string_view flag, int value, int min, int max) {
   if (value < min || value > max) {
@@ -111,6 +126,13 @@ absl::StatusOr<ExecutionConfig> ExecutionConfigFromFlags() {
           CheckRange("commit_max_batch", config.commit_max_batch, 1, kMaxCommitBatch);
       !s.ok()) {
     return s;
+  }
+  config.ratings_target = absl::GetFlag(FLAGS_ratings_target);
+  if (!config.ratings_target.empty()) {
+    absl::StatusOr<std::string> token = ReadTokenFlag(
+        "results_token_file", absl::GetFlag(FLAGS_results_token_file), kResultsTokenEnv);
+    if (!token.ok()) return token.status();
+    config.results_token = *std::move(token);
   }
   return config;
 }
@@ -219,9 +241,24 @@ int Run(int argc, char** argv) {
                    },
                });
 
+  // Finished matches' results go from the outbox to the ratings service, woken by each match
+  // that finishes and polling anyway (a restart, a ratings outage).
+  std::unique_ptr<RatingsSink> ratings_sink;
+  std::unique_ptr<OutboxDispatcher> dispatcher;
+  if (!config->ratings_target.empty()) {
+    ratings_sink = std::make_unique<RatingsSink>(
+        grpc::CreateChannel(config->ratings_target, grpc::InsecureChannelCredentials()),
+        config->results_token);
+    dispatcher = std::make_unique<OutboxDispatcher>(**store, *ratings_sink,
+                                                    OutboxDispatcher::Options{});
+  }
+
   HostOptions host_options = config->host;
   host_options.operator_token = common->operator_token;
   host_options.metrics = registry.get();
+  if (dispatcher != nullptr) {
+    host_options.on_finished = [raw = dispatcher.get()] { raw->Wake(); };
+  }
   absl::StatusOr<std::unique_ptr<MatchHost>> host =
       MatchHost::Start(**store, committer, std::move(host_options));
   if (!host.ok()) {
@@ -240,11 +277,15 @@ int Run(int argc, char** argv) {
     committer.Stop();
     return StartupFailed("cannot start the gRPC server", server.status());
   }
+  if (dispatcher != nullptr) dispatcher->Start();
   spdlog::info("serving {}", Fields()
                                  .Add("address", common->listen_address)
                                  .Add("port", (*server)->port())
                                  .Add("metrics_port", metrics->port())
-                                 .Add("live_matches", (*host)->live_matches()));
+                                 .Add("live_matches", (*host)->live_matches())
+                                 .Add("ratings", config->ratings_target.empty()
+                                                     ? std::string("none (results wait)")
+                                                     : config->ratings_target));
 
   const int signal_number = WaitForTerminationSignal();
   spdlog::info("stopping {}", Fields().Add("signal", signal_number));
@@ -255,6 +296,8 @@ int Run(int argc, char** argv) {
   (*host)->Shutdown();
   (*server)->Shutdown(common->shutdown_grace);
   committer.Stop();
+  // Results not yet delivered stay in the outbox for the next start.
+  if (dispatcher != nullptr) dispatcher->Stop();
   spdlog::info("stopped");
   return EXIT_SUCCESS;
 }
