@@ -1,31 +1,10 @@
 // No heap allocation per move: a counting global operator new shows that LegalActions and
 // Apply (round changes included) allocate nothing during random playouts of every game.
 // This file has a binary of its own because it replaces the global allocator.
-#include <atomic>
-#include <cstdlib>
-#include <new>
-
 #include "engine/core/registry.h"
 #include "engine/core/rng.h"
 #include "gtest/gtest.h"
-
-namespace {
-std::atomic<long> g_allocations{0};
-}  // namespace
-
-// The replaced operator new hands out malloc'd memory, so free() is the matching release.
-#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
-
-void* operator new(std::size_t n) {
-  g_allocations.fetch_add(1, std::memory_order_relaxed);
-  if (void* p = std::malloc(n == 0 ? 1 : n)) return p;
-  throw std::bad_alloc();
-}
-void* operator new[](std::size_t n) { return operator new(n); }
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+#include "tests/common/counting_new.h"
 
 namespace boneyard {
 namespace {
@@ -48,14 +27,14 @@ TEST_P(NoAllocationPerMove, RandomPlayouts) {
   long allocations = 0;
   for (int match = 0; match < 200; ++match) {
     std::unique_ptr<State> state = *(*game)->NewMatch(DeriveSeed(11, match));
-    const long before = g_allocations.load();
+    const long before = boneyard::test_alloc::Allocations();
     while (!state->IsTerminal()) {
       legal.clear();
       state->LegalActions(legal);
       state->Apply(legal[rng.Below(legal.size())]);
       ++moves;
     }
-    allocations += g_allocations.load() - before;
+    allocations += boneyard::test_alloc::Allocations() - before;
   }
   EXPECT_GT(moves, 1000);
   EXPECT_EQ(allocations, 0) << "over " << moves << " moves";
@@ -63,10 +42,10 @@ TEST_P(NoAllocationPerMove, RandomPlayouts) {
 
 // The counter itself works (so the test above can fail).
 TEST(CountingAllocator, CountsAllocations) {
-  const long before = g_allocations.load();
+  const long before = boneyard::test_alloc::Allocations();
   auto* p = new std::vector<int>(100);
   delete p;
-  EXPECT_GE(g_allocations.load() - before, 2);
+  EXPECT_GE(boneyard::test_alloc::Allocations() - before, 2);
 }
 
 INSTANTIATE_TEST_SUITE_P(Games, NoAllocationPerMove,

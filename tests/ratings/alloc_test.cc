@@ -1,32 +1,12 @@
 // RateUnchecked allocates nothing for up to kInlineTeams teams: a counting global operator
 // new around the calls, for every model kind. This file has a binary of its own because it
 // replaces the global allocator.
-#include <atomic>
-#include <cstdlib>
-#include <new>
 #include <vector>
 
 #include "gtest/gtest.h"
 #include "services/ratings/model/weng_lin.h"
+#include "tests/common/counting_new.h"
 #include "tests/ratings/all_model_kinds.h"
-
-namespace {
-std::atomic<long> g_allocations{0};
-}  // namespace
-
-// The replaced operator new hands out malloc'd memory, so free() is the matching release.
-#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
-
-void* operator new(std::size_t n) {
-  g_allocations.fetch_add(1, std::memory_order_relaxed);
-  if (void* p = std::malloc(n == 0 ? 1 : n)) return p;
-  throw std::bad_alloc();
-}
-void* operator new[](std::size_t n) { return operator new(n); }
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
 
 namespace boneyard::ratings {
 namespace {
@@ -46,10 +26,10 @@ long AllocationsPerRate(ModelKind kind, int team_count, int team_size) {
     ranks.push_back(t == 1 ? 1 : t + 1);
   }
   Teams out = teams;
-  const long before = g_allocations.load();
+  const long before = boneyard::test_alloc::Allocations();
   RateUnchecked(config, teams, ranks, out);
   RateUnchecked(config, out, ranks, out);  // in place
-  return g_allocations.load() - before;
+  return boneyard::test_alloc::Allocations() - before;
 }
 
 class RateUncheckedAllocationTest : public testing::TestWithParam<ModelKind> {};
