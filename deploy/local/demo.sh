@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # A quick look at boneyard on one machine: set up and build, run a short bot tournament for every
 # game the CLI knows, replay one recorded match through the referee, then start the execution
-# service (a throw-away PostgreSQL and service under a temporary folder, deploy/local/up.sh),
-# play a batch of matches of every game through it with remote-bot clients against built-in
-# bots, print the results, replay a record fetched from the service, and stop everything.
+# and ratings services (a throw-away PostgreSQL and services under a temporary folder,
+# deploy/local/up.sh), play a batch of matches of every game through it with remote-bot clients
+# (rated players) and built-in bots, print the results, replay a record fetched from the
+# service, wait until ratings has recorded every finished match, print each game's leaderboard,
+# and stop everything.
 # Usage: deploy/local/demo.sh        (from any directory)
 set -euo pipefail
 
@@ -17,12 +19,12 @@ matches=200
 seed=1
 
 # Runs per game: each entry is the extra arguments of one `boneyard simulate` run. A game missing
-# from this table gets one run with the default seats.
+# from this table gets one run with its default number of seats, its first bot against random in
+# turn.
 declare -A runs=(
   [muggins]="--seats greedy,random;--rules players=4,teams=true --seats greedy,random,greedy,random"
   [castle_rock]="--seats greedy;--seats random"
 )
-default_run="--seats greedy,random"
 
 tmp=$(mktemp -d /tmp/boneyard-demo.XXXXXX)
 chmod 755 "$tmp"  # the postgres user must reach the service cluster folder inside
@@ -30,7 +32,15 @@ trap 'rm -rf "$tmp"' EXIT
 records="$tmp/records"
 
 # The CLI prints a JSON array of objects with a "name" field.
-mapfile -t games < <("$boneyard" games --json | jq -r '.[].name')
+games_json=$("$boneyard" games --json)
+mapfile -t games < <(jq -r '.[].name' <<<"$games_json")
+# game_field GAME FIELD: seats (the default `players`, else the fewest seats), or strong_bot (the
+# game's first bot other than random).
+game_field() {
+  jq -r --arg g "$1" --arg f "$2" '.[] | select(.name == $g) |
+    {seats: (first(.options[] | select(.name == "players") | .default) // .min_seats),
+     strong_bot: (.bots | map(select(. != "random")) | first // "random")}[$f]' <<<"$games_json"
+}
 if ((${#games[@]} == 0)); then
   echo "demo: '$boneyard games --json' listed no games" >&2
   exit 1
@@ -38,6 +48,9 @@ fi
 
 first=1
 for game in "${games[@]}"; do
+  strong=$(game_field "$game" strong_bot)
+  default_run="--seats $(for ((s = 0; s < $(game_field "$game" seats); s++)); do
+    ((s % 2)) && echo random || echo "$strong"; done | paste -sd,)"
   IFS=';' read -ra game_runs <<<"${runs[$game]:-$default_run}"
   for run in "${game_runs[@]}"; do
     read -ra extra <<<"$run"
@@ -71,6 +84,8 @@ service_var="$tmp/var"
 export BONEYARD_VAR_DIR="$service_var"
 export BONEYARD_EXECUTION_LISTEN=127.0.0.1:50151
 export BONEYARD_METRICS_LISTEN=127.0.0.1:9564
+export BONEYARD_RATINGS_LISTEN=127.0.0.1:50161
+export BONEYARD_RATINGS_METRICS_LISTEN=127.0.0.1:9565
 export BONEYARD_PG_PORT=55433
 export BONEYARD_SKIP_BUILD=1
 trap '"$root/deploy/local/down.sh" >/dev/null || true; rm -rf "$tmp"' EXIT
@@ -78,30 +93,44 @@ echo
 echo "==== deploy/local/up.sh (a throw-away system under $service_var)"
 "$root/deploy/local/up.sh"
 export BONEYARD_TARGET=$BONEYARD_EXECUTION_LISTEN
+export BONEYARD_RATINGS_TARGET=$BONEYARD_RATINGS_LISTEN
 BONEYARD_OPERATOR_TOKEN=$(cat "$service_var/operator_token")
 export BONEYARD_OPERATOR_TOKEN
 
 service_matches=8
+players=(ann bob cat dan eve fay)
+declare -A solitaire expected
 for game in "${games[@]}"; do
-  # Seat 0 is a remote bot (a client of the Play stream, `boneyard bot`); the others are the
-  # game's built-in greedy bot, played inside the service.
-  seats=$("$boneyard" games --json | jq -r --arg g "$game" \
-    '.[] | select(.name == $g) | [range(.min_seats)] | map(if . == 0 then "player:remote-bot" else "bot:greedy" end) | join(",")')
-  [[ "$seats" == *,* ]] || seats="player:remote-bot"
-  seats=${seats/#player:remote-bot,bot:greedy/player:remote-bot,bot:greedy}
+  # Seats 0 and 1 are players (remote bots: clients of the Play stream, `boneyard bot`), two
+  # different ones from `players` match by match so that ratings has something to rate; any
+  # further seats are the game's strongest built-in bot, played inside the service.
+  seat_count=$(game_field "$game" seats)
+  strong=$(game_field "$game" strong_bot)
+  solitaire[$game]=$((seat_count == 1))
   echo
-  echo "==== $game through the service: $service_matches matches, seats $seats"
+  echo "==== $game through the service: $service_matches matches of $seat_count seats (players: remote bots; others: bot:$strong)"
   pids=()
   for ((i = 0; i < service_matches; i++)); do
-    created=$("$boneyard" create --game "$game" --seats "$seats" --json)
+    seats=()
+    for ((s = 0; s < seat_count; s++)); do
+      if ((s < 2)); then
+        seats+=("player:${players[(i + s * (1 + i % 5)) % ${#players[@]}]}")
+      else
+        seats+=("bot:$strong")
+      fi
+    done
+    created=$("$boneyard" create --game "$game" --seats "$(IFS=,; echo "${seats[*]}")" --json)
     name=$(jq -r .match.name <<<"$created")
-    token=$(jq -r '.seat_tokens[0].token' <<<"$created")
-    "$boneyard" bot "$name" --token "$token" --seed "$i" >"$tmp/bot-$game-$i.log" 2>&1 &
-    pids+=($!)
+    while read -r seat token; do
+      "$boneyard" bot "$name" --token="$token" --seed "$((i * 8 + seat))" >"$tmp/bot-$game-$i-$seat.log" 2>&1 &
+      pids+=($!)
+    done < <(jq -r '.seat_tokens[] | "\(.seat) \(.token)"' <<<"$created")
   done
   for pid in "${pids[@]}"; do wait "$pid"; done
-  "$boneyard" matches --game "$game" --state finished --page-size 100 --json |
-    jq -r '.matches[] | "  \(.name)  ranks \(.result.ranks | map(tostring) | join("/"))  scores \(.result.scores | map(tostring) | join("/"))"'
+  finished=$("$boneyard" matches --game "$game" --state finished --page-size 1000 --json)
+  jq -r '.matches[] | "  \(.name)  \(.seats | map(.player // ("bot:" + .bot)) | join(","))  ranks \(.result.ranks | map(tostring) | join("/"))  scores \(.result.scores | map(tostring) | join("/"))"' <<<"$finished"
+  # What ratings must record: one rating change per player seat (Castle Rock: one result).
+  expected[$game]=$(jq '[.matches[].seats[] | select(.player)] | length' <<<"$finished")
   last=$name
 done
 
@@ -109,6 +138,41 @@ echo
 echo "==== boneyard record $last, then boneyard replay"
 "$boneyard" record "$last" --out "$tmp/service-record.json"
 "$boneyard" replay "$tmp/service-record.json" | tail -n 3
+
+# Execution delivers each finished match's result to ratings from its outbox. Rated games count
+# them in games_played; Castle Rock lists every result with --all-results.
+rated() {
+  local flags=(--page-size 1000 --json)
+  ((${solitaire[$1]})) && flags+=(--all-results)
+  "$boneyard" leaderboard "$1" "${flags[@]}" | jq '[.entries[] | .rating.games_played // 1] | add // 0'
+}
+echo
+echo "==== waiting until ratings has recorded every finished match"
+for ((try = 0; ; try++)); do
+  missing=()
+  for game in "${games[@]}"; do
+    got=$(rated "$game" 2>/dev/null || echo "?")
+    [[ "$got" == "${expected[$game]}" ]] || missing+=("$game: $got of ${expected[$game]}")
+  done
+  ((${#missing[@]} == 0)) && break
+  if ((try == 60)); then
+    echo "demo: ratings did not record every result within 30 s (${missing[*]}); see $service_var/log" >&2
+    exit 1
+  fi
+  sleep 0.5
+done
+for game in "${games[@]}"; do echo "  $game: ${expected[$game]} player results recorded"; done
+for game in "${games[@]}"; do
+  echo
+  echo "==== boneyard leaderboard $game"
+  "$boneyard" leaderboard "$game"
+done
+rated_game=$(for game in "${games[@]}"; do ((${solitaire[$game]})) || echo "$game"; done | head -n 1)
+if [[ -n "$rated_game" ]]; then
+  echo
+  echo "==== boneyard ratings ann --game $rated_game --page-size 3"
+  "$boneyard" ratings ann --game "$rated_game" --page-size 3
+fi
 echo
 echo "==== deploy/local/down.sh"
 "$root/deploy/local/down.sh"

@@ -1,14 +1,19 @@
 #!/usr/bin/env bash
 # Stops what deploy/local/up.sh started: the execution service (SIGTERM: it finishes in-flight
-# calls and flushes its event log; SIGKILL after 30 s) and the private PostgreSQL. Data stays in
-# var/ for the next up.sh.
+# calls and flushes its event log; results not yet delivered stay in its outbox), then the
+# ratings service (SIGTERM: it commits the results it has accepted), each killed after 30 s,
+# then the private PostgreSQL. Data stays in var/ for the next up.sh.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 var="${BONEYARD_VAR_DIR:-$root/var}"
-pid_file="$var/run/execution.pid"
 
-if [[ -f "$pid_file" ]]; then
+# stop NAME: the service whose pid is in var/run/NAME.pid.
+stop() {
+  local name=$1
+  local pid_file="$var/run/$name.pid"
+  [[ -f "$pid_file" ]] || return 0
+  local pid
   pid=$(cat "$pid_file")
   if kill -0 "$pid" 2>/dev/null; then
     kill -TERM "$pid"
@@ -17,13 +22,16 @@ if [[ -f "$pid_file" ]]; then
       sleep 0.1
     done
     if kill -0 "$pid" 2>/dev/null; then
-      echo "down: execution did not stop within 30 s; killing it" >&2
+      echo "down: $name did not stop within 30 s; killing it" >&2
       kill -KILL "$pid" 2>/dev/null || true
     fi
-    echo "down: execution stopped"
+    echo "down: $name stopped"
   fi
   rm -f "$pid_file"
-fi
+}
+
+stop execution
+stop ratings
 
 if [[ -d "$var/pg/data" ]]; then
   "$root/deploy/local/pg.sh" stop "$var/pg"

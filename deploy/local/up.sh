@@ -1,15 +1,21 @@
 #!/usr/bin/env bash
-# Starts boneyard on this machine: a private PostgreSQL (deploy/local/pg.sh, data in var/pg) and
-# the execution service on loopback. Builds first. Idempotent: what already runs is left alone.
+# Starts boneyard on this machine: a private PostgreSQL (deploy/local/pg.sh, data in var/pg), the
+# ratings service and the execution service on loopback, execution delivering finished matches'
+# results to ratings. Builds first. Idempotent: what already runs is left alone.
 #
 #   deploy/local/up.sh          then talk to it:  build/bin/boneyard matches
-#   deploy/local/down.sh        stops both
+#   deploy/local/down.sh        stops them all
 #
 # Everything lives under var/ (git-ignored): var/pg (the cluster), var/operator_token (the
-# operator's secret, made on first start), var/log/execution.log, var/run/execution.pid.
-# Ports: gRPC 127.0.0.1:50051, metrics http://127.0.0.1:9464/metrics, PostgreSQL 5433. Override
-# with BONEYARD_EXECUTION_LISTEN, BONEYARD_METRICS_LISTEN, BONEYARD_PG_PORT; BONEYARD_VAR_DIR
-# moves var/ (the demo runs a throw-away system that way); BONEYARD_EXECUTION_FLAGS adds flags.
+# operator's secret) and var/results_token (what execution presents to ratings with results),
+# both made on first start, var/log/{ratings,execution}.log, var/run/{ratings,execution}.pid.
+# Ports: execution gRPC 127.0.0.1:50051 and metrics http://127.0.0.1:9464/metrics, ratings gRPC
+# 127.0.0.1:50061 and metrics http://127.0.0.1:9465/metrics, PostgreSQL 5433. Override with
+# BONEYARD_EXECUTION_LISTEN, BONEYARD_METRICS_LISTEN, BONEYARD_RATINGS_LISTEN,
+# BONEYARD_RATINGS_METRICS_LISTEN, BONEYARD_PG_PORT; BONEYARD_VAR_DIR moves var/ (the demo runs a
+# throw-away system that way); BONEYARD_EXECUTION_FLAGS and BONEYARD_RATINGS_FLAGS add flags.
+#
+# Ratings starts first; were it down, execution's outbox keeps the results and retries.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -17,8 +23,11 @@ cd "$root"
 
 listen=${BONEYARD_EXECUTION_LISTEN:-127.0.0.1:50051}
 metrics=${BONEYARD_METRICS_LISTEN:-127.0.0.1:9464}
+ratings_listen=${BONEYARD_RATINGS_LISTEN:-127.0.0.1:50061}
+ratings_metrics=${BONEYARD_RATINGS_METRICS_LISTEN:-127.0.0.1:9465}
 pg_port=${BONEYARD_PG_PORT:-5433}
 var="${BONEYARD_VAR_DIR:-$root/var}"
+bin="$root/build/bin"
 mkdir -p "$var/log" "$var/run"
 
 if [[ "${BONEYARD_SKIP_BUILD:-0}" != "1" ]]; then
@@ -28,38 +37,65 @@ fi
 "$root/deploy/local/pg.sh" start "$var/pg" "$pg_port"
 database_url=$("$root/deploy/local/pg.sh" url "$var/pg" "$pg_port")
 
+# A secret of 64 hex digits in FILE, made once.
+make_token() {
+  [[ -s "$1" ]] || (umask 077 && head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' >"$1")
+}
 token_file="$var/operator_token"
-if [[ ! -s "$token_file" ]]; then
-  (umask 077 && head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' >"$token_file")
-fi
+results_token_file="$var/results_token"
+make_token "$token_file"
+make_token "$results_token_file"
 
-pid_file="$var/run/execution.pid"
-if [[ -f "$pid_file" ]] && kill -0 "$(cat "$pid_file")" 2>/dev/null; then
-  echo "up: execution already running (pid $(cat "$pid_file"))"
-else
-  nohup "$root/build/bin/boneyard-execution" \
-    --listen="$listen" --metrics_listen="$metrics" \
-    --database_url="$database_url" --operator_token_file="$token_file" \
-    ${BONEYARD_EXECUTION_FLAGS:-} \
-    >>"$var/log/execution.log" 2>&1 &
+# start NAME BINARY FLAGS...: runs the service in the background (log var/log/NAME.log, pid
+# var/run/NAME.pid) unless it already runs.
+start() {
+  local name=$1 binary=$2
+  shift 2
+  local pid_file="$var/run/$name.pid"
+  if [[ -f "$pid_file" ]] && kill -0 "$(cat "$pid_file")" 2>/dev/null; then
+    echo "up: $name already running (pid $(cat "$pid_file"))"
+    return
+  fi
+  nohup "$binary" "$@" >>"$var/log/$name.log" 2>&1 &
   echo $! >"$pid_file"
-fi
+}
 
-# Ready when the service answers a call; `boneyard matches` needs no token.
-export BONEYARD_TARGET="$listen"
-for ((i = 0; i < 100; i++)); do
-  if "$root/build/bin/boneyard" matches --page-size 1 >/dev/null 2>&1; then
-    echo "up: execution serving on $listen (metrics http://$metrics/metrics, log $var/log/execution.log)"
-    echo "up: operator token in $token_file; for the CLI:"
-    echo "      export BONEYARD_TARGET=$listen BONEYARD_OPERATOR_TOKEN=\$(cat $token_file)"
-    exit 0
-  fi
-  if ! kill -0 "$(cat "$pid_file")" 2>/dev/null; then
-    echo "up: execution exited; the end of var/log/execution.log:" >&2
-    tail -n 20 "$var/log/execution.log" >&2
-    exit 1
-  fi
-  sleep 0.1
-done
-echo "up: execution did not answer within 10 s; see var/log/execution.log" >&2
-exit 1
+# wait_ready NAME COMMAND...: until COMMAND succeeds (10 s at most), or the service has exited.
+wait_ready() {
+  local name=$1
+  shift
+  local pid_file="$var/run/$name.pid"
+  for ((i = 0; i < 100; i++)); do
+    "$@" >/dev/null 2>&1 && return 0
+    if ! kill -0 "$(cat "$pid_file")" 2>/dev/null; then
+      echo "up: $name exited; the end of $var/log/$name.log:" >&2
+      tail -n 20 "$var/log/$name.log" >&2
+      exit 1
+    fi
+    sleep 0.1
+  done
+  echo "up: $name did not answer within 10 s; see $var/log/$name.log" >&2
+  exit 1
+}
+
+# shellcheck disable=SC2086  # the extra flags are words
+start ratings "$bin/boneyard-ratings" \
+  --listen="$ratings_listen" --metrics_listen="$ratings_metrics" \
+  --database_url="$database_url" --operator_token_file="$token_file" \
+  --results_token_file="$results_token_file" \
+  ${BONEYARD_RATINGS_FLAGS:-}
+# Ready when it answers a call; leaderboards need no token.
+wait_ready ratings "$bin/boneyard" leaderboard muggins --page-size 1 --ratings-target "$ratings_listen"
+echo "up: ratings serving on $ratings_listen (metrics http://$ratings_metrics/metrics, log $var/log/ratings.log)"
+
+# shellcheck disable=SC2086
+start execution "$bin/boneyard-execution" \
+  --listen="$listen" --metrics_listen="$metrics" \
+  --database_url="$database_url" --operator_token_file="$token_file" \
+  --ratings_target="$ratings_listen" --results_token_file="$results_token_file" \
+  ${BONEYARD_EXECUTION_FLAGS:-}
+# `boneyard matches` needs no token.
+wait_ready execution "$bin/boneyard" matches --page-size 1 --target "$listen"
+echo "up: execution serving on $listen (metrics http://$metrics/metrics, log $var/log/execution.log)"
+echo "up: operator token in $token_file; for the CLI:"
+echo "      export BONEYARD_TARGET=$listen BONEYARD_RATINGS_TARGET=$ratings_listen BONEYARD_OPERATOR_TOKEN=\$(cat $token_file)"

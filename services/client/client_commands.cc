@@ -17,6 +17,8 @@ std::optional<int> RunClientCommand(const std::string& command,
   if (command == "connect") return RunConnect(args, io);
   if (command == "bot") return RunBot(args, io);
   if (command == "load") return RunLoad(args, io);
+  if (command == "leaderboard") return RunLeaderboard(args, io);
+  if (command == "ratings") return RunRatings(args, io);
   return std::nullopt;
 }
 
@@ -44,6 +46,13 @@ std::string ClientUsage() {
       "             ", kBotUsage, "\n",
       "  load       keep K matches of remote bots running and report throughput and latency\n"
       "             ", kLoadUsage, "\n",
+      "\n"
+      "ratings commands (the ratings service at --ratings-target HOST:PORT, else $",
+      kRatingsTargetVariable, ", else ", kDefaultRatingsTarget, "):\n"
+      "  leaderboard a game's leaderboard (Castle Rock: its best results)\n"
+      "             ", kLeaderboardUsage, "\n",
+      "  ratings    a player's rating in a game and its history, newest first\n"
+      "             ", kRatingsUsage, "\n",
       "\n"
       "exit code 4: the service answered with an error or could not be reached\n");
 }

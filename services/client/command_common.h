@@ -43,6 +43,15 @@ inline constexpr absl::string_view kBotUsage =
 inline constexpr absl::string_view kLoadUsage =
     "boneyard load --matches K --game G [--rules k=v,...] [--seats N] [--duration 30s] "
     "[--metrics-url URL] [--channels N] [--seed S] [--think-time 0s] [--lean-views] [--json]";
+inline constexpr absl::string_view kLeaderboardUsage =
+    "boneyard leaderboard GAME [--page-size N] [--page-token T] [--all-results] [--json]";
+inline constexpr absl::string_view kRatingsUsage =
+    "boneyard ratings PLAYER --game G [--page-size N] [--page-token T] [--json]";
+
+// The ratings commands talk to the ratings service: --ratings-target, else this variable,
+// else the default.
+inline constexpr absl::string_view kDefaultRatingsTarget = "127.0.0.1:50061";
+inline constexpr absl::string_view kRatingsTargetVariable = "BONEYARD_RATINGS_TARGET";
 
 int RunCreate(const std::vector<std::string>& args, cli::Io& io);
 int RunMatches(const std::vector<std::string>& args, cli::Io& io);
@@ -53,6 +62,8 @@ int RunRecord(const std::vector<std::string>& args, cli::Io& io);
 int RunConnect(const std::vector<std::string>& args, cli::Io& io);
 int RunBot(const std::vector<std::string>& args, cli::Io& io);
 int RunLoad(const std::vector<std::string>& args, cli::Io& io);
+int RunLeaderboard(const std::vector<std::string>& args, cli::Io& io);
+int RunRatings(const std::vector<std::string>& args, cli::Io& io);
 
 // `specs` plus the flags of every service command: --target, and --operator-token-file when
 // `operator_call` is kOperator.

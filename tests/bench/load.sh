@@ -14,6 +14,8 @@ chmod 755 "$tmp"  # the postgres user must reach the cluster folder inside
 export BONEYARD_VAR_DIR="$tmp/var"
 export BONEYARD_EXECUTION_LISTEN=${BONEYARD_EXECUTION_LISTEN:-127.0.0.1:50251}
 export BONEYARD_METRICS_LISTEN=${BONEYARD_METRICS_LISTEN:-127.0.0.1:9664}
+export BONEYARD_RATINGS_LISTEN=${BONEYARD_RATINGS_LISTEN:-127.0.0.1:50261}
+export BONEYARD_RATINGS_METRICS_LISTEN=${BONEYARD_RATINGS_METRICS_LISTEN:-127.0.0.1:9665}
 export BONEYARD_PG_PORT=${BONEYARD_PG_PORT:-55533}
 trap '"$root/deploy/local/down.sh" >/dev/null || true; rm -rf "$tmp"' EXIT
 
