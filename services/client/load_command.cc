@@ -2,7 +2,7 @@
 // service for a while and reports what it sustained.
 //
 // Every seat of every match is a RemotePlayer with a RandomChooser (seeded from --seed, the
-// match's index and the seat), all on a handful of channels (--channels, default 4), so one
+// match's index and the seat), all on a handful of channels (--channels, default 16), so one
 // process drives thousands of streams without a thread each. Matches are created with the
 // operator token through the callback API, so creating does not wait on the matches in play;
 // when a match ends another is created, keeping K at once, until --duration has passed.
@@ -48,6 +48,11 @@ namespace boneyard::client {
 namespace {
 
 constexpr absl::string_view kDefaultMetricsUrl = "http://127.0.0.1:9464/metrics";
+// gRPC gives each channel one completion queue for callback calls, and Debian's libgrpc is
+// built with its debug checks on: every completion scans the queue's outstanding operations
+// (cq_check_tag), a cost that grows with the streams on one channel. Sixteen channels keep that
+// small for thousands of streams (docs/performance.md).
+constexpr int kDefaultChannels = 16;
 constexpr absl::string_view kMemoryMetric = "process_resident_memory_bytes";
 // How long the end of a run waits for aborted matches' players to see their last view.
 constexpr absl::Duration kDrainTime = absl::Seconds(10);
@@ -62,7 +67,7 @@ struct LoadConfig {
   absl::Duration duration;
   std::string metrics_url;
   uint64_t seed = 1;
-  int channels = 4;
+  int channels = kDefaultChannels;
   // Each player's pause before an action: with it the load is a rate the players offer
   // (about matches / think_time actions a second for two-seat games) instead of as fast as
   // the service answers.
@@ -569,7 +574,7 @@ int RunLoad(const std::vector<std::string>& args, cli::Io& io) {
   config.metrics_url = parsed->Value("metrics-url").value_or(std::string(kDefaultMetricsUrl));
   absl::StatusOr<std::optional<int64_t>> channels = parsed->Int("channels", 1, 64);
   if (!channels.ok()) return cli::UsageError(io, channels.status().message(), kLoadUsage);
-  config.channels = static_cast<int>(channels->value_or(4));
+  config.channels = static_cast<int>(channels->value_or(kDefaultChannels));
   absl::StatusOr<std::optional<uint64_t>> seed = parsed->Uint64("seed");
   if (!seed.ok()) return cli::UsageError(io, seed.status().message(), kLoadUsage);
   config.seed = seed->value_or(1);
