@@ -83,8 +83,9 @@ absl::Status State::ExplainIllegal(Action action) const {
       absl::StrCat("'", ActionToString(action), "' is not a legal action now"));
 }
 
-std::vector<int> State::Ranks() const {
-  const std::vector<int> scores = Scores();
+std::vector<int> State::Ranks() const { return RanksBy(Scores()); }
+
+std::vector<int> State::RanksBy(const std::vector<int>& scores) const {
   const Game& g = game();
   const int n = g.num_seats();
   std::vector<int> ranks(n, 1);

@@ -125,8 +125,11 @@ class State {
   // Game-specific result details for records (e.g. tiles and pips left).
   virtual nlohmann::json ResultDetails() const { return nlohmann::json::object(); }
 
-  // Rank of each seat, 1 = best; tied seats (and team mates) share a rank.
-  std::vector<int> Ranks() const;
+  // Rank of each seat, 1 = best; tied seats (and team mates) share a rank. By default from
+  // Scores() in the game's score order; a game whose winner is not simply the best score
+  // overrides it (Forty-Two: both teams past the target on one hand → the bidding team wins).
+  // Records, the referee, the CLI and the services take a match's ranks and winners from here.
+  virtual std::vector<int> Ranks() const;
   std::vector<std::string> LegalActionStrings() const;
   bool IsLegal(Action action) const;
   // Parses `text` as `seat`'s action and checks it is legal now: INVALID_ARGUMENT when
@@ -136,6 +139,9 @@ class State {
  protected:
   State(const State&) = default;
   State& operator=(const State&) = default;
+  // Ranks by `keys` (one per seat) in the game's score order: what the default Ranks() does
+  // with Scores(), for overrides that rank by something else.
+  std::vector<int> RanksBy(const std::vector<int>& keys) const;
 
  private:
   std::shared_ptr<const Game> game_;

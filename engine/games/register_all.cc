@@ -4,8 +4,14 @@
 #include "engine/core/registry.h"
 #include "engine/games/castle_rock/castle_rock.h"
 #include "engine/games/castle_rock/castle_rock_bots.h"
+#include "engine/games/chickenfoot/chickenfoot.h"
+#include "engine/games/chickenfoot/chickenfoot_bots.h"
+#include "engine/games/eighty_four/eighty_four.h"
 #include "engine/games/forty_two/forty_two.h"
 #include "engine/games/forty_two/forty_two_bots.h"
+#include "engine/games/mexican_train/mexican_train.h"
+#include "engine/games/mexican_train/mexican_train_bots.h"
+#include "engine/games/moon/moon.h"
 #include "engine/games/muggins/muggins.h"
 #include "engine/games/muggins/muggins_bots.h"
 
@@ -23,13 +29,21 @@ void MustRegister(GameRegistry& registry, GameSpec spec) {
 
 void RegisterAllGames(GameRegistry& registry) {
   MustRegister(registry, castle_rock::Spec());
+  MustRegister(registry, chickenfoot::Spec());
+  MustRegister(registry, eighty_four::Spec());
   MustRegister(registry, forty_two::Spec());
+  MustRegister(registry, mexican_train::Spec());
+  MustRegister(registry, moon::Spec());
   MustRegister(registry, muggins::Spec());
 }
 
 void RegisterAllBots(BotRegistry& registry) {
   castle_rock::RegisterBots(registry);
+  chickenfoot::RegisterBots(registry);
+  eighty_four::RegisterBots(registry);
   forty_two::RegisterBots(registry);
+  mexican_train::RegisterBots(registry);
+  moon::RegisterBots(registry);
   muggins::RegisterBots(registry);
 }
 

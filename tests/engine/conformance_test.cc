@@ -4,6 +4,7 @@
 // that invariants hold (tiles conserved), that a clone equals the original, that no view shows
 // a tile hidden from its seat, and that determinization keeps the seat's view. At the end the
 // match's record goes through JSON and the referee and must give the same state.
+#include <cstdint>
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -44,6 +45,21 @@ std::vector<Config> Configs() {
       {"forty_two", "nello=true,nello_doubles=low,sevens=true,target=100"},
       {"forty_two", "nello=true,nello_doubles=own,plunge=true,splash=true,mark_bidding=true"},
       {"forty_two", "preset=texas,marks_target=3,shaker_must_bid=true"},
+      {"eighty_four", "players=6"},
+      {"eighty_four", "players=6,left_out_to_last_trick=false,doubles_trump=true,follow_me=true"},
+      {"eighty_four", "scoring=marks,marks_target=3,shaker_must_bid=true,doubles_trump=true"},
+      {"eighty_four", "players=6,scoring=marks,marks_target=2,follow_me=true,shaker_must_bid=true"},
+      {"moon", "no_trump=true,target=7"},
+      {"moon", "max_hands=4"},
+      {"mexican_train", "preset=classic_double_9,players=6,rounds=2"},
+      {"mexican_train", "preset=classic,players=8,rounds=1"},
+      {"mexican_train", "preset=first_turn_strings,players=3,rounds=2"},
+      {"mexican_train", "preset=house,players=5,rounds=2"},
+      {"mexican_train", "preset=house,deal_table=sheet002_removal,set=7,players=2"},
+      {"mexican_train", "players=2,set=9,marker_off=any_play,dead_doubles_free=true,rounds=3"},
+      {"chickenfoot", "set=12,players=6,rounds=2"},
+      {"chickenfoot", "players=8,rounds=3"},
+      {"chickenfoot", "players=3,rounds=4"},
   };
   for (const Config& c : extra) {
     if (DefaultRegistry().Find(c.game) != nullptr) configs.push_back(c);
@@ -55,6 +71,15 @@ int Playouts() {
   if (const char* env = std::getenv("BONEYARD_CONFORMANCE_PLAYOUTS")) return std::atoi(env);
   return 2000;
 }
+
+// Moves per configuration, as many playouts: a configuration stops at Playouts() matches or
+// once it has played this many moves per playout asked for, whichever comes first. A two-player
+// Muggins match is about 230 moves, so it plays all its matches; a 13-round, eight-player
+// Mexican Train is thousands, and stops after a few hundred instead of costing ten times the
+// whole suite.
+constexpr int64_t kMovesPerPlayout = 250;
+// Even the longest games play at least this many matches.
+constexpr int kMinPlayouts = 50;
 
 // Every whitespace-separated token of every string in `j` that reads as a tile, skipping the
 // legal actions (Castle Rock's "take 1-3" names positions, not a tile).
@@ -144,7 +169,7 @@ class ConformanceTest : public ::testing::TestWithParam<Config> {
     RecordBuilder recorder(*state, seed);
     Rng rng(DeriveSeed(seed, 77));
     ActionList legal;
-    for (int step = 0; !state->IsTerminal(); ++step) {
+    for (int step = 0; !state->IsTerminal(); ++step, ++moves_) {
       ASSERT_LT(step, 1'000'000) << "match does not end";
       absl::Status inv = state->CheckInvariants();
       ASSERT_TRUE(inv.ok()) << inv << "\n" << state->ToString();
@@ -201,15 +226,21 @@ class ConformanceTest : public ::testing::TestWithParam<Config> {
   }
 
   std::shared_ptr<const Game> game_;
+  int64_t moves_ = 0;  // played by PlayOut so far
 };
 
 TEST_P(ConformanceTest, RandomPlayouts) {
   const int n = Playouts();
-  for (int i = 0; i < n; ++i) {
-    // The first playouts check everything at every step; the rest sample the deep checks.
-    ASSERT_NO_FATAL_FAILURE(PlayOut(DeriveSeed(0xB0E7A4D, i), /*deep=*/i < n / 20 + 1))
-        << "seed index " << i;
+  const int64_t budget = kMovesPerPlayout * n;
+  int played = 0;
+  for (int i = 0; i < n && (i < kMinPlayouts || moves_ < budget); ++i, ++played) {
+    // The first playouts check everything at every step (within a fifth of the move budget);
+    // the rest sample the deep checks.
+    const bool deep = i < n / 20 + 1 && moves_ < budget / 5;
+    ASSERT_NO_FATAL_FAILURE(PlayOut(DeriveSeed(0xB0E7A4D, i), deep)) << "seed index " << i;
   }
+  RecordProperty("playouts", played);
+  RecordProperty("moves", static_cast<int>(moves_));
 }
 
 INSTANTIATE_TEST_SUITE_P(AllGames, ConformanceTest, ::testing::ValuesIn(Configs()),

@@ -356,6 +356,33 @@ TEST(FortyTwoRules, BothPastTargetBiddingTeamWins) {
   EXPECT_EQ(m.base().ResultDetails()["winning_team"], 0);
 }
 
+// Ruling: both past the target on one hand → the bidding team wins even with the lower score;
+// the ranks (State::Ranks, overridden) and so the record's winners name the bidding team.
+TEST(FortyTwoRules, BothPastTargetBiddersRankFirstWithTheLowerScore) {
+  // Team 0 takes 30 of the 42 (bid 30, made), team 1 the other 12.
+  const char* low_play =
+      "6-4 6-3 6-0 2-1 6-5 6-1 3-2 2-2 6-6 3-3 5-4 5-1 6-2 4-2 5-2 4-0 1-0 3-1 4-1 1-1 2-0 4-3 "
+      "4-4 5-0 3-0 5-5 0-0 5-3";
+  Match m({{"target", "78"}}, {MakeDeal(kScoringHands), MakeDeal(Rotated(kScoringHands)),
+                               MakeDeal(Rotated(kScoringHands)), MakeDeal(kScoringHands)});
+  m.Do("pass, pass, pass, bid 30, trump 6");  // seat 0: 35/7
+  m.PlayTiles(kScoringPlay);
+  m.Do("pass, pass, pass, bid 30, trump 6");  // seat 1: 7/35
+  m.PlayTiles(kScoringPlay);
+  m.Do("pass, pass, bid 30, pass, trump 6");  // seat 1 again: 7/35
+  m.PlayTiles(kScoringPlay);
+  EXPECT_THAT(m.base().Scores(), ElementsAre(49, 77, 49, 77));
+  m.Do("bid 30, pass, pass, pass, trump 6");  // seat 0 bids and makes with 30/12
+  m.PlayTiles(low_play);
+  ASSERT_TRUE(m.base().IsTerminal());
+  EXPECT_THAT(m.base().Scores(), ElementsAre(79, 89, 79, 89));  // both past 78, team 1 ahead
+  EXPECT_EQ(m.state().winning_team(), 0);
+  EXPECT_THAT(m.base().Ranks(), ElementsAre(1, 2, 1, 2));
+  const RecordedResult result = ResultOf(m.base());
+  EXPECT_THAT(result.ranks, ElementsAre(1, 2, 1, 2));
+  EXPECT_THAT(result.winners, ElementsAre(0, 2));
+}
+
 // Option scoring=marks: one mark to the team that wins the hand (the bidders when made, the
 // opponents when set); first to marks_target wins.
 TEST(FortyTwoRules, MarksOneMarkPerHandWon) {

@@ -14,19 +14,13 @@ namespace boneyard::forty_two {
 
 using tricks::Bit;
 using tricks::Hand;
+using tricks::HandText;
 using tricks::TileName;
 
 namespace {
 
-constexpr Hand kAll = tricks::AllTiles(kTiles);
-constexpr int Partner(int seat) { return (seat + 2) % kSeats; }
+// Partners alternate round the table at every size: teams are the even and the odd seats.
 constexpr int Team(int seat) { return seat % 2; }
-
-std::string HandText(Hand h) {
-  std::vector<std::string> names;
-  for (; h; h &= h - 1) names.push_back(TileName(std::countr_zero(h)));
-  return absl::StrJoin(names, " ");
-}
 
 std::vector<std::string> SuitList(uint8_t suits) {
   std::vector<std::string> out;
@@ -137,13 +131,35 @@ GameSpec Spec() {
   return spec;
 }
 
-FortyTwoGame::FortyTwoGame(Rules rules, Options options)
-    : Game("forty_two", std::move(rules), kSeats, Teams{{0, 2}, {1, 3}}, *TileSet::DoubleN(6),
-           ScoreOrder::kHigherWins),
-      options_(options) {}
+namespace {
+
+Teams AlternateTeams(int seats) {
+  Teams teams(2);
+  for (int s = 0; s < seats; ++s) teams[Team(s)].push_back(s);
+  return teams;
+}
+
+}  // namespace
+
+FortyTwoGame::FortyTwoGame(Rules rules, Options options, std::string name, Table table)
+    : Game(std::move(name), std::move(rules), table.seats, AlternateTeams(table.seats),
+           *TileSet::DoubleN(6, table.num_tiles / tricks::kSetTiles), ScoreOrder::kHigherWins),
+      options_(options),
+      table_(table) {}
 
 absl::Status FortyTwoGame::ValidateDeal(int round, const Deal& deal) const {
-  return CheckDealTiles(round, deal, tile_set().AllTiles(), std::vector<int>(kSeats, kHandSize));
+  if (absl::Status s = CheckDealTiles(round, deal, tile_set().AllTiles(),
+                                      std::vector<int>(table_.seats, table_.hand_size));
+      !s.ok()) {
+    return s;
+  }
+  const int left_out = table_.num_tiles - table_.seats * table_.hand_size;
+  if (static_cast<int>(deal.boneyard.size()) != left_out) {
+    return absl::InvalidArgumentError(absl::StrCat("round ", round + 1, " deal: ", left_out,
+                                                   " tiles are left out, not ",
+                                                   deal.boneyard.size()));
+  }
+  return absl::OkStatus();
 }
 
 std::unique_ptr<State> FortyTwoGame::MakeState(uint64_t seed,
@@ -164,21 +180,23 @@ FortyTwoState::FortyTwoState(std::shared_ptr<const Game> game, uint64_t seed,
 
 void FortyTwoState::StartRound(int round) {
   round_ = static_cast<int16_t>(round);
-  shaker_ = static_cast<int8_t>(round % kSeats);
+  const Table& t = table();
+  shaker_ = static_cast<int8_t>(round % t.seats);
   if (round < static_cast<int>(deals_->size())) {
     const Deal& deal = (*deals_)[round];
     int i = 0;
     for (const auto& hand : deal.hands) {
-      for (const Tile& t : hand) deck_[i++] = static_cast<uint8_t>(tricks::IdOf(t));
+      for (const Tile& tile : hand) deck_[i++] = static_cast<uint8_t>(tricks::IdOf(tile));
     }
+    for (const Tile& tile : deal.boneyard) deck_[i++] = static_cast<uint8_t>(tricks::IdOf(tile));
   } else {
-    for (int i = 0; i < kTiles; ++i) deck_[i] = static_cast<uint8_t>(i);
+    for (int i = 0; i < t.num_tiles; ++i) deck_[i] = static_cast<uint8_t>(i);
     Rng rng(DeriveSeed(seed_, static_cast<uint64_t>(round)));
-    rng.Shuffle(deck_.data(), kTiles);
+    rng.Shuffle(deck_.data(), t.num_tiles);
   }
   hands_ = {};
-  for (int s = 0; s < kSeats; ++s) {
-    for (int k = 0; k < kHandSize; ++k) hands_[s] |= Bit(deck_[s * kHandSize + k]);
+  for (int s = 0; s < t.seats; ++s) {
+    for (int k = 0; k < t.hand_size; ++k) hands_[s] |= Bit(deck_[s * t.hand_size + k]);
   }
   excluded_ = {};
   voids_ = {};
@@ -186,7 +204,7 @@ void FortyTwoState::StartRound(int round) {
   trick_winner_ = {};
   taken_ = {};
   num_tricks_ = 0;
-  bidding_ = tricks::BiddingRound((shaker_ + 1) % kSeats, kSeats);
+  bidding_ = tricks::BiddingRound((shaker_ + 1) % t.seats, t.seats);
   calls_ = {};
   bid_action_ = kPass;
   contract_action_ = kPass;
@@ -200,13 +218,14 @@ void FortyTwoState::StartRound(int round) {
 }
 
 int FortyTwoState::HighMarks() const {
-  return bidding_.has_bid() ? bidding_.high_value() / kHandPoints : 0;
+  return bidding_.has_bid() ? bidding_.high_value() / table().hand_points : 0;
 }
 
 int FortyTwoState::BidValue(Action bid) const {
-  if (bid == kPlunge) return kHandPoints * std::max(4, HighMarks() + 1);
-  if (bid == kSplash) return kHandPoints * std::max(2, HighMarks() + 1);
-  if (IsMarkBid(bid)) return kHandPoints * static_cast<int>(bid - kMarkBidBase);
+  const int mark = table().hand_points;
+  if (bid == kPlunge) return mark * std::max(4, HighMarks() + 1);
+  if (bid == kSplash) return mark * std::max(2, HighMarks() + 1);
+  if (IsMarkBid(bid)) return mark * static_cast<int>(bid - kMarkBidBase);
   return static_cast<int>(bid - kBidBase);
 }
 
@@ -215,13 +234,14 @@ void FortyTwoState::BidActions(ActionList& out) const {
   const int high = bidding_.has_bid() ? bidding_.high_value() : 0;
   const bool forced = o.shaker_must_bid && bidding_.is_last() && !bidding_.has_bid();
   if (!forced) out.push_back(kPass);
-  const int top = o.mark_bidding ? kHandPoints - 1 : kHandPoints;
-  for (int n = std::max(kMinBid, high + 1); n <= top; ++n) out.push_back(kBidBase + n);
+  const int mark = table().hand_points;
+  const int top = o.mark_bidding ? mark - 1 : mark;
+  for (int n = std::max(table().min_bid, high + 1); n <= top; ++n) out.push_back(kBidBase + n);
   if (o.mark_bidding) {
     // Open at one or two marks; once two or more are bid, raise one mark at a time.
-    const int max_marks = high >= 2 * kHandPoints ? high / kHandPoints + 1 : 2;
+    const int max_marks = high >= 2 * mark ? high / mark + 1 : 2;
     for (int m = 1; m <= max_marks; ++m) {
-      if (m * kHandPoints > high) out.push_back(kMarkBidBase + m);
+      if (m * mark > high) out.push_back(kMarkBidBase + m);
     }
   }
   const int doubles = Doubles(current_);
@@ -235,7 +255,7 @@ void FortyTwoState::ContractActions(ActionList& out) const {
   if (o.doubles_trump) out.push_back(kTrumpDoublesAction);
   if (o.follow_me) out.push_back(kTrumpNoneAction);
   const bool special_bid = bid_action_ == kPlunge || bid_action_ == kSplash;
-  if (!special_bid && bid_value_ >= kHandPoints) {
+  if (!special_bid && bid_value_ >= table().hand_points) {
     if (o.nello) out.push_back(kNello);
     if (o.sevens) out.push_back(kSevens);
   }
@@ -287,7 +307,7 @@ void FortyTwoState::ApplyBid(Action action) {
   }
   bidder_ = static_cast<int8_t>(bidding_.high_seat());
   bid_value_ = static_cast<int16_t>(bidding_.high_value());
-  bid_marks_ = static_cast<int8_t>(std::max(1, bid_value_ / kHandPoints));
+  bid_marks_ = static_cast<int8_t>(std::max(1, bid_value_ / table().hand_points));
   // Plunge and splash: the partner names trumps and leads.
   declarer_ = static_cast<int8_t>(bid_action_ == kPlunge || bid_action_ == kSplash
                                       ? Partner(bidder_)
@@ -301,26 +321,34 @@ void FortyTwoState::ApplyContract(Action action) {
   int leader = declarer_;
   if (action == kNello) {
     contract_ = Contract::kNello;
-    rules_ = tricks::TrickRules(tricks::kNoTrump, opts().nello_doubles, false, kTiles);
+    rules_ = tricks::TrickRules(tricks::kNoTrump, opts().nello_doubles, false, table().num_tiles);
     sitting_out_ = static_cast<int8_t>(Partner(bidder_));
   } else if (action == kSevens) {
     contract_ = Contract::kSevens;
-    rules_ = tricks::TrickRules(tricks::kNoTrump, tricks::DoublesRank::kHigh, true, kTiles);
+    rules_ = tricks::TrickRules(tricks::kNoTrump, tricks::DoublesRank::kHigh, true, table().num_tiles);
   } else {
     contract_ = Contract::kTrumps;
     const int trump = action == kTrumpDoublesAction ? tricks::kTrumpDoubles
                       : action == kTrumpNoneAction  ? tricks::kNoTrump
                                                     : static_cast<int>(action - kTrumpBase);
-    rules_ = tricks::TrickRules(trump, tricks::DoublesRank::kHigh, false, kTiles);
+    rules_ = tricks::TrickRules(trump, tricks::DoublesRank::kHigh, false, table().num_tiles);
   }
   phase_ = Phase::kPlaying;
   current_ = static_cast<int8_t>(leader);
 }
 
 int FortyTwoState::NextInPlay(int seat) const {
-  int next = (seat + 1) % kSeats;
-  if (next == sitting_out_) next = (next + 1) % kSeats;
+  int next = (seat + 1) % seats();
+  if (next == sitting_out_) next = (next + 1) % seats();
   return next;
+}
+
+int FortyTwoState::TrickPoints(int i) const {
+  Hand tiles = tricks_[i].TileMask();
+  // The tiles left out (Eighty-Four with 6) count for the last trick, so a hand is worth 84.
+  if (i == table().hand_size - 1 && opts().left_out_to_last_trick) tiles |= LeftOut();
+  return table().trick_points + table().double_points * std::popcount(tiles & kDoublesMask) +
+         tricks::CountPoints(tiles);
 }
 
 // ----- State: play and scoring -----
@@ -330,7 +358,7 @@ void FortyTwoState::ApplyPlay(int tile) {
   if (rules_.sevens()) {
     // Every tile nearer to seven than the one played is shown not to be in this hand.
     const int d = std::abs(tricks::TilePips(tile) - 7);
-    for (int id = 0; id < kTiles; ++id) {
+    for (int id = 0; id < table().num_tiles; ++id) {
       if (std::abs(tricks::TilePips(id) - 7) < d) excluded_[current_] |= Bit(id);
     }
   } else if (!trick.empty()) {
@@ -342,7 +370,7 @@ void FortyTwoState::ApplyPlay(int tile) {
   }
   hands_[current_] &= ~Bit(tile);
   trick.Add(current_, tile);
-  const int players = sitting_out_ >= 0 ? kSeats - 1 : kSeats;
+  const int players = sitting_out_ >= 0 ? seats() - 1 : seats();
   if (trick.size == players) {
     FinishTrick();
   } else {
@@ -353,11 +381,10 @@ void FortyTwoState::ApplyPlay(int tile) {
 void FortyTwoState::FinishTrick() {
   const tricks::Trick& trick = tricks_[num_tricks_];
   const int winner = trick.seats[tricks::WinningIndex(trick, rules_)];
-  taken_[Team(winner)] = static_cast<int16_t>(taken_[Team(winner)] + 1 +
-                                              tricks::CountPoints(trick.TileMask()));
+  taken_[Team(winner)] = static_cast<int16_t>(taken_[Team(winner)] + TrickPoints(num_tricks_));
   trick_winner_[num_tricks_] = static_cast<int8_t>(winner);
   ++num_tricks_;
-  if (num_tricks_ == kTricks) {
+  if (num_tricks_ == table().hand_size) {
     EndHand();
   } else {
     current_ = static_cast<int8_t>(winner);
@@ -380,10 +407,10 @@ HandResult FortyTwoState::MakeResult() const {
   if (contract_ == Contract::kNello) {
     r.made = bidder_tricks == 0;
   } else if (all_or_nothing) {
-    r.made = bidder_tricks == kTricks;
+    r.made = bidder_tricks == table().hand_size;
   } else {
     // Bids of 42 or more (marks) need everything: 42 points.
-    r.made = taken_[bt] >= std::min<int>(bid_value_, kHandPoints);
+    r.made = taken_[bt] >= std::min<int>(bid_value_, table().hand_points);
   }
   if (opts().scoring == Scoring::kMarks) {
     r.scored[r.made ? bt : 1 - bt] = bid_marks_;
@@ -422,18 +449,29 @@ void FortyTwoState::EndHand() {
 
 std::vector<int> FortyTwoState::Scores() const {
   const auto& totals = opts().scoring == Scoring::kMarks ? marks_ : scores_;
-  std::vector<int> out(kSeats);
-  for (int s = 0; s < kSeats; ++s) out[s] = totals[Team(s)];
+  std::vector<int> out(seats());
+  for (int s = 0; s < seats(); ++s) out[s] = totals[Team(s)];
   return out;
+}
+
+std::vector<int> FortyTwoState::Ranks() const {
+  if (!terminal_) return State::Ranks();
+  std::vector<int> ranks(seats());
+  for (int s = 0; s < seats(); ++s) ranks[s] = Team(s) == winner_team_ ? 1 : 2;
+  return ranks;
 }
 
 Deal FortyTwoState::CurrentDeal() const {
   Deal deal;
-  deal.hands.resize(kSeats);
-  for (int s = 0; s < kSeats; ++s) {
-    for (int k = 0; k < kHandSize; ++k) {
-      deal.hands[s].push_back(tricks::TileOf(deck_[s * kHandSize + k]));
+  const Table& t = table();
+  deal.hands.resize(t.seats);
+  for (int s = 0; s < t.seats; ++s) {
+    for (int k = 0; k < t.hand_size; ++k) {
+      deal.hands[s].push_back(tricks::TileOf(deck_[s * t.hand_size + k]));
     }
+  }
+  for (int i = t.seats * t.hand_size; i < t.num_tiles; ++i) {
+    deal.boneyard.push_back(tricks::TileOf(deck_[i]));
   }
   return deal;
 }
@@ -488,10 +526,11 @@ std::unique_ptr<View> FortyTwoState::ViewFor(int seat) const {
   view->current_seat = CurrentSeat();
   view->round = round_;
   view->terminal = terminal_;
-  if (seat >= 0 && seat < kSeats) {
+  if (seat >= 0 && seat < seats()) {
     for (Hand h = hands_[seat]; h; h &= h - 1) view->hand.push_back(tricks::TileOf(std::countr_zero(h)));
   }
-  for (int s = 0; s < kSeats; ++s) view->hand_counts.push_back(std::popcount(hands_[s]));
+  for (int s = 0; s < seats(); ++s) view->hand_counts.push_back(std::popcount(hands_[s]));
+  view->boneyard_count = table().num_tiles - seats() * table().hand_size;
   view->scores = Scores();
   if (!terminal_ && seat == current_) view->legal_actions = LegalActionStrings();
   view->phase = terminal_                     ? FortyTwoView::Phase::kOver
@@ -513,16 +552,16 @@ std::unique_ptr<View> FortyTwoState::ViewFor(int seat) const {
   for (int i = 0; i < num_tricks_; ++i) {
     TrickView t = MakeTrickView(tricks_[i]);
     t.winner = trick_winner_[i];
-    t.points = 1 + tricks::CountPoints(tricks_[i].TileMask());
+    t.points = TrickPoints(i);
     view->tricks.push_back(std::move(t));
   }
-  if (phase_ == Phase::kPlaying && num_tricks_ < kTricks) {
+  if (phase_ == Phase::kPlaying && num_tricks_ < table().hand_size) {
     view->trick = MakeTrickView(tricks_[num_tricks_]);
   }
   view->taken = {taken_[0], taken_[1]};
   view->team_scores = {scores_[0], scores_[1]};
   view->marks = {marks_[0], marks_[1]};
-  for (int s = 0; s < kSeats; ++s) {
+  for (int s = 0; s < seats(); ++s) {
     std::vector<int> suits;
     for (int x = 0; x < tricks::kNumSuits; ++x) {
       if ((voids_[s] >> x) & 1) suits.push_back(x);
@@ -531,6 +570,7 @@ std::unique_ptr<View> FortyTwoState::ViewFor(int seat) const {
   }
   if (has_last_) view->last_hand = last_;
   view->options = opts();
+  view->table = table();
   return view;
 }
 
@@ -618,12 +658,19 @@ std::string FortyTwoView::LayoutText() const {
   return out;
 }
 
+Hand FortyTwoState::LeftOut() const {
+  Hand out = 0;
+  for (int i = seats() * table().hand_size; i < table().num_tiles; ++i) out |= Bit(deck_[i]);
+  return out;
+}
+
 TileMask FortyTwoState::HiddenFrom(int seat) const {
   TileMask mask;
-  for (int s = 0; s < kSeats; ++s) {
-    if (s == seat) continue;
-    for (Hand h = hands_[s]; h; h &= h - 1) mask.Set(std::countr_zero(h));
+  Hand hidden = LeftOut();
+  for (int s = 0; s < seats(); ++s) {
+    if (s != seat) hidden |= hands_[s];
   }
+  for (Hand h = hidden; h; h &= h - 1) mask.Set(std::countr_zero(h));
   return mask;
 }
 
@@ -646,15 +693,24 @@ std::unique_ptr<State> FortyTwoState::Determinize(int seat, Rng& rng) const {
   auto copy = std::make_unique<FortyTwoState>(*this);
   if (terminal_) return copy;
   // One group per hidden hand; a seat that bid plunge or splash gets two: the doubles it must
-  // still hold, and the rest of its hand.
-  constexpr int kMaxGroups = 2 * kSeats;
+  // still hold, and the rest of its hand. The tiles left out (Eighty-Four with 6) are a group
+  // of their own (group_seat -1).
+  const Table& t = table();
+  const Hand all = tricks::AllTiles(t.num_tiles);
+  constexpr int kMaxGroups = 2 * kMaxSeats + 1;
   std::array<Hand, kMaxGroups> allowed{};
   std::array<int, kMaxGroups> counts{};
   std::array<int, kMaxGroups> group_seat{};
   std::array<Hand, kMaxGroups> got{};
-  Hand pool = 0;
+  Hand pool = LeftOut();
   int groups = 0;
-  for (int s = 0; s < kSeats; ++s) {
+  if (pool != 0) {
+    group_seat[groups] = -1;
+    allowed[groups] = all;
+    counts[groups] = std::popcount(pool);
+    ++groups;
+  }
+  for (int s = 0; s < t.seats; ++s) {
     if (s == seat) continue;
     pool |= hands_[s];
     const int doubles = DoublesStillHeld(s);
@@ -665,7 +721,7 @@ std::unique_ptr<State> FortyTwoState::Determinize(int seat, Rng& rng) const {
       ++groups;
     }
     group_seat[groups] = s;
-    allowed[groups] = ~excluded_[s] & kAll;
+    allowed[groups] = ~excluded_[s] & all;
     counts[groups] = std::popcount(hands_[s]) - doubles;
     ++groups;
   }
@@ -676,22 +732,27 @@ std::unique_ptr<State> FortyTwoState::Determinize(int seat, Rng& rng) const {
     std::fputs("boneyard: forty_two determinization found no consistent deal\n", stderr);
     std::abort();
   }
-  for (int s = 0; s < kSeats; ++s) {
+  Hand left_out = 0;
+  for (int s = 0; s < t.seats; ++s) {
     if (s != seat) copy->hands_[s] = 0;
   }
-  for (int g = 0; g < groups; ++g) copy->hands_[group_seat[g]] |= got[g];
-  for (int s = 0; s < kSeats; ++s) {
-    if (s == seat) continue;
-    // The dealt block keeps the tiles played; the places of the unplayed ones get the new.
-    Hand fresh = copy->hands_[s];
-    for (int k = 0; k < kHandSize; ++k) {
-      uint8_t& id = copy->deck_[s * kHandSize + k];
-      if (hands_[s] & Bit(id)) {
+  for (int g = 0; g < groups; ++g) {
+    (group_seat[g] < 0 ? left_out : copy->hands_[group_seat[g]]) |= got[g];
+  }
+  // The dealt blocks keep the tiles played; the places of the unplayed ones get the new.
+  auto refill = [&](int from, int to, Hand old_tiles, Hand fresh) {
+    for (int i = from; i < to; ++i) {
+      uint8_t& id = copy->deck_[i];
+      if (old_tiles & Bit(id)) {
         id = static_cast<uint8_t>(std::countr_zero(fresh));
         fresh &= fresh - 1;
       }
     }
+  };
+  for (int s = 0; s < t.seats; ++s) {
+    if (s != seat) refill(s * t.hand_size, (s + 1) * t.hand_size, hands_[s], copy->hands_[s]);
   }
+  refill(t.seats * t.hand_size, t.num_tiles, LeftOut(), left_out);
   return copy;
 }
 
@@ -717,7 +778,7 @@ absl::StatusOr<Action> FortyTwoState::ParseAction(absl::string_view text) const 
       absl::StrSplit(lower, absl::ByAnyChar(" \t\r\n"), absl::SkipEmpty());
   auto malformed = [&](absl::string_view why) {
     return absl::InvalidArgumentError(absl::StrCat(
-        "'", text, "' is not a forty_two action", why,
+        "'", text, "' is not a ", game().name(), " action", why,
         " (write \"bid 31\", \"bid 1 mark\", \"pass\", \"plunge\", \"splash\"; \"trump 4\", "
         "\"trump doubles\", \"trump none\", \"nello\", \"sevens\"; or a tile \"6-4\")"));
   };
@@ -730,7 +791,11 @@ absl::StatusOr<Action> FortyTwoState::ParseAction(absl::string_view text) const 
     if (words[0] == "sevens") return kSevens;
     absl::StatusOr<Tile> tile = Tile::Parse(words[0]);
     if (!tile.ok()) return malformed(absl::StrCat(": ", tile.status().message()));
-    if (tile->hi > 6 || tile->copy != 0) return malformed(": forty_two uses one double-6 set");
+    if (!game().tile_set().Contains(*tile)) {
+      return malformed(table().num_tiles > tricks::kSetTiles
+                           ? ": the tiles are two double-6 sets, the second written 6-4'"
+                           : ": the tiles are one double-6 set");
+    }
     return static_cast<Action>(tricks::IdOf(*tile));
   }
   int n = 0;
@@ -798,9 +863,12 @@ absl::Status FortyTwoState::ExplainIllegal(Action action) const {
                   "exactly one mark");
     }
     const int n = static_cast<int>(action - kBidBase);
-    if (n < kMinBid || n > kHandPoints) return fail("bids go from ", kMinBid, " to ", kHandPoints);
-    if (n == kHandPoints && o.mark_bidding) {
-      return fail("with mark bidding, 42 is bid as \"bid 1 mark\"");
+    const Table& t = table();
+    if (n < t.min_bid || n > t.hand_points) {
+      return fail("bids go from ", t.min_bid, " to ", t.hand_points);
+    }
+    if (n == t.hand_points && o.mark_bidding) {
+      return fail("with mark bidding, ", t.hand_points, " is bid as \"bid 1 mark\"");
     }
     return fail("a bid must be higher than the highest so far (", BidText(bid_action_), ")");
   }
@@ -834,22 +902,25 @@ absl::Status FortyTwoState::ExplainIllegal(Action action) const {
 // ----- Checks and text -----
 
 absl::Status FortyTwoState::CheckInvariants() const {
+  const Table& tab = table();
+  const int hand_size = tab.hand_size;
   Hand dealt = 0;
-  for (uint8_t id : deck_) {
-    if (id >= kTiles || (dealt & Bit(id))) {
-      return absl::InternalError("the round's deal is not the 28 tiles once each");
+  for (int i = 0; i < tab.num_tiles; ++i) {
+    const int id = deck_[i];
+    if (id >= tab.num_tiles || (dealt & Bit(id))) {
+      return absl::InternalError("the round's deal is not the set's tiles once each");
     }
     dealt |= Bit(id);
   }
-  Hand seen = 0;
-  std::array<int, kSeats> played{};
-  for (int s = 0; s < kSeats; ++s) {
+  Hand seen = LeftOut();
+  std::array<int, kMaxSeats> played{};
+  for (int s = 0; s < tab.seats; ++s) {
     if (seen & hands_[s]) return absl::InternalError("a tile is in two hands");
     seen |= hands_[s];
   }
   std::array<int, 2> taken{};
   const int open = terminal_ || phase_ != Phase::kPlaying ? num_tricks_ : num_tricks_ + 1;
-  for (int i = 0; i < open && i < kTricks; ++i) {
+  for (int i = 0; i < open && i < hand_size; ++i) {
     const tricks::Trick& t = tricks_[i];
     for (int k = 0; k < t.size; ++k) {
       if (seen & Bit(t.tiles[k])) return absl::InternalError("a played tile is also held");
@@ -857,24 +928,28 @@ absl::Status FortyTwoState::CheckInvariants() const {
       ++played[t.seats[k]];
       // The tile came from the hand dealt to that seat.
       bool from_hand = false;
-      for (int j = 0; j < kHandSize; ++j) from_hand |= deck_[t.seats[k] * kHandSize + j] == t.tiles[k];
+      for (int j = 0; j < hand_size; ++j) from_hand |= deck_[t.seats[k] * hand_size + j] == t.tiles[k];
       if (!from_hand) return absl::InternalError("a seat played a tile it was not dealt");
     }
     if (i < num_tricks_) {
-      taken[Team(trick_winner_[i])] += 1 + tricks::CountPoints(t.TileMask());
+      taken[Team(trick_winner_[i])] += TrickPoints(i);
     }
   }
-  if (seen != kAll) return absl::InternalError("tiles were lost");
-  for (int s = 0; s < kSeats; ++s) {
-    if (std::popcount(hands_[s]) + played[s] != kHandSize) {
-      return absl::InternalError(absl::StrCat("seat ", s, "'s tiles do not add up to 7"));
+  if (seen != tricks::AllTiles(tab.num_tiles)) return absl::InternalError("tiles were lost");
+  for (int s = 0; s < tab.seats; ++s) {
+    if (std::popcount(hands_[s]) + played[s] != hand_size) {
+      return absl::InternalError(absl::StrCat("seat ", s, "'s tiles do not add up to ", hand_size));
     }
   }
   if (taken[0] != taken_[0] || taken[1] != taken_[1]) {
     return absl::InternalError("points taken disagree with the tricks");
   }
-  if (contract_ == Contract::kTrumps && num_tricks_ == kTricks && taken[0] + taken[1] != kHandPoints) {
-    return absl::InternalError("a hand did not total 42");
+  const Hand lost = opts().left_out_to_last_trick ? 0 : LeftOut();
+  const int hand_total = tab.hand_points - tricks::CountPoints(lost) -
+                         tab.double_points * std::popcount(lost & kDoublesMask);
+  if (contract_ == Contract::kTrumps && num_tricks_ == hand_size &&
+      taken[0] + taken[1] != hand_total) {
+    return absl::InternalError(absl::StrCat("a hand did not total ", tab.hand_points));
   }
   for (int t = 0; t < 2; ++t) {
     if (scores_[t] < 0 || marks_[t] < 0) return absl::InternalError("a negative score");
@@ -885,7 +960,7 @@ absl::Status FortyTwoState::CheckInvariants() const {
   }
   // Hidden hands never hold a tile their seat has shown it cannot hold, and a plunger or
   // splasher still holds the doubles it showed.
-  for (int s = 0; s < kSeats; ++s) {
+  for (int s = 0; s < tab.seats; ++s) {
     if (hands_[s] & excluded_[s]) {
       return absl::InternalError(absl::StrCat("seat ", s, " holds a tile it showed it lacks"));
     }
@@ -894,7 +969,7 @@ absl::Status FortyTwoState::CheckInvariants() const {
                                               " without the doubles"));
     }
   }
-  if (current_ < 0 || current_ >= kSeats || current_ == sitting_out_) {
+  if (current_ < 0 || current_ >= tab.seats || current_ == sitting_out_) {
     return absl::InternalError("bad current seat");
   }
   return absl::OkStatus();
@@ -904,17 +979,17 @@ std::string FortyTwoState::ToString() const {
   std::string out = absl::StrCat("round ", round_ + 1, terminal_ ? " over" : "", " | shaker ",
                                  shaker_, " | seat ", current_, " to act | points ", scores_[0],
                                  " ", scores_[1], " | marks ", marks_[0], " ", marks_[1]);
-  for (int s = 0; s < kSeats; ++s) {
+  for (int s = 0; s < seats(); ++s) {
     absl::StrAppend(&out, " | hand ", s, ": ", HandText(hands_[s]), " void ",
                     absl::StrJoin(SuitList(voids_[s]), "/"), " excl ", excluded_[s]);
   }
   absl::StrAppend(&out, " | bids:");
-  for (int s = 0; s < kSeats; ++s) absl::StrAppend(&out, " ", bidding_.said(s));
+  for (int s = 0; s < seats(); ++s) absl::StrAppend(&out, " ", bidding_.said(s));
   absl::StrAppend(&out, " | bidder ", bidder_, " ", BidText(bid_action_), " value ", bid_value_,
                   " marks ", bid_marks_, " | declarer ", declarer_, " contract ",
                   contract_action_ == kPass ? std::string("-") : ActionToString(contract_action_),
                   " | out ", sitting_out_, " | tricks:");
-  for (int i = 0; i <= num_tricks_ && i < kTricks; ++i) {
+  for (int i = 0; i <= num_tricks_ && i < table().hand_size; ++i) {
     const tricks::Trick& t = tricks_[i];
     if (t.empty()) continue;
     absl::StrAppend(&out, " [");
@@ -924,7 +999,7 @@ std::string FortyTwoState::ToString() const {
     absl::StrAppend(&out, i < num_tricks_ ? absl::StrCat(" → ", trick_winner_[i]) : "", "]");
   }
   absl::StrAppend(&out, " | taken ", taken_[0], " ", taken_[1], " | dealt:");
-  for (uint8_t id : deck_) absl::StrAppend(&out, " ", TileName(id));
+  for (int i = 0; i < table().num_tiles; ++i) absl::StrAppend(&out, " ", TileName(deck_[i]));
   if (has_last_) {
     absl::StrAppend(&out, " | last hand ", last_.round + 1, " bidder ", last_.bidder, " ",
                     last_.bid, " ", last_.contract, last_.made ? " made " : " set ",

@@ -54,12 +54,32 @@
 
 namespace boneyard::forty_two {
 
+// Forty-Two's table.
 inline constexpr int kSeats = 4;
 inline constexpr int kTiles = tricks::kSetTiles;
 inline constexpr int kHandSize = 7;
 inline constexpr int kTricks = 7;
 inline constexpr int kHandPoints = 42;
 inline constexpr int kMinBid = 30;
+// The largest table the state is built for (Eighty-Four: 8 seats, 56 tiles, 9 tiles a hand).
+inline constexpr int kMaxSeats = tricks::kMaxSeats;
+inline constexpr int kMaxTiles = tricks::kMaxTiles;
+inline constexpr int kMaxHand = 9;
+
+// The table a game of the Forty-Two family is played at. Forty-Two is one table; Eighty-Four
+// ("use the rules of Forty-Two" with two sets) is two more (engine/games/eighty_four/). Partners
+// always alternate round the table: the teams are the even and the odd seats.
+struct Table {
+  int seats = kSeats;
+  int num_tiles = kTiles;     // one or two double-6 sets (ids 0..27, then 28..55)
+  int hand_size = kHandSize;  // also the number of tricks; tiles not dealt are left out
+  int trick_points = 1;       // points a trick is worth
+  int double_points = 0;      // points each double taken is worth
+  int min_bid = kMinBid;
+  int hand_points = kHandPoints;  // all a hand's points: the highest points bid, one mark
+  friend bool operator==(const Table&, const Table&) = default;
+};
+inline constexpr Table kFortyTwoTable{};
 
 // ----- Actions -----
 
@@ -74,8 +94,9 @@ inline constexpr Action kTrumpNoneAction = 308;
 inline constexpr Action kNello = 309;
 inline constexpr Action kSevens = 310;
 
-constexpr bool IsPlay(Action a) { return a < kTiles; }
-constexpr bool IsPointBid(Action a) { return a >= kBidBase + kMinBid && a <= kBidBase + kHandPoints; }
+constexpr bool IsPlay(Action a) { return a < kMaxTiles; }
+// A bid of points (which points are legal depends on the table).
+constexpr bool IsPointBid(Action a) { return a > kBidBase && a < kMarkBidBase; }
 constexpr bool IsMarkBid(Action a) { return a > kMarkBidBase && a < kPlunge; }
 constexpr bool IsBid(Action a) { return IsPointBid(a) || IsMarkBid(a) || a == kPlunge || a == kSplash; }
 constexpr bool IsContract(Action a) { return a >= kTrumpBase && a <= kSevens; }
@@ -110,13 +131,18 @@ struct Options {
   bool sevens = false;
   bool plunge = false;
   bool splash = false;
+  // Eighty-Four with 6: the 2 tiles left out count for the team taking the last trick.
+  bool left_out_to_last_trick = true;
 };
 
 class FortyTwoGame : public Game {
  public:
-  FortyTwoGame(Rules rules, Options options);
+  // Forty-Two; `name` and `table` for the other games of the family (Eighty-Four).
+  FortyTwoGame(Rules rules, Options options, std::string name = "forty_two",
+               Table table = kFortyTwoTable);
   absl::Status ValidateDeal(int round, const Deal& deal) const override;
   const Options& options() const { return options_; }
+  const Table& table() const { return table_; }
 
  protected:
   std::unique_ptr<State> MakeState(uint64_t seed,
@@ -124,6 +150,7 @@ class FortyTwoGame : public Game {
 
  private:
   Options options_;
+  Table table_;
 };
 
 // ----- View -----
@@ -166,6 +193,7 @@ class FortyTwoView : public View {
   std::vector<std::vector<int>> void_suits;  // per seat: suits it has shown it cannot follow
   std::optional<HandResult> last_hand;
   Options options;
+  Table table;
 
  protected:
   nlohmann::json LayoutJson() const override;
@@ -196,6 +224,9 @@ class FortyTwoState : public State {
   absl::Status CheckInvariants() const override;
   std::string ToString() const override;
   nlohmann::json ResultDetails() const override;
+  // The winning team ranks first even when the other team scored more (both past the target
+  // on one hand: the bidding team wins).
+  std::vector<int> Ranks() const override;
 
   // For tests and bots.
   tricks::Hand hand(int seat) const { return hands_[seat]; }
@@ -209,6 +240,9 @@ class FortyTwoState : public State {
   enum class Phase : uint8_t { kBidding, kDeclaring, kPlaying };
 
   const Options& opts() const { return game_->options(); }
+  const Table& table() const { return game_->table(); }
+  int seats() const { return game_->table().seats; }
+  int Partner(int seat) const { return (seat + 2) % seats(); }  // nello, plunge: 4 seats
   void StartRound(int round);
   void ApplyBid(Action action);
   void ApplyContract(Action action);
@@ -216,6 +250,12 @@ class FortyTwoState : public State {
   void FinishTrick();
   void EndHand();
   int NextInPlay(int seat) const;
+  // The tiles dealt to nobody (Eighty-Four with 6 players: 2).
+  tricks::Hand LeftOut() const;
+  // What finished trick `i` is worth to the team taking it: the table's trick and double
+  // points and the counts (the last trick also the left-out tiles', option
+  // left_out_to_last_trick).
+  int TrickPoints(int i) const;
   // The marks a bid is worth (points bids: 1), its value in points (a mark is 42).
   int BidValue(Action bid) const;
   int HighMarks() const;
@@ -228,7 +268,7 @@ class FortyTwoState : public State {
 
   static constexpr tricks::Hand kDoublesMask = [] {
     tricks::Hand m = 0;
-    for (int id = 0; id < kTiles; ++id) {
+    for (int id = 0; id < kMaxTiles; ++id) {
       if (tricks::TileIsDouble(id)) m |= tricks::Bit(id);
     }
     return m;
@@ -238,17 +278,18 @@ class FortyTwoState : public State {
   std::shared_ptr<const std::vector<Deal>> deals_;
   uint64_t seed_;
   tricks::TrickRules rules_;
-  std::array<tricks::Hand, kSeats> hands_{};
-  std::array<tricks::Hand, kSeats> excluded_{};  // tiles each seat has shown it cannot hold
-  std::array<uint8_t, kSeats> voids_{};         // suits each seat has failed to follow (bits)
-  std::array<uint8_t, kTiles> deck_{};          // this round's deal: hands in blocks of 7
-  std::array<tricks::Trick, kTricks> tricks_{};  // this hand's tricks; tricks_[num_tricks_] open
-  std::array<int8_t, kTricks> trick_winner_{};
+  std::array<tricks::Hand, kMaxSeats> hands_{};
+  std::array<tricks::Hand, kMaxSeats> excluded_{};  // tiles each seat has shown it cannot hold
+  std::array<uint8_t, kMaxSeats> voids_{};          // suits each seat has failed to follow (bits)
+  // This round's deal: the hands in blocks of hand_size, then the tiles left out.
+  std::array<uint8_t, kMaxTiles> deck_{};
+  std::array<tricks::Trick, kMaxHand> tricks_{};  // this hand's tricks; tricks_[num_tricks_] open
+  std::array<int8_t, kMaxHand> trick_winner_{};
   std::array<int32_t, 2> scores_{};
   std::array<int32_t, 2> marks_{};
   std::array<int16_t, 2> taken_{};
   tricks::BiddingRound bidding_;
-  std::array<uint16_t, kSeats> calls_{};  // what each seat said this hand (a bid or kPass)
+  std::array<uint16_t, kMaxSeats> calls_{};  // what each seat said this hand (a bid or kPass)
   HandResult last_;
   bool has_last_ = false;
   Action bid_action_ = kPass;  // the winning bid

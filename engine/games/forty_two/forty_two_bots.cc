@@ -10,8 +10,6 @@ using tricks::Hand;
 
 namespace {
 
-constexpr Hand kAll = tricks::AllTiles(kTiles);
-
 Hand HandOf(const View& view) {
   Hand h = 0;
   for (const Tile& t : view.hand) h |= Bit(tricks::IdOf(t));
@@ -80,14 +78,14 @@ Action ChooseBid(const FortyTwoView& v, Hand hand, std::span<const Action> legal
   const bool can_pass = legal[0] == kPass;
   if (!can_pass) return legal[0];  // forced to bid: the cheapest bid
   if (v.high_bidder != kNobody && v.high_bidder % 2 == v.seat % 2) return kPass;  // partner leads
-  const int estimate = EstimatePoints(hand, BestTrump(hand));
+  const int estimate = EstimatePoints(hand, BestTrump(hand, v.table), v.table);
   for (Action a : legal) {
     if (a == kPass) continue;
     int value = 0;
     if (IsPointBid(a)) {
       value = static_cast<int>(a - kBidBase);
     } else if (a == kMarkBidBase + 1) {
-      value = kHandPoints;
+      value = v.table.hand_points;
     } else {
       continue;  // no plunges, splashes or multi-mark bids
     }
@@ -96,8 +94,8 @@ Action ChooseBid(const FortyTwoView& v, Hand hand, std::span<const Action> legal
   return kPass;
 }
 
-Action ChooseContract(Hand hand, std::span<const Action> legal) {
-  const Action want = kTrumpBase + BestTrump(hand);
+Action ChooseContract(const FortyTwoView& v, Hand hand, std::span<const Action> legal) {
+  const Action want = kTrumpBase + BestTrump(hand, v.table);
   for (Action a : legal) {
     if (a == want) return a;
   }
@@ -106,7 +104,7 @@ Action ChooseContract(Hand hand, std::span<const Action> legal) {
 
 Action ChoosePlay(const FortyTwoView& v, Hand hand, std::span<const Action> legal) {
   const tricks::TrickRules& rules = v.rules;
-  const Hand unknown = kAll & ~hand & ~PlayedTiles(v);
+  const Hand unknown = tricks::AllTiles(v.table.num_tiles) & ~hand & ~PlayedTiles(v);
   const tricks::Trick trick = OpenTrick(v);
   auto keep_less = [&](Action a, Action b) {
     return KeepValue(static_cast<int>(a), rules) < KeepValue(static_cast<int>(b), rules);
@@ -135,7 +133,7 @@ Action ChoosePlay(const FortyTwoView& v, Hand hand, std::span<const Action> lega
       }
     }
     // Cash a sure winner, counts first.
-    std::array<Action, kHandSize> sure{};
+    std::array<Action, kMaxHand> sure{};
     int num_sure = 0;
     for (Action a : legal) {
       if (IsSureWinner(static_cast<int>(a), unknown, rules)) sure[num_sure++] = a;
@@ -151,7 +149,7 @@ Action ChoosePlay(const FortyTwoView& v, Hand hand, std::span<const Action> lega
   const int win_index = tricks::WinningIndex(trick, rules);
   const int winner = trick.seats[win_index];
   const int led = rules.LedSuit(trick.tiles[0]);
-  const int players = v.sitting_out != kNobody ? kSeats - 1 : kSeats;
+  const int players = v.sitting_out != kNobody ? v.table.seats - 1 : v.table.seats;
   const bool last_to_play = trick.size == players - 1;
   auto wins = [&](Action a) {
     tricks::Trick after = trick;
@@ -168,7 +166,7 @@ Action ChoosePlay(const FortyTwoView& v, Hand hand, std::span<const Action> lega
         if (rules.Power(std::countr_zero(u), led) > power) safe = false;
       }
     }
-    std::array<Action, kHandSize> under{};
+    std::array<Action, kMaxHand> under{};
     int n = 0;
     for (Action a : legal) {
       if (!wins(a)) under[n++] = a;
@@ -185,7 +183,7 @@ Action ChoosePlay(const FortyTwoView& v, Hand hand, std::span<const Action> lega
     return Pick(std::span(under).first(n), keep_less);
   }
   // An opponent is winning: win as cheaply as we can, else throw the least valuable tile.
-  std::array<Action, kHandSize> winning{};
+  std::array<Action, kMaxHand> winning{};
   int n = 0;
   for (Action a : legal) {
     if (wins(a)) winning[n++] = a;
@@ -208,8 +206,8 @@ Action ChoosePlay(const FortyTwoView& v, Hand hand, std::span<const Action> lega
 
 }  // namespace
 
-int EstimatePoints(Hand hand, int trump) {
-  const tricks::TrickRules rules(trump, tricks::DoublesRank::kHigh, false, kTiles);
+int EstimatePoints(Hand hand, int trump, const Table& table) {
+  const tricks::TrickRules rules(trump, tricks::DoublesRank::kHigh, false, table.num_tiles);
   const Hand trumps = hand & rules.trumps();
   const int n = std::popcount(trumps);
   // The unbroken run of top trumps held: the double, then trump-6, trump-5, ...
@@ -227,17 +225,17 @@ int EstimatePoints(Hand hand, int trump) {
   const int off_doubles = std::popcount(Doubles(hand) & ~trumps);
   int score = 10 * top + 5 * (n - top) + 6 * off_doubles;  // tenths of a trick
   if (n < 3) score -= 8 * (3 - n);
-  // Seven tricks are 42 points; the partner adds about ten.
-  return std::clamp(score * kHandPoints / 70 + 10, 0, kHandPoints);
+  // All the tricks are all the points (Forty-Two: 7 tricks, 42); partners add about a quarter.
+  const int all = table.hand_points;
+  return std::clamp(score * all / (10 * table.hand_size) + all * 10 / kHandPoints, 0, all);
 }
 
-int BestTrump(Hand hand) {
+int BestTrump(Hand hand, const Table& table) {
   int best = 0;
   int best_score = -1;
   for (int pip = 0; pip < tricks::kPipSuits; ++pip) {
-    const int score = EstimatePoints(hand, pip) * 8 + std::popcount(hand & tricks::TrickRules(
-                                                          pip, tricks::DoublesRank::kHigh, false, kTiles)
-                                                                           .trumps());
+    const tricks::TrickRules rules(pip, tricks::DoublesRank::kHigh, false, table.num_tiles);
+    const int score = EstimatePoints(hand, pip, table) * 8 + std::popcount(hand & rules.trumps());
     if (score > best_score) {
       best = pip;
       best_score = score;
@@ -252,7 +250,7 @@ Action HeuristicBot::ChooseAction(const View& view, std::span<const Action> lega
   const Hand hand = HandOf(view);
   switch (v.phase) {
     case FortyTwoView::Phase::kBidding: return ChooseBid(v, hand, legal);
-    case FortyTwoView::Phase::kDeclaring: return ChooseContract(hand, legal);
+    case FortyTwoView::Phase::kDeclaring: return ChooseContract(v, hand, legal);
     default: return ChoosePlay(v, hand, legal);
   }
 }
@@ -283,11 +281,11 @@ Action SaneRandomBot::ChooseAction(const View& view, std::span<const Action> leg
   return legal[rng_.Below(static_cast<uint32_t>(legal.size()))];
 }
 
-void RegisterBots(BotRegistry& registry) {
-  registry.Register("forty_two", "heuristic", [](const Game&, uint64_t seed) {
+void RegisterBots(BotRegistry& registry, const std::string& game) {
+  registry.Register(game, "heuristic", [](const Game&, uint64_t seed) {
     return std::make_unique<HeuristicBot>(seed);
   });
-  registry.Register("forty_two", "random", [](const Game&, uint64_t seed) {
+  registry.Register(game, "random", [](const Game&, uint64_t seed) {
     return std::make_unique<SaneRandomBot>(seed);
   });
 }

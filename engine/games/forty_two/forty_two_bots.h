@@ -12,16 +12,18 @@
 
 #include <cstdint>
 #include <span>
+#include <string>
 
 #include "engine/bots/bot.h"
 #include "engine/games/forty_two/forty_two.h"
 
 namespace boneyard::forty_two {
 
-// The points `hand` may expect to take with `trump` as trumps (a rough estimate, 0..42).
-int EstimatePoints(tricks::Hand hand, int trump);
+// The points `hand` may expect to take with `trump` as trumps at `table` (a rough estimate,
+// 0..hand_points).
+int EstimatePoints(tricks::Hand hand, int trump, const Table& table = kFortyTwoTable);
 // The trump suit (pip) for which EstimatePoints is highest; ties go to the lower pip.
-int BestTrump(tricks::Hand hand);
+int BestTrump(tricks::Hand hand, const Table& table = kFortyTwoTable);
 
 class HeuristicBot : public Bot {
  public:
@@ -38,7 +40,8 @@ class SaneRandomBot : public Bot {
   Rng rng_;
 };
 
-void RegisterBots(BotRegistry& registry);
+// Registers both bots for `game`: Forty-Two, or another game of the family (Eighty-Four).
+void RegisterBots(BotRegistry& registry, const std::string& game = "forty_two");
 
 }  // namespace boneyard::forty_two
 

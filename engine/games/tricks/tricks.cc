@@ -9,6 +9,15 @@ namespace boneyard::tricks {
 
 std::string TileName(int id) { return TileOf(id).ToString(); }
 
+std::string HandText(Hand tiles) {
+  std::string out;
+  for (; tiles; tiles &= tiles - 1) {
+    if (!out.empty()) out += ' ';
+    out += TileName(std::countr_zero(tiles));
+  }
+  return out;
+}
+
 int CountPoints(Hand tiles) {
   int points = 0;
   for (; tiles; tiles &= tiles - 1) points += CountValue(std::countr_zero(tiles));

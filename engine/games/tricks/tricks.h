@@ -80,6 +80,8 @@ inline Tile TileOf(int id) { return Tile(TileHi(id), TileLo(id), TileCopy(id)); 
 // The id of `t`, which must be from a double-6 set (copy 0 or 1).
 inline int IdOf(const Tile& t) { return t.BaseId() + t.copy * kSetTiles; }
 std::string TileName(int id);
+// The tiles of `tiles` by id, separated by spaces ("6-4 5-5 3-2'").
+std::string HandText(Hand tiles);
 
 // Count dominoes: 5-5 and 6-4 are worth 10, 5-0, 4-1 and 3-2 worth 5 (35 in a set).
 constexpr int CountValue(int id) {

@@ -1,0 +1,40 @@
+#include "engine/games/chickenfoot/chickenfoot_bots.h"
+
+#include <memory>
+
+namespace boneyard::chickenfoot {
+
+int GreedyScore(const ChickenfootView& view, Action action) {
+  if (!IsPlay(action)) return -1000;
+  const int tile = ActionTile(action);
+  const int node = ActionNode(action);
+  if (node >= static_cast<int>(view.nodes.size())) return -1000;
+  const int on_pip = view.nodes[node].pip;
+  const int opens = trains::TileOther(tile, on_pip);
+  int score = 10 * trains::TilePips(tile);
+  if (tile == trains::DoubleId(0)) score += 500;
+  int matching = 0;
+  for (const Tile& t : view.hand) {
+    if (t.BaseId() != tile && t.Has(opens)) ++matching;
+  }
+  if (trains::TileIsDouble(tile)) {
+    score += matching >= 2 ? 30 : matching == 0 ? -30 : 0;
+  } else {
+    score += 5 * matching;
+  }
+  return score;
+}
+
+Action GreedyBot::ChooseAction(const View& view, std::span<const Action> legal) {
+  if (legal.size() == 1) return legal[0];
+  const auto& cv = static_cast<const ChickenfootView&>(view);
+  return trains::BestAction(legal, [&](Action a) { return GreedyScore(cv, a); });
+}
+
+void RegisterBots(BotRegistry& registry) {
+  registry.Register("chickenfoot", "greedy", [](const Game&, uint64_t seed) {
+    return std::make_unique<GreedyBot>(seed);
+  });
+}
+
+}  // namespace boneyard::chickenfoot
