@@ -163,7 +163,9 @@ inline v1::CreateMatchRequest MatchRequest(const std::string& game, const RuleMa
 }
 
 // The ways the tests set up a game: rules and seat count. Muggins is played to 100 (quick), as
-// two players or as four in two teams; any other registered game with its defaults.
+// two players or as four in two teams; the long games are shortened the same way (one round of
+// the train games, the trick games to a low target), since hundreds of them are played at once
+// by random players; any other registered game with its defaults.
 struct Variant {
   std::string label;
   RuleMap rules;
@@ -179,10 +181,22 @@ inline std::vector<Variant> VariantsFor(const std::string& game) {
                 4},
     };
   }
+  RuleMap quick;
+  std::string label = absl::StrCat(game, " default");
+  if (game == "mexican_train" || game == "chickenfoot") {
+    quick = {{"rounds", IntRule(1)}};
+    label = absl::StrCat(game, " one round");
+  } else if (game == "forty_two" || game == "eighty_four") {
+    quick = {{"target", IntRule(game == "forty_two" ? 42 : 84)}};
+    label = absl::StrCat(game, " to one hand's points");
+  } else if (game == "moon") {
+    quick = {{"target", IntRule(7)}};
+    label = "moon to 7";
+  }
   absl::StatusOr<std::shared_ptr<const Game>> made =
       DefaultRegistry().CreateGame(game, std::map<std::string, OptionValue>{});
   const int seats = made.ok() ? (*made)->num_seats() : 0;
-  return {Variant{absl::StrCat(game, " default"), {}, seats}};
+  return {Variant{label, quick, seats}};
 }
 
 // ----- Unary calls ----------------------------------------------------------------------------
