@@ -113,6 +113,10 @@ class State {
   virtual TileMask HiddenFrom(int seat) const = 0;
 
   virtual std::string ActionToString(Action action) const = 0;
+  // The action as every seat and spectator may see it (the service's match events): its
+  // notation, except where that names a tile hidden from the others — Moon's discard is face
+  // down, so it shows as "discard". Called, like ActionToString, before the action is applied.
+  virtual std::string PublicActionToString(Action action) const { return ActionToString(action); }
   // Syntax only: INVALID_ARGUMENT naming the problem when `text` is not an action of this game.
   virtual absl::StatusOr<Action> ParseAction(absl::string_view text) const = 0;
   // Why a well-formed action is not legal now: FAILED_PRECONDITION naming the rule.

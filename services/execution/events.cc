@@ -27,11 +27,12 @@ google::protobuf::Struct EffectOf(const State& before, const State& after) {
   return JsonToStruct(effect);
 }
 
-v1::MatchEvent EventProto(const EventRow& row, google::protobuf::Struct effect) {
+v1::MatchEvent EventProto(const EventRow& row, std::string public_action,
+                          google::protobuf::Struct effect) {
   v1::MatchEvent event;
   event.set_sequence(row.sequence);
   event.set_seat(row.seat);
-  event.mutable_action()->set_text(row.action);
+  event.mutable_action()->set_text(std::move(public_action));
   event.set_reason(row.reason);
   event.set_round(row.round);
   *event.mutable_effect() = std::move(effect);

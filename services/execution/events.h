@@ -21,7 +21,10 @@ google::protobuf::Struct EndingEffect();
 // same from memory and from storage.
 absl::Time StorableNow();
 
-v1::MatchEvent EventProto(const EventRow& row, google::protobuf::Struct effect);
+// `public_action` is the action as everyone may see it (State::PublicActionToString; the row
+// keeps the full notation for replay); empty for an event without an action.
+v1::MatchEvent EventProto(const EventRow& row, std::string public_action,
+                          google::protobuf::Struct effect);
 
 }  // namespace boneyard::execution
 

@@ -125,7 +125,8 @@ absl::StatusOr<std::shared_ptr<LiveMatch>> LiveMatch::Load(MatchContext& context
     std::unique_ptr<State> next = match->state_->Clone();
     next->Apply(*action);
     match->builder_->Add(*match->state_, *action);
-    match->last_event_ = EventProto(row, EffectOf(*match->state_, *next));
+    match->last_event_ = EventProto(row, match->state_->PublicActionToString(*action),
+                                    EffectOf(*match->state_, *next));
     match->state_ = std::move(next);
     match->sequence_ = row.sequence;
     match->turn_start_ = row.create_time;
@@ -258,7 +259,8 @@ void LiveMatch::ApplyAction(int seat, Action action, v1::MatchEvent::Reason reas
                           .message = "",
                           .turn_start_time = turn_start_,
                           .create_time = now};
-  pending->event = EventProto(pending->row, EffectOf(*state_, *pending->next));
+  pending->event = EventProto(pending->row, state_->PublicActionToString(action),
+                              EffectOf(*state_, *pending->next));
   if (pending->next->IsTerminal()) {
     RecordBuilder builder = *builder_;
     builder.Add(*state_, action);
@@ -289,7 +291,7 @@ void LiveMatch::EndWithoutResult(int seat, v1::MatchEvent::Reason reason, v1::Ma
                           .message = std::move(message),
                           .turn_start_time = turn_start_,
                           .create_time = now};
-  pending->event = EventProto(pending->row, EndingEffect());
+  pending->event = EventProto(pending->row, "", EndingEffect());
   pending->end = MatchEnd{.match_id = id(),
                           .state = state,
                           .sequence = pending->row.sequence,

@@ -634,15 +634,17 @@ class MatchHost::Impl {
     ended.state = std::move(*state);
     if (!*last) return ended;
     google::protobuf::Struct effect = EndingEffect();
+    std::string public_action;
     if (last_action) {
       absl::StatusOr<Action> action =
           ended.state->ResolveAction(last_action->seat, last_action->action);
       if (!action.ok()) return absl::InternalError(action.status().message());
       std::unique_ptr<State> before = ended.state->Clone();
+      public_action = before->PublicActionToString(*action);
       ended.state->Apply(*action);
       effect = EffectOf(*before, *ended.state);
     }
-    ended.last_event = EventProto(**last, std::move(effect));
+    ended.last_event = EventProto(**last, std::move(public_action), std::move(effect));
     return ended;
   }
 

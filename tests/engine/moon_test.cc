@@ -214,6 +214,11 @@ TEST(MoonRules, WidowAndDiscardHiddenFromTheOthers) {
   m.Do("pass, pass, bid 4, trump 6");
   EXPECT_TRUE(shows(0, "0-0"));
   EXPECT_FALSE(shows(1, "0-0"));
+  // Everyone sees that a discard was made, not which tile (the service's match events).
+  absl::StatusOr<Action> discarding = m.base().ResolveAction(0, "discard 5-5");
+  ASSERT_TRUE(discarding.ok()) << discarding.status();
+  EXPECT_EQ(m.base().PublicActionToString(*discarding), "discard");
+  EXPECT_EQ(m.base().ActionToString(*discarding), "discard 5-5");
   m.Do("discard 5-5");
   const int discard = tricks::IdOf(Tile(5, 5));
   EXPECT_EQ(m.View(0)->ToJson()["layout"]["discard"], "5-5");

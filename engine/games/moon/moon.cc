@@ -420,6 +420,11 @@ std::unique_ptr<State> MoonState::Determinize(int seat, Rng& rng) const {
 
 // ----- Notation -----
 
+std::string MoonState::PublicActionToString(Action action) const {
+  if (IsDiscard(action)) return "discard";
+  return ActionToString(action);
+}
+
 std::string MoonState::ActionToString(Action action) const {
   if (IsPlay(action)) return TileName(static_cast<int>(action));
   if (IsDiscard(action)) return absl::StrCat("discard ", TileName(static_cast<int>(action - kDiscardBase)));

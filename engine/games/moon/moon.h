@@ -153,6 +153,8 @@ class MoonState : public State {
   std::unique_ptr<State> Determinize(int seat, Rng& rng) const override;
   TileMask HiddenFrom(int seat) const override;
   std::string ActionToString(Action action) const override;
+  // A discard is face down: "discard", without the tile.
+  std::string PublicActionToString(Action action) const override;
   absl::StatusOr<Action> ParseAction(absl::string_view text) const override;
   absl::Status ExplainIllegal(Action action) const override;
   absl::Status CheckInvariants() const override;
