@@ -39,11 +39,6 @@ std::vector<std::shared_ptr<grpc::Channel>> MakeChannels(const std::string& targ
   return channels;
 }
 
-void AddBearerToken(grpc::ClientContext& context, absl::string_view token) {
-  if (token.empty()) return;
-  context.AddMetadata("authorization", absl::StrCat("Bearer ", token));
-}
-
 void PrepareUnaryContext(grpc::ClientContext& context, absl::string_view token,
                          absl::Duration deadline) {
   AddBearerToken(context, token);

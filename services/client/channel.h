@@ -25,6 +25,7 @@
 #include "grpcpp/channel.h"
 #include "grpcpp/client_context.h"
 #include "grpcpp/support/status.h"
+#include "services/common/bearer.h"  // AddBearerToken
 
 namespace boneyard::client {
 
@@ -44,9 +45,6 @@ std::shared_ptr<grpc::Channel> MakeChannel(const std::string& target);
 // `count` channels to `target`, each with its own TCP connection (gRPC would otherwise share
 // one connection between channels with equal arguments), for spreading many streams.
 std::vector<std::shared_ptr<grpc::Channel>> MakeChannels(const std::string& target, int count);
-
-// Adds `authorization: Bearer <token>` to the call's metadata; nothing when `token` is empty.
-void AddBearerToken(grpc::ClientContext& context, absl::string_view token);
 
 // Readies `context` for one unary call: the bearer token (if any) and a deadline `deadline`
 // from now.

@@ -34,6 +34,9 @@ namespace boneyard {
 
 inline constexpr char kDatabaseUrlEnv[] = "BONEYARD_DATABASE_URL";
 inline constexpr char kOperatorTokenEnv[] = "BONEYARD_OPERATOR_TOKEN";
+// The token the execution service presents to the ratings service when it delivers results;
+// both read it from --results_token_file or this variable.
+inline constexpr char kResultsTokenEnv[] = "BONEYARD_RESULTS_TOKEN";
 inline constexpr int kMaxDbPoolSize = 256;
 inline constexpr int kMinOperatorTokenLength = 16;
 

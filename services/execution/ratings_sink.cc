@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "grpcpp/client_context.h"
+#include "services/common/bearer.h"
 #include "services/common/grpc_status.h"
 
 namespace boneyard::execution {
@@ -19,7 +20,7 @@ absl::Status RatingsSink::Deliver(const OutboxItem& item) {
   *request.mutable_match() = item.match;
   v1::RecordResultResponse response;
   grpc::ClientContext context;
-  context.AddMetadata("authorization", absl::StrCat("Bearer ", token_));
+  AddBearerToken(context, token_);
   context.set_deadline(absl::ToChronoTime(absl::Now() + timeout_));
   const grpc::Status status = stub_->RecordResult(&context, request, &response);
   if (status.ok()) return absl::OkStatus();

@@ -63,7 +63,6 @@ namespace {
 
 constexpr int kExitStartupFailed = 1;
 constexpr int kExitBadFlags = 2;
-constexpr char kResultsTokenEnv[] = "BONEYARD_RESULTS_TOKEN";
 constexpr int kMaxBatch = 100000;
 
 struct RatingsConfig {

@@ -28,6 +28,7 @@
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "boneyard/v1/ratings.grpc.pb.h"
+#include "services/common/bearer.h"
 
 ABSL_FLAG(std::string, target, "127.0.0.1:50351", "The ratings service.");
 ABSL_FLAG(std::string, token_file, "", "File holding the results token.");
@@ -39,6 +40,7 @@ ABSL_FLAG(uint64_t, seed, 1, "Seed of the generated matches.");
 
 namespace {
 
+using boneyard::AddBearerToken;
 using boneyard::v1::Match;
 using boneyard::v1::RatingsService;
 using boneyard::v1::RecordResultRequest;
@@ -143,7 +145,7 @@ class Load {
     if (n >= static_cast<int64_t>(requests_.size())) return;
     auto* call = new Call;
     call->context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(60));
-    call->context.AddMetadata("authorization", "Bearer " + token_);
+    AddBearerToken(call->context, token_);
     call->start = absl::Now();
     stubs_[n % stubs_.size()]->async()->RecordResult(
         &call->context, &requests_[n], &call->response, [this, call](grpc::Status status) {

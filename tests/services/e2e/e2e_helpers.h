@@ -312,7 +312,7 @@ inline StreamResult PlayOnce(Stub& stub, absl::string_view token, const v1::Play
                              size_t max_responses) {
   StreamResult result;
   grpc::ClientContext context;
-  client::AddBearerToken(context, token);
+  AddBearerToken(context, token);
   context.set_deadline(absl::ToChronoTime(absl::Now() + kRpcDeadline));
   std::unique_ptr<grpc::ClientReaderWriter<v1::PlayRequest, v1::PlayResponse>> stream =
       stub.Play(&context);
@@ -341,7 +341,7 @@ inline absl::StatusOr<v1::SeatView> HelloView(Stub& stub, absl::string_view toke
 class PlayStream {
  public:
   PlayStream(Stub& stub, absl::string_view token) {
-    client::AddBearerToken(context_, token);
+    AddBearerToken(context_, token);
     context_.set_deadline(absl::ToChronoTime(absl::Now() + kRpcDeadline));
     stream_ = stub.Play(&context_);
   }

@@ -15,6 +15,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "httplib.h"
+#include "services/common/bearer.h"
 #include "tests/services/ratings/ratings_test_util.h"
 #include "tests/services/service_process.h"
 
@@ -45,7 +46,7 @@ class TokenFile {
 std::unique_ptr<grpc::ClientContext> Context(const std::string& token = "") {
   auto context = std::make_unique<grpc::ClientContext>();
   context->set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(30));
-  if (!token.empty()) context->AddMetadata("authorization", "Bearer " + token);
+  AddBearerToken(*context, token);
   return context;
 }
 

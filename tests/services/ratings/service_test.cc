@@ -22,6 +22,7 @@
 #include "boneyard/v1/ratings.grpc.pb.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "services/common/bearer.h"
 #include "services/common/grpc_status.h"
 #include "services/common/server.h"
 #include "services/ratings/rating_update.h"
@@ -44,7 +45,7 @@ constexpr char kResultsToken[] = "results-token-for-tests-0123456789";
 std::unique_ptr<grpc::ClientContext> Context(std::optional<std::string> token = std::nullopt) {
   auto context = std::make_unique<grpc::ClientContext>();
   context->set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(60));
-  if (token.has_value()) context->AddMetadata("authorization", "Bearer " + *token);
+  if (token.has_value()) AddBearerToken(*context, *token);
   return context;
 }
 
