@@ -361,12 +361,8 @@ void FortyTwoState::ApplyPlay(int tile) {
     for (int id = 0; id < table().num_tiles; ++id) {
       if (std::abs(tricks::TilePips(id) - 7) < d) excluded_[current_] |= Bit(id);
     }
-  } else if (!trick.empty()) {
-    const int led = rules_.LedSuit(trick.tiles[0]);
-    if (!rules_.Follows(tile, led)) {
-      voids_[current_] |= static_cast<uint8_t>(1u << led);
-      excluded_[current_] |= rules_.SuitTiles(led);
-    }
+  } else {
+    tricks::NoteVoid(rules_, trick, tile, voids_[current_], excluded_[current_]);
   }
   hands_[current_] &= ~Bit(tile);
   trick.Add(current_, tile);
@@ -484,36 +480,13 @@ std::unique_ptr<State> FortyTwoState::Clone() const {
 
 namespace {
 
-TrickView MakeTrickView(const tricks::Trick& trick) {
-  TrickView v;
-  v.leader = trick.empty() ? kNobody : trick.leader();
-  for (int i = 0; i < trick.size; ++i) {
-    v.seats.push_back(trick.seats[i]);
-    v.tiles.push_back(tricks::TileOf(trick.tiles[i]));
-  }
-  return v;
-}
-
-nlohmann::json TrickJson(const TrickView& t) {
-  nlohmann::json tiles = nlohmann::json::array();
-  for (const Tile& tile : t.tiles) tiles.push_back(tile.ToString());
-  nlohmann::json j = {{"leader", t.leader != kNobody ? nlohmann::json(t.leader) : nlohmann::json(nullptr)},
-                      {"seats", t.seats},
-                      {"tiles", tiles}};
-  if (t.winner != kNobody) {
-    j["winner"] = t.winner;
-    j["points"] = t.points;
-  }
-  return j;
-}
-
 std::string TrickText(const TrickView& t) {
   std::vector<std::string> plays;
   for (size_t i = 0; i < t.tiles.size(); ++i) {
     plays.push_back(absl::StrCat(t.seats[i], ":", t.tiles[i].ToString()));
   }
   std::string out = absl::StrJoin(plays, " ");
-  if (t.winner != kNobody) absl::StrAppend(&out, " → seat ", t.winner, " (", t.points, ")");
+  if (t.winner != kNobody) absl::StrAppend(&out, " → seat ", t.winner, " (", t.points.value_or(0), ")");
   return out;
 }
 
@@ -550,24 +523,18 @@ std::unique_ptr<View> FortyTwoState::ViewFor(int seat) const {
   view->sitting_out = sitting_out_;
   view->rules = rules_;
   for (int i = 0; i < num_tricks_; ++i) {
-    TrickView t = MakeTrickView(tricks_[i]);
+    TrickView t = tricks::MakeTrickView(tricks_[i]);
     t.winner = trick_winner_[i];
     t.points = TrickPoints(i);
     view->tricks.push_back(std::move(t));
   }
   if (phase_ == Phase::kPlaying && num_tricks_ < table().hand_size) {
-    view->trick = MakeTrickView(tricks_[num_tricks_]);
+    view->trick = tricks::MakeTrickView(tricks_[num_tricks_]);
   }
   view->taken = {taken_[0], taken_[1]};
   view->team_scores = {scores_[0], scores_[1]};
   view->marks = {marks_[0], marks_[1]};
-  for (int s = 0; s < seats(); ++s) {
-    std::vector<int> suits;
-    for (int x = 0; x < tricks::kNumSuits; ++x) {
-      if ((voids_[s] >> x) & 1) suits.push_back(x);
-    }
-    view->void_suits.push_back(std::move(suits));
-  }
+  for (int s = 0; s < seats(); ++s) view->void_suits.push_back(tricks::VoidSuits(voids_[s]));
   if (has_last_) view->last_hand = last_;
   view->options = opts();
   view->table = table();
@@ -597,9 +564,9 @@ nlohmann::json FortyTwoView::LayoutJson() const {
   }
   j["sitting_out"] = sitting_out != kNobody ? nlohmann::json(sitting_out) : nlohmann::json(nullptr);
   nlohmann::json done = nlohmann::json::array();
-  for (const TrickView& t : tricks) done.push_back(TrickJson(t));
+  for (const TrickView& t : tricks) done.push_back(tricks::TrickJson(t));
   j["tricks"] = done;
-  j["trick"] = TrickJson(trick);
+  j["trick"] = tricks::TrickJson(trick);
   j["taken"] = taken;
   j["team_scores"] = team_scores;
   j["marks"] = marks;
@@ -893,10 +860,7 @@ absl::Status FortyTwoState::ExplainIllegal(Action action) const {
     return fail("in sevens you must play a tile closest to 7 pips: ",
                 HandText(rules_.LegalPlays(hands_[current_], -1)));
   }
-  const int led = rules_.LedSuit(trick.tiles[0]);
-  return fail("you must follow suit: ", TileName(trick.tiles[0]), " led ",
-              led == rules_.trump_suit() ? std::string("trumps") : tricks::SuitName(led),
-              " and you hold ", HandText(hands_[current_] & rules_.SuitTiles(led)));
+  return tricks::FollowSuitError(rules_, trick, hands_[current_]);
 }
 
 // ----- Checks and text -----

@@ -50,6 +50,7 @@
 
 #include "engine/core/game.h"
 #include "engine/core/registry.h"
+#include "engine/games/tricks/trick_view.h"
 #include "engine/games/tricks/tricks.h"
 
 namespace boneyard::forty_two {
@@ -155,13 +156,7 @@ class FortyTwoGame : public Game {
 
 // ----- View -----
 
-struct TrickView {
-  int leader = kNobody;
-  std::vector<int> seats;   // who played each tile, in order
-  std::vector<Tile> tiles;  // in the order played
-  int winner = kNobody;     // kNobody while the trick is open
-  int points = 0;           // 1 + counts, once won
-};
+using tricks::TrickView;
 
 struct HandResult {
   int round = 0;

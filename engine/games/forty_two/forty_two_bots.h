@@ -4,6 +4,11 @@
 //     counts), names its strongest suit, leads trumps to draw them while the opponents may
 //     hold some, cashes sure winners, wins counts, smears counts on a partner's safe trick,
 //     never overtakes a partner's winning trick, and otherwise throws its least valuable tile.
+//     Where the options allow them it uses the contracts: sevens with a hand that cannot lose
+//     a trick, nello with a low hand (IsNelloHand), plunge with all 7 doubles and splash with
+//     6 (its partner then names doubles as trumps when it may); it plays a nello hand to lose
+//     every trick, and against one to make the bidder take one. Needing every trick (plunge,
+//     splash, a whole-hand bid) its team overtakes a partner who may still be beaten.
 //   * "random" (replaces the generic uniform bot for this game): bids sanely — the minimum
 //     bid, half the time, with a "potential bidding hand" (3+ tiles of one suit, as the sheet
 //     says), else passes — names its longest suit, and plays uniformly among legal tiles.
@@ -24,6 +29,17 @@ namespace boneyard::forty_two {
 int EstimatePoints(tricks::Hand hand, int trump, const Table& table = kFortyTwoTable);
 // The trump suit (pip) for which EstimatePoints is highest; ties go to the lower pip.
 int BestTrump(tricks::Hand hand, const Table& table = kFortyTwoTable);
+
+// Sevens cannot be lost: no tile outside `hand` is nearer to 7 pips than the hand's farthest
+// tile, so the bidder, who leads, plays its nearest tile to every trick and nobody can beat it
+// (equally near tiles lose to the one played first).
+bool IsSureSevensHand(tricks::Hand hand, const Table& table = kFortyTwoTable);
+// A conservative nello hand (with `doubles` ranked as the option says): the bidder has a
+// first lead that an opponent holding any tile of its suit must overtake (no other tile ranks
+// under it, at least three rank over it), and after it, of all the leads the others could
+// make, at most one may find it without a tile to play under (a tile that does not win).
+bool IsNelloHand(tricks::Hand hand, tricks::DoublesRank doubles,
+                 const Table& table = kFortyTwoTable);
 
 class HeuristicBot : public Bot {
  public:

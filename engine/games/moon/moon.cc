@@ -227,13 +227,7 @@ void MoonState::EndBidding() {
 
 void MoonState::ApplyPlay(int tile) {
   tricks::Trick& trick = tricks_[num_tricks_];
-  if (!trick.empty()) {
-    const int led = rules_.LedSuit(trick.tiles[0]);
-    if (!rules_.Follows(tile, led)) {
-      voids_[current_] |= static_cast<uint8_t>(1u << led);
-      excluded_[current_] |= rules_.SuitTiles(led);
-    }
-  }
+  tricks::NoteVoid(rules_, trick, tile, voids_[current_], excluded_[current_]);
   hands_[current_] &= ~Bit(tile);
   trick.Add(current_, tile);
   if (trick.size < kSeats) {
@@ -272,28 +266,17 @@ void MoonState::EndHand() {
   has_last_ = true;
   if (bidder_ >= 0) {
     const int target = game_->options().target;
-    int best = -1;
+    bool reached = false;
     for (int s = 0; s < kSeats; ++s) {
       scores_[s] += last_.scored[s];
-      if (scores_[s] >= target) best = std::max(best, scores_[s]);
+      reached |= scores_[s] >= target;
     }
-    if (best >= 0) {
+    if (reached) {
       terminal_ = true;
       current_ = kNobody;
       // Several reached the target: the bidder if among them, else the higher score (a tie
       // for it leaves winner_ kNobody and the tied seats share the first rank).
-      if (scores_[bidder_] >= target) {
-        winner_ = bidder_;
-      } else {
-        int top = 0;
-        for (int s = 0; s < kSeats; ++s) {
-          if (scores_[s] == best) {
-            ++top;
-            winner_ = static_cast<int8_t>(s);
-          }
-        }
-        if (top > 1) winner_ = kNobody;
-      }
+      winner_ = scores_[bidder_] >= target ? bidder_ : SoleHighest();
       return;
     }
   }
@@ -301,19 +284,16 @@ void MoonState::EndHand() {
     // The safety cap: the highest score wins (a tie for it shares the first rank).
     terminal_ = true;
     current_ = kNobody;
-    const int best = *std::max_element(scores_.begin(), scores_.end());
-    winner_ = kNobody;
-    int top = 0;
-    for (int s = 0; s < kSeats; ++s) {
-      if (scores_[s] == best) {
-        ++top;
-        winner_ = static_cast<int8_t>(s);
-      }
-    }
-    if (top > 1) winner_ = kNobody;
+    winner_ = SoleHighest();
     return;
   }
   StartRound(round_ + 1);
+}
+
+int8_t MoonState::SoleHighest() const {
+  const int best = *std::max_element(scores_.begin(), scores_.end());
+  if (std::count(scores_.begin(), scores_.end(), best) > 1) return kNobody;
+  return static_cast<int8_t>(std::find(scores_.begin(), scores_.end(), best) - scores_.begin());
 }
 
 std::vector<int> MoonState::Ranks() const {
@@ -511,11 +491,7 @@ absl::Status MoonState::ExplainIllegal(Action action) const {
   }
   const int tile = static_cast<int>(action);
   if (!(hands_[current_] & Bit(tile))) return fail(TileName(tile), " is not in your hand");
-  const tricks::Trick& trick = tricks_[num_tricks_];
-  const int led = rules_.LedSuit(trick.tiles[0]);
-  return fail("you must follow suit: ", TileName(trick.tiles[0]), " led ",
-              led == rules_.trump_suit() ? std::string("trumps") : tricks::SuitName(led),
-              " and you hold ", HandText(hands_[current_] & rules_.SuitTiles(led)));
+  return tricks::FollowSuitError(rules_, tricks_[num_tricks_], hands_[current_]);
 }
 
 // ----- Checks and text -----
@@ -611,30 +587,6 @@ nlohmann::json MoonState::ResultDetails() const {
 
 // ----- Views -----
 
-namespace {
-
-MoonTrickView MakeTrickView(const tricks::Trick& trick) {
-  MoonTrickView v;
-  v.leader = trick.empty() ? kNobody : trick.leader();
-  for (int i = 0; i < trick.size; ++i) {
-    v.seats.push_back(trick.seats[i]);
-    v.tiles.push_back(tricks::TileOf(trick.tiles[i]));
-  }
-  return v;
-}
-
-nlohmann::json TrickJson(const MoonTrickView& t) {
-  nlohmann::json tiles = nlohmann::json::array();
-  for (const Tile& tile : t.tiles) tiles.push_back(tile.ToString());
-  nlohmann::json j = {{"leader", t.leader != kNobody ? nlohmann::json(t.leader) : nlohmann::json(nullptr)},
-                      {"seats", t.seats},
-                      {"tiles", tiles}};
-  if (t.winner != kNobody) j["winner"] = t.winner;
-  return j;
-}
-
-}  // namespace
-
 std::unique_ptr<View> MoonState::ViewFor(int seat) const {
   auto view = std::make_unique<MoonView>();
   view->game = game().name();
@@ -664,19 +616,13 @@ std::unique_ptr<View> MoonState::ViewFor(int seat) const {
   view->trump_named = trump_named_;
   view->rules = rules_;
   for (int i = 0; i < num_tricks_; ++i) {
-    MoonTrickView t = MakeTrickView(tricks_[i]);
+    tricks::TrickView t = tricks::MakeTrickView(tricks_[i]);
     t.winner = trick_winner_[i];
     view->tricks.push_back(std::move(t));
   }
-  if (phase_ == Phase::kPlaying && num_tricks_ < kTricks) view->trick = MakeTrickView(tricks_[num_tricks_]);
+  if (phase_ == Phase::kPlaying && num_tricks_ < kTricks) view->trick = tricks::MakeTrickView(tricks_[num_tricks_]);
   for (int s = 0; s < kSeats; ++s) view->tricks_taken[s] = tricks_taken_[s];
-  for (int s = 0; s < kSeats; ++s) {
-    std::vector<int> suits;
-    for (int x = 0; x < tricks::kNumSuits; ++x) {
-      if ((voids_[s] >> x) & 1) suits.push_back(x);
-    }
-    view->void_suits.push_back(std::move(suits));
-  }
+  for (int s = 0; s < kSeats; ++s) view->void_suits.push_back(tricks::VoidSuits(voids_[s]));
   if (has_last_) view->last_hand = last_;
   view->target = game_->options().target;
   return view;
@@ -696,9 +642,9 @@ nlohmann::json MoonView::LayoutJson() const {
   j["trump"] = trump_named ? nlohmann::json(absl::StrCat("trump ", tricks::TrumpName(trump)))
                            : nlohmann::json(nullptr);
   nlohmann::json done = nlohmann::json::array();
-  for (const MoonTrickView& t : tricks) done.push_back(TrickJson(t));
+  for (const tricks::TrickView& t : tricks) done.push_back(tricks::TrickJson(t));
   j["tricks"] = done;
-  j["trick"] = TrickJson(trick);
+  j["trick"] = tricks::TrickJson(trick);
   j["tricks_taken"] = tricks_taken;
   nlohmann::json voids = nlohmann::json::array();
   for (const auto& suits : void_suits) {

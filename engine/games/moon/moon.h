@@ -37,6 +37,7 @@
 #include "engine/bots/bot.h"
 #include "engine/core/game.h"
 #include "engine/core/registry.h"
+#include "engine/games/tricks/trick_view.h"
 #include "engine/games/tricks/tricks.h"
 
 namespace boneyard::moon {
@@ -91,13 +92,6 @@ class MoonGame : public Game {
 
 // ----- View -----
 
-struct MoonTrickView {
-  int leader = kNobody;
-  std::vector<int> seats;
-  std::vector<Tile> tiles;
-  int winner = kNobody;  // kNobody while open
-};
-
 struct MoonHandResult {
   int round = 0;
   int bidder = kNobody;  // kNobody when all passed
@@ -121,8 +115,8 @@ class MoonView : public View {
   int trump = tricks::kNoTrump;  // once named (kNoTrump also before)
   bool trump_named = false;
   tricks::TrickRules rules;
-  std::vector<MoonTrickView> tricks;
-  MoonTrickView trick;
+  std::vector<tricks::TrickView> tricks;  // no points: Moon counts tricks
+  tricks::TrickView trick;
   std::array<int, kSeats> tricks_taken{};
   std::vector<std::vector<int>> void_suits;
   std::optional<MoonHandResult> last_hand;
@@ -176,6 +170,8 @@ class MoonState : public State {
   void ApplyPlay(int tile);
   void EndHand();
   MoonHandResult MakeResult() const;
+  // The seat with the highest score, or kNobody when several share it (they share rank 1).
+  int8_t SoleHighest() const;
   // Tiles the seats and the widow slot still hide (not played, not discarded).
   tricks::Hand Unplayed() const;
 

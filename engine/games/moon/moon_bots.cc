@@ -3,25 +3,18 @@
 #include <memory>
 
 #include "engine/games/moon/moon.h"
+#include "engine/games/tricks/trick_bots.h"
 
 namespace boneyard::moon {
 
 using tricks::Bit;
 using tricks::Hand;
+using tricks::HandOf;
+using tricks::IsSureWinner;
+using tricks::Pick;
+using tricks::SuitLength;
 
 namespace {
-
-Hand HandOf(const View& view) {
-  Hand h = 0;
-  for (const Tile& t : view.hand) h |= Bit(tricks::IdOf(t));
-  return h;
-}
-
-int SuitLength(Hand hand, int pip) {
-  int n = 0;
-  for (Hand h = hand; h; h &= h - 1) n += tricks::TileHas(std::countr_zero(h), pip) ? 1 : 0;
-  return n;
-}
 
 int LongestSuit(Hand hand) {
   int best = 0;
@@ -33,11 +26,7 @@ int LongestSuit(Hand hand) {
 
 // Tiles this seat has not seen: not in hand, not played, not its own discard.
 Hand Unknown(const MoonView& v, Hand hand) {
-  Hand seen = hand;
-  for (const MoonTrickView& t : v.tricks) {
-    for (const Tile& tile : t.tiles) seen |= Bit(tricks::IdOf(tile));
-  }
-  for (const Tile& tile : v.trick.tiles) seen |= Bit(tricks::IdOf(tile));
+  Hand seen = hand | tricks::PlayedTiles(v.tricks, v.trick);
   if (v.discard.has_value()) seen |= Bit(tricks::IdOf(*v.discard));
   return kMoonTiles & ~seen;
 }
@@ -45,24 +34,6 @@ Hand Unknown(const MoonView& v, Hand hand) {
 // How much we would rather keep a tile: trumps, then doubles, then high tiles.
 int KeepValue(int id, const tricks::TrickRules& rules) {
   return (rules.IsTrump(id) ? 100 : 0) + (tricks::TileIsDouble(id) ? 40 : 0) + tricks::TilePips(id);
-}
-
-bool IsSureWinner(int id, Hand unknown, const tricks::TrickRules& rules) {
-  const int led = rules.LedSuit(id);
-  if (!rules.IsTrump(id) && (unknown & rules.trumps()) != 0) return false;
-  for (Hand u = unknown; u; u &= u - 1) {
-    if (rules.Power(std::countr_zero(u), led) > rules.Power(id, led)) return false;
-  }
-  return true;
-}
-
-template <typename Better>
-Action Pick(std::span<const Action> candidates, Better better) {
-  Action best = candidates[0];
-  for (Action a : candidates) {
-    if (better(a, best)) best = a;
-  }
-  return best;
 }
 
 Action ChoosePlay(const MoonView& v, Hand hand, std::span<const Action> legal) {
@@ -85,10 +56,7 @@ Action ChoosePlay(const MoonView& v, Hand hand, std::span<const Action> legal) {
     }
     return Pick(legal, keep_less);
   }
-  tricks::Trick trick;
-  for (size_t i = 0; i < v.trick.tiles.size(); ++i) {
-    trick.Add(v.trick.seats[i], tricks::IdOf(v.trick.tiles[i]));
-  }
+  const tricks::Trick trick = tricks::ToTrick(v.trick);
   const int led = rules.LedSuit(trick.tiles[0]);
   std::array<Action, kHandSize + 1> winning{};
   int n = 0;
