@@ -56,8 +56,28 @@ BENCHMARK_CAPTURE(RandomPlayouts, muggins_2p, "muggins", "players=2");
 BENCHMARK_CAPTURE(RandomPlayouts, muggins_4p_teams, "muggins", "players=4,teams=true");
 BENCHMARK_CAPTURE(RandomPlayouts, castle_rock_d6, "castle_rock", "set=6");
 BENCHMARK_CAPTURE(RandomPlayouts, castle_rock_d18, "castle_rock", "set=18");
+BENCHMARK_CAPTURE(RandomPlayouts, forty_two, "forty_two", "");
+BENCHMARK_CAPTURE(RandomPlayouts, forty_two_all_contracts, "forty_two",
+                  "nello=true,plunge=true,splash=true,sevens=true,mark_bidding=true");
+BENCHMARK_CAPTURE(RandomPlayouts, eighty_four_8p, "eighty_four", "players=8");
+BENCHMARK_CAPTURE(RandomPlayouts, eighty_four_6p, "eighty_four", "players=6");
+BENCHMARK_CAPTURE(RandomPlayouts, moon, "moon", "");
+BENCHMARK_CAPTURE(RandomPlayouts, mexican_train_classic_4p, "mexican_train",
+                  "preset=classic,players=4");
+BENCHMARK_CAPTURE(RandomPlayouts, mexican_train_classic_d9_4p, "mexican_train",
+                  "preset=classic_double_9,players=4");
+BENCHMARK_CAPTURE(RandomPlayouts, mexican_train_first_turn_strings_4p, "mexican_train",
+                  "preset=first_turn_strings,players=4");
+BENCHMARK_CAPTURE(RandomPlayouts, mexican_train_house_4p, "mexican_train",
+                  "preset=house,players=4");
+BENCHMARK_CAPTURE(RandomPlayouts, mexican_train_classic_8p, "mexican_train",
+                  "preset=classic,players=8");
+BENCHMARK_CAPTURE(RandomPlayouts, chickenfoot_d9_4p, "chickenfoot", "players=4");
+BENCHMARK_CAPTURE(RandomPlayouts, chickenfoot_d12_6p, "chickenfoot", "set=12,players=6");
 BENCHMARK_CAPTURE(Clone, muggins_2p, "muggins", "players=2");
 BENCHMARK_CAPTURE(Clone, castle_rock_d18, "castle_rock", "set=18");
+BENCHMARK_CAPTURE(Clone, forty_two, "forty_two", "");
+BENCHMARK_CAPTURE(Clone, mexican_train_classic_8p, "mexican_train", "preset=classic,players=8");
 
 }  // namespace
 }  // namespace boneyard

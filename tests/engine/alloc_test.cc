@@ -53,7 +53,20 @@ INSTANTIATE_TEST_SUITE_P(Games, NoAllocationPerMove,
                                            Config{"muggins", "players=3"},
                                            Config{"muggins", "players=4,teams=true,claim_scoring=true"},
                                            Config{"castle_rock", "set=6"},
-                                           Config{"castle_rock", "set=18"}),
+                                           Config{"castle_rock", "set=18"},
+                                           Config{"forty_two", ""},
+                                           Config{"forty_two", "nello=true,plunge=true,splash=true,"
+                                                               "sevens=true,mark_bidding=true"},
+                                           Config{"forty_two", "doubles_trump=true,follow_me=true"},
+                                           Config{"eighty_four", "players=8"},
+                                           Config{"eighty_four", "players=6"},
+                                           Config{"moon", ""},
+                                           Config{"mexican_train", "preset=classic,players=4"},
+                                           Config{"mexican_train", "preset=classic_double_9,players=6"},
+                                           Config{"mexican_train", "preset=first_turn_strings,players=4"},
+                                           Config{"mexican_train", "preset=house,players=5"},
+                                           Config{"chickenfoot", "players=4"},
+                                           Config{"chickenfoot", "set=12,players=6"}),
                          [](const auto& info) {
                            return std::string(info.param.game) + "_" +
                                   std::to_string(info.index);

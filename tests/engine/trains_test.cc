@@ -55,9 +55,9 @@ TEST(TrainsSetup, HandSizeAndRoundsAreChecked) {
 }
 
 TEST(TrainsDeck, DealsDrawsAndHidesByTheBook) {
-  std::vector<int> tiles;
+  TileMask tiles;
   for (int id = 0; id < DistinctTiles(6); ++id) {
-    if (id != DoubleId(6)) tiles.push_back(id);
+    if (id != DoubleId(6)) tiles.Set(id);
   }
   const Deal deal = testing::MakeDeal(6, 6, {"6-5 6-4 1-0", "5-5 3-2 2-2"}, "6-0");
   RoundDeck deck;
@@ -77,8 +77,8 @@ TEST(TrainsDeck, DealsDrawsAndHidesByTheBook) {
 }
 
 TEST(TrainsDeck, RedealKeepsTheSeatsHandAndEveryCount) {
-  std::vector<int> tiles;
-  for (int id = 0; id < DistinctTiles(9); ++id) tiles.push_back(id);
+  TileMask tiles;
+  for (int id = 0; id < DistinctTiles(9); ++id) tiles.Set(id);
   RoundDeck deck;
   deck.Start(tiles, 4, 7, nullptr, 42);
   deck.Draw(1);

@@ -123,11 +123,11 @@ std::vector<std::string> Words(absl::string_view text) {
 
 // ----- RoundDeck -----
 
-void RoundDeck::Start(const std::vector<int>& tiles, int players, int hand_size,
-                      const Deal* deal, uint64_t seed) {
+void RoundDeck::Start(const TileMask& tiles, int players, int hand_size, const Deal* deal,
+                      uint64_t seed) {
   players_ = static_cast<int8_t>(players);
   hand_size_ = static_cast<int8_t>(hand_size);
-  size_ = static_cast<int16_t>(tiles.size());
+  size_ = static_cast<int16_t>(tiles.Count());
   if (deal != nullptr) {
     int i = 0;
     for (const auto& hand : deal->hands) {
@@ -135,7 +135,8 @@ void RoundDeck::Start(const std::vector<int>& tiles, int players, int hand_size,
     }
     for (const Tile& t : deal->boneyard) deck_[i++] = static_cast<uint8_t>(t.BaseId());
   } else {
-    for (int i = 0; i < size_; ++i) deck_[i] = static_cast<uint8_t>(tiles[i]);
+    int i = 0;
+    tiles.ForEach([&](int id) { deck_[i++] = static_cast<uint8_t>(id); });
     Rng rng(seed);
     rng.Shuffle(deck_.data(), size_);
   }
@@ -239,11 +240,11 @@ RoundsGame::RoundsGame(std::string name, Rules rules, int players, int max_pip, 
       rounds_(rounds),
       centre_out_(centre_out_of_deal) {}
 
-std::vector<int> RoundsGame::RoundTiles(int round) const {
-  std::vector<int> tiles;
+TileMask RoundsGame::RoundTiles(int round) const {
+  TileMask tiles;
   const int centre = DoubleId(CentrePip(std::min(round, rounds_ - 1)));
   for (int id = 0; id < DistinctTiles(max_pip_); ++id) {
-    if (!(centre_out_ && id == centre)) tiles.push_back(id);
+    if (!(centre_out_ && id == centre)) tiles.Set(id);
   }
   return tiles;
 }
@@ -254,7 +255,7 @@ absl::Status RoundsGame::ValidateDeal(int round, const Deal& deal) const {
         absl::StrCat("round ", round + 1, " deal: the match has only ", rounds_, " rounds"));
   }
   std::vector<Tile> expected;
-  for (int id : RoundTiles(round)) expected.push_back(TileOf(id));
+  RoundTiles(round).ForEach([&](int id) { expected.push_back(TileOf(id)); });
   return CheckDealTiles(round, deal, expected, std::vector<int>(players_, hand_size_));
 }
 
@@ -377,9 +378,7 @@ void RoundsState::FillView(View& view, int seat) const {
 }
 
 absl::Status RoundsState::CheckTiles(const TileMask& placed, int num_placed) const {
-  TileMask all;
-  const std::vector<int> tiles = rg_->RoundTiles(round_);
-  for (int id : tiles) all.Set(id);
+  const TileMask all = rg_->RoundTiles(round_);
   TileMask seen = deck_.Boneyard();
   int count = deck_.boneyard_count() + num_placed;
   for (int s = 0; s < players_; ++s) {
@@ -390,7 +389,7 @@ absl::Status RoundsState::CheckTiles(const TileMask& placed, int num_placed) con
   }
   if (!(seen & placed).Empty()) return absl::InternalError("a played tile is also held");
   seen |= placed;
-  if (!(seen == all) || count != static_cast<int>(tiles.size())) {
+  if (!(seen == all) || count != all.Count()) {
     return absl::InternalError("tiles are not conserved");
   }
   for (int s = 0; s < players_; ++s) {

@@ -77,9 +77,9 @@ int RemovalSet(int players);
 class RoundDeck {
  public:
   // Deals `tiles` (the round's tiles, the centre double already out) to `players` hands of
-  // `hand_size`: from `deal` when given (already validated), else shuffled with `seed`.
-  void Start(const std::vector<int>& tiles, int players, int hand_size, const Deal* deal,
-             uint64_t seed);
+  // `hand_size`: from `deal` when given (already validated), else shuffled with `seed` from id
+  // order.
+  void Start(const TileMask& tiles, int players, int hand_size, const Deal* deal, uint64_t seed);
 
   const TileMask& hand(int seat) const { return hands_[seat]; }
   int hand_count(int seat) const { return counts_[seat]; }
@@ -131,8 +131,9 @@ class RoundsGame : public Game {
   int hand_size() const { return hand_size_; }
   int rounds() const { return rounds_; }
   int CentrePip(int round) const { return max_pip_ - round; }
-  // The tiles dealt in round `round`, in id order.
-  std::vector<int> RoundTiles(int round) const;
+  // The tiles dealt in round `round`. A mask, not a list: a new round starts inside Apply,
+  // which allocates nothing.
+  TileMask RoundTiles(int round) const;
 
  private:
   int players_;
