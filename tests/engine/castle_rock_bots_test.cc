@@ -18,17 +18,17 @@
 #include "engine/games/castle_rock/castle_rock.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/engine/engine_test_util.h"
 
 namespace boneyard::castle_rock {
 namespace {
 
 using ::testing::Contains;
+using engine_test::Choice;
+using engine_test::Play;
 
 std::shared_ptr<const Game> DoubleSix() {
-  absl::StatusOr<std::shared_ptr<const Game>> game =
-      DefaultRegistry().CreateGame("castle_rock", RuleText{{"set", "6"}});
-  EXPECT_TRUE(game.ok()) << game.status();
-  return *game;
+  return engine_test::MakeGame("castle_rock", {{"set", "6"}});
 }
 
 // A double-6 match dealt from `first`, then the rest of the set in id order.
@@ -41,21 +41,6 @@ std::unique_ptr<State> Start(const std::vector<Tile>& first) {
   absl::StatusOr<std::unique_ptr<State>> state = game->NewMatch(0, {Deal{{{}}, pile}});
   EXPECT_TRUE(state.ok()) << state.status();
   return *std::move(state);
-}
-
-void Apply(State& state, const std::string& text) {
-  absl::StatusOr<Action> a = state.ResolveAction(0, text);
-  ASSERT_TRUE(a.ok()) << text << ": " << a.status();
-  state.Apply(*a);
-}
-
-// What `bot` plays in `state`, as text.
-std::string Choice(Bot& bot, const State& state) {
-  ActionList legal;
-  state.LegalActions(legal);
-  const Action a = bot.ChooseAction(*state.ViewFor(0), legal.span());
-  EXPECT_TRUE(legal.Contains(a)) << "bot chose an illegal action " << a;
-  return state.ActionToString(a);
 }
 
 std::unique_ptr<Bot> MakeBot(const std::string& name, uint64_t seed) {
@@ -101,16 +86,16 @@ TEST(CastleRockBots, GreedyAndRandomAreRegistered) {
 TEST(CastleRockBots, GreedyPrefersTheRemovalThatLeavesAnotherRemoval) {
   std::unique_ptr<State> state = Start({Tile(6, 0), Tile(4, 1), Tile(4, 2), Tile(6, 4)});
   // Row: 6-0 4-1 4-2 — (6-0, 4-2) do not match.
-  Apply(*state, "draw");
+  Play(*state, "draw");
   // Row: 6-0 4-1 4-2 6-4. Offered: "take 3" (4-1/6-4 share 4) and "take 2-4" (all share 4).
   //   take 3   → 6-0 4-1 6-4: 6-0 and 6-4 share the 6, so "take 2" follows (1 removal);
   //   take 2-4 → 6-0: nothing follows (0 removals).
   ASSERT_EQ(state->LegalActionStrings(), (std::vector<std::string>{"take 3", "take 2-4"}));
   GreedyBot greedy(1);
   EXPECT_EQ(Choice(greedy, *state), "take 3");
-  Apply(*state, "take 3");
+  Play(*state, "take 3");
   EXPECT_EQ(state->LegalActionStrings(), std::vector<std::string>{"take 2"});
-  Apply(*state, "take 2");  // row 6-0 6-4: two tiles removed in all, one more than "take 2-4"
+  Play(*state, "take 2");  // row 6-0 6-4: two tiles removed in all, one more than "take 2-4"
   EXPECT_EQ(state->ViewFor(0)->ToJson()["layout"]["row"],
             nlohmann::json({"6-0", "6-4"}));
 }
@@ -119,7 +104,7 @@ TEST(CastleRockBots, GreedyPrefersTheRemovalThatLeavesAnotherRemoval) {
 TEST(CastleRockBots, GreedyRemovesThreeWhenNothingFollowsEitherWay) {
   std::unique_ptr<State> state = Start({Tile(6, 6), Tile(4, 1), Tile(4, 2), Tile(4, 3)});
   // Row: 6-6 4-1 4-2 — (6-6, 4-2) do not match.
-  Apply(*state, "draw");
+  Play(*state, "draw");
   // Row: 6-6 4-1 4-2 4-3. Offered: "take 3" and "take 2-4".
   //   take 3   → 6-6 4-1 4-3: (6-6, 4-3) do not match — 0 removals;
   //   take 2-4 → 6-6 — 0 removals, and three tiles gone instead of one.
@@ -179,7 +164,7 @@ TEST(CastleRockBots, BotsAreDeterministic) {
   }
   // The greedy bot keeps no state: asked twice about one position, it answers the same.
   std::unique_ptr<State> state = Start({Tile(6, 0), Tile(4, 1), Tile(4, 2), Tile(6, 4)});
-  Apply(*state, "draw");
+  Play(*state, "draw");
   GreedyBot greedy(5);
   EXPECT_EQ(Choice(greedy, *state), Choice(greedy, *state));
 }

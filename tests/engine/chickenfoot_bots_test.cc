@@ -7,17 +7,18 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/engine/engine_test_util.h"
 #include "tests/engine/trains_test_util.h"
 
 namespace boneyard::chickenfoot {
 namespace {
 
 using ::testing::Contains;
-using trains::testing::MakeDeal;
-using trains::testing::Match;
-using trains::testing::PlayBots;
+using engine_test::Match;
+using engine_test::PlayBots;
+using trains::train_test::MakeDeal;
 
-std::string GreedyChoice(State& state) { return trains::testing::BotChoice<GreedyBot>(state); }
+std::string GreedyChoice(const State& state) { return engine_test::ChoiceOf<GreedyBot>(state); }
 
 Match Small(const std::vector<std::string>& hands, int hand = 4) {
   return Match("chickenfoot", {{"players", "2"}, {"hand_size", std::to_string(hand)}},
@@ -27,7 +28,7 @@ Match Small(const std::vector<std::string>& hands, int hand = 4) {
 // The heaviest tile goes first.
 TEST(ChickenfootGreedyBot, ShedsHighPips) {
   Match m = Small({"9-8 9-1 1-0 2-0", "9-3 9-4 9-5 1-1"});
-  EXPECT_EQ(GreedyChoice(m.state()), "9-8 @0");
+  EXPECT_EQ(GreedyChoice(m.base()), "9-8 @0");
 }
 
 // The double-blank (50 if kept) goes before anything heavier.
@@ -36,7 +37,7 @@ TEST(ChickenfootGreedyBot, ShedsTheDoubleBlankFirst) {
   m.PlayAll({{0, "9-1 @0"}, {1, "9-4 @0"}, {0, "9-2 @0"}, {1, "9-5 @0"}, {0, "9-3 @0"},
              {1, "9-0 @0"}});
   // Seat 0 holds 0-0 (fits @6), 5-0 (fits @4 and @6) and 8-7.
-  EXPECT_EQ(GreedyChoice(m.state()), "0-0 @6");
+  EXPECT_EQ(GreedyChoice(m.base()), "0-0 @6");
 }
 
 TEST(ChickenfootGreedyBot, IsRegistered) {
@@ -64,7 +65,8 @@ TEST(ChickenfootGreedyBot, BeatsRandom) {
     const std::vector<int> totals =
         PlayBots("chickenfoot", {{"players", "2"}}, 300 + i,
                  first ? std::vector<std::string>{"greedy", "random"}
-                       : std::vector<std::string>{"random", "greedy"});
+                       : std::vector<std::string>{"random", "greedy"})
+            ->Scores();
     if (totals[first ? 0 : 1] < totals[first ? 1 : 0]) ++wins;
   }
   EXPECT_GE(wins, kMatches * 2 / 3);

@@ -8,6 +8,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/engine/engine_test_util.h"
 #include "tests/engine/trains_test_util.h"
 
 namespace boneyard::chickenfoot {
@@ -15,9 +16,9 @@ namespace {
 
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
-using trains::testing::Contains;
-using trains::testing::MakeDeal;
-using trains::testing::Match;
+using engine_test::Contains;
+using engine_test::Match;
+using trains::train_test::MakeDeal;
 
 Match SmallMatch(int hand, const std::vector<std::string>& hands, const std::string& boneyard = "",
                  int rounds = 0) {
@@ -26,7 +27,9 @@ Match SmallMatch(int hand, const std::vector<std::string>& hands, const std::str
   return Match("chickenfoot", rules, {MakeDeal(9, 9, hands, boneyard)});
 }
 
-std::unique_ptr<ChickenfootView> ViewOf(Match& m, int seat) { return m.View<ChickenfootView>(seat); }
+std::unique_ptr<ChickenfootView> ViewOf(Match& m, int seat) {
+  return m.ViewAs<ChickenfootView>(seat);
+}
 
 int HandSizeFor(int set, int players) {
   auto game = DefaultRegistry().CreateGame(
@@ -59,7 +62,7 @@ TEST(ChickenfootRules, CentreDoubleCountsDownAndStarterRotates) {
   for (const int set : {9, 12}) {
     std::vector<int> centres;
     std::vector<int> starters;
-    trains::testing::RandomMatch(
+    trains::train_test::RandomMatch(
         "chickenfoot", {{"set", std::to_string(set)}, {"players", "5"}}, 11,
         [&](const State& state) {
           auto view = state.ViewFor(kSpectator);
@@ -110,7 +113,7 @@ TEST(ChickenfootRules, AfterTheSixAnyToe) {
 TEST(ChickenfootRules, DoubleOnAToeNeedsThreeToesFirst) {
   Match m = AfterCentreFoot();
   m.Play(0, "3-3 @5");
-  EXPECT_EQ(m.state().CurrentSeat(), 1);  // no extra play for a double
+  EXPECT_EQ(m.base().CurrentSeat(), 1);  // no extra play for a double
   EXPECT_EQ(ViewOf(m, 1)->foot, 7);
   EXPECT_EQ(ViewOf(m, 1)->toes_needed, 3);
   EXPECT_THAT(m.Legal(), ElementsAre("draw"));  // 4-0 fits @2 but the foot comes first
@@ -141,7 +144,7 @@ TEST(ChickenfootRules, DrawOneThenPass) {
   EXPECT_THAT(m.Legal(), ElementsAre("pass"));
   EXPECT_THAT(std::string(m.Error("draw").message()), HasSubstr("only one tile"));
   m.Play(0, "pass");
-  EXPECT_EQ(m.state().CurrentSeat(), 1);
+  EXPECT_EQ(m.base().CurrentSeat(), 1);
 }
 
 // Rule: a round ends when a player dominoes; each player scores the pips in hand, plus 50
@@ -149,13 +152,13 @@ TEST(ChickenfootRules, DrawOneThenPass) {
 TEST(ChickenfootRules, DominoAndTheDoubleBlankCostsFifty) {
   Match m = SmallMatch(2, {"9-1 9-2", "0-0 4-3"}, "", /*rounds=*/1);
   m.PlayAll({{0, "9-1 @0"}, {1, "draw"}, {1, "pass"}, {0, "9-2 @0"}});
-  EXPECT_TRUE(m.state().IsTerminal());
+  EXPECT_TRUE(m.base().IsTerminal());
   // Seat 1 holds 0-0, 4-3 and the drawn 1-0: 8 pips + 50.
-  EXPECT_THAT(m.state().Scores(), ElementsAre(0, 58));
+  EXPECT_THAT(m.base().Scores(), ElementsAre(0, 58));
   auto view = ViewOf(m, kSpectator);
   ASSERT_TRUE(view->last_round.has_value());
   EXPECT_EQ(view->last_round->pips[1] + 50, view->last_round->points[1]);
-  EXPECT_THAT(m.state().Ranks(), ElementsAre(1, 2));
+  EXPECT_THAT(m.base().Ranks(), ElementsAre(1, 2));
 }
 
 // Rule: a round also ends when the boneyard is empty and nobody can play (checked on random
@@ -163,7 +166,7 @@ TEST(ChickenfootRules, DominoAndTheDoubleBlankCostsFifty) {
 TEST(ChickenfootRules, BlockedRoundEndsWithEmptyBoneyard) {
   int blocked = 0;
   for (uint64_t seed = 1; seed <= 20 && blocked < 3; ++seed) {
-    trains::testing::RandomMatch(
+    trains::train_test::RandomMatch(
         "chickenfoot", {{"players", "2"}}, seed, [](const State&) {},
         [&](const State& before, const State& after) {
           auto view = after.ViewFor(kSpectator);
@@ -180,21 +183,21 @@ TEST(ChickenfootRules, BlockedRoundEndsWithEmptyBoneyard) {
 // Views show every placed tile with its id, the open ends and the foot; never another hand.
 TEST(ChickenfootRules, ViewsShowIdsAndHideHands) {
   Match m = AfterCentreFoot();
-  const nlohmann::json layout = m.state().ViewFor(1)->ToJson()["layout"];
+  const nlohmann::json layout = m.base().ViewFor(1)->ToJson()["layout"];
   EXPECT_EQ(layout["tiles"][0], "@0 9-9");
   EXPECT_EQ(layout["tiles"][5], "@5 9-3 on @0");
   EXPECT_EQ(layout["open_ends"].size(), 6u);
   EXPECT_EQ(layout["open_ends"][4], nlohmann::json({{"id", "@5"}, {"pip", 3}}));
-  const std::string json = m.state().ViewFor(1)->ToJson().dump();
+  const std::string json = m.base().ViewFor(1)->ToJson().dump();
   for (const char* tile : {"1-0", "3-3", "0-0"}) EXPECT_EQ(json.find(tile), std::string::npos);
 }
 
 TEST(ChickenfootNotation, EndsByStableId) {
   Match m = AfterCentreFoot();
-  EXPECT_EQ(*m.state().ParseAction(" 0-1   @1 "), PlayAction(Tile(1, 0).BaseId(), 1));
-  EXPECT_EQ(m.state().ActionToString(PlayAction(Tile(3, 3).BaseId(), 5)), "3-3 @5");
+  EXPECT_EQ(*m.base().ParseAction(" 0-1   @1 "), PlayAction(Tile(1, 0).BaseId(), 1));
+  EXPECT_EQ(m.base().ActionToString(PlayAction(Tile(3, 3).BaseId(), 5)), "3-3 @5");
   for (const char* bad : {"1-0", "1-0 1", "1-0 @x", "10-0 @1", "1-0 @1 x"}) {
-    EXPECT_EQ(m.state().ParseAction(bad).status().code(), absl::StatusCode::kInvalidArgument)
+    EXPECT_EQ(m.base().ParseAction(bad).status().code(), absl::StatusCode::kInvalidArgument)
         << bad;
   }
   EXPECT_THAT(std::string(m.Error("1-0 @40").message()), HasSubstr("no tile @40"));

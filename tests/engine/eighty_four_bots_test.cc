@@ -4,7 +4,6 @@
 #include <string>
 #include <vector>
 
-#include "absl/strings/str_join.h"
 #include "engine/bots/bot.h"
 #include "engine/core/registry.h"
 #include "engine/games/eighty_four/eighty_four.h"
@@ -12,6 +11,7 @@
 #include "engine/games/forty_two/forty_two_bots.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/engine/engine_test_util.h"
 
 namespace boneyard::eighty_four {
 namespace {
@@ -21,27 +21,10 @@ using ::testing::Contains;
 // Plays a whole match; returns the actions as text, then the scores and the winning team.
 std::vector<std::string> PlayMatch(const RuleText& rules, uint64_t seed,
                                    const std::vector<std::string>& bots) {
-  auto game = *DefaultRegistry().CreateGame("eighty_four", rules);
-  std::vector<std::unique_ptr<Bot>> seats;
-  for (size_t s = 0; s < bots.size(); ++s) {
-    seats.push_back(*DefaultBots().Make(bots[s], *game, DeriveSeed(seed, s)));
-  }
-  auto state = *game->NewMatch(seed);
   std::vector<std::string> log;
-  ActionList legal;
-  for (int step = 0; !state->IsTerminal(); ++step) {
-    EXPECT_LT(step, 100000) << "match does not end";
-    if (step >= 100000) break;
-    legal.clear();
-    state->LegalActions(legal);
-    const int seat = state->CurrentSeat();
-    const Action a = seats[seat]->ChooseAction(*state->ViewFor(seat), legal.span());
-    EXPECT_TRUE(legal.Contains(a));
-    log.push_back(state->ActionToString(a));
-    state->Apply(a);
-  }
-  log.push_back(absl::StrJoin(state->Scores(), ","));
-  log.push_back(std::to_string(static_cast<forty_two::FortyTwoState&>(*state).winning_team()));
+  auto state = engine_test::PlayBots("eighty_four", rules, seed, bots, &log);
+  log.push_back(
+      std::to_string(engine_test::As<forty_two::FortyTwoState>(*state).winning_team()));
   return log;
 }
 

@@ -16,6 +16,7 @@
 #include "engine/records/referee.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/engine/engine_test_util.h"
 
 namespace boneyard::eighty_four {
 namespace {
@@ -26,16 +27,8 @@ using forty_two::HandResult;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::Not;
-
-std::vector<Tile> Tiles(const std::string& text) {
-  std::vector<Tile> out;
-  for (absl::string_view t : absl::StrSplit(text, ' ', absl::SkipEmpty())) {
-    absl::StatusOr<Tile> tile = Tile::Parse(t);
-    EXPECT_TRUE(tile.ok()) << t;
-    out.push_back(*tile);
-  }
-  return out;
-}
+using engine_test::MakeDeal;
+using engine_test::Tiles;
 
 // The first set's tiles in `hand`, with primes: the same tiles of the second set.
 std::string Primed(const std::string& hand) {
@@ -44,13 +37,6 @@ std::string Primed(const std::string& hand) {
     out.push_back(absl::StrCat(t, "'"));
   }
   return absl::StrJoin(out, " ");
-}
-
-Deal MakeDeal(const std::vector<std::string>& hands, const std::string& left_out = "") {
-  Deal deal;
-  for (const std::string& h : hands) deal.hands.push_back(Tiles(h));
-  deal.boneyard = Tiles(left_out);
-  return deal;
 }
 
 // Eight players: the even seats hold the first set, each odd seat the same tiles of the
@@ -67,60 +53,17 @@ const std::vector<std::string> kSixHands = {
     "3-3 3-2 3-1 3-0 2-2 2-1 2-0 1-1 1-0", Primed("3-3 3-2 3-1 3-0 2-2 2-1 2-0 1-1 1-0")};
 const char* kSixLeftOut = "0-0 0-0'";
 
-class Match {
+// Eighty-Four plays with Forty-Two's state and view.
+class Match : public engine_test::TypedMatch<FortyTwoState, FortyTwoView> {
  public:
-  Match(const RuleText& rules, std::vector<Deal> deals, uint64_t seed = 1) {
-    auto game = DefaultRegistry().CreateGame("eighty_four", rules);
-    EXPECT_TRUE(game.ok()) << game.status();
-    game_ = *game;
-    auto state = game_->NewMatch(seed, std::move(deals));
-    EXPECT_TRUE(state.ok()) << state.status();
-    state_ = *std::move(state);
-  }
+  Match(const RuleText& rules, std::vector<Deal> deals, uint64_t seed = 1)
+      : TypedMatch("eighty_four", rules, std::move(deals), seed) {}
 
-  State& base() { return *state_; }
-  FortyTwoState& state() { return static_cast<FortyTwoState&>(*state_); }
-
-  void Play(const std::string& text) {
-    const int seat = state_->CurrentSeat();
-    absl::StatusOr<Action> a = state_->ResolveAction(seat, text);
-    ASSERT_TRUE(a.ok()) << "seat " << seat << " \"" << text << "\": " << a.status() << "\n"
-                        << state_->ToString();
-    state_->Apply(*a);
-    absl::Status inv = state_->CheckInvariants();
-    ASSERT_TRUE(inv.ok()) << inv << "\n" << state_->ToString();
-  }
-  // Actions separated by commas.
-  void Do(const std::string& actions) {
-    for (absl::string_view a : absl::StrSplit(actions, ',', absl::SkipEmpty())) {
-      ASSERT_NO_FATAL_FAILURE(Play(std::string(absl::StripAsciiWhitespace(a))));
-    }
-  }
   // `n` passes.
   void Passes(int n) {
     for (int i = 0; i < n; ++i) ASSERT_NO_FATAL_FAILURE(Play("pass"));
   }
-  void PlayOutRound() {
-    const int round = state_->Round();
-    while (!state_->IsTerminal() && state_->Round() == round) {
-      ActionList legal;
-      state_->LegalActions(legal);
-      state_->Apply(legal[0]);
-      ASSERT_TRUE(state_->CheckInvariants().ok()) << state_->CheckInvariants();
-    }
-  }
-  absl::Status Error(const std::string& text) {
-    return state_->ResolveAction(state_->CurrentSeat(), text).status();
-  }
-  std::vector<std::string> Legal() { return state_->LegalActionStrings(); }
-  std::unique_ptr<FortyTwoView> View(int seat) {
-    return std::unique_ptr<FortyTwoView>(static_cast<FortyTwoView*>(state_->ViewFor(seat).release()));
-  }
   HandResult LastHand() { return *View(kSpectator)->last_hand; }
-
- private:
-  std::shared_ptr<const Game> game_;
-  std::unique_ptr<State> state_;
 };
 
 // ---- The tables ----
@@ -314,23 +257,14 @@ TEST(EightyFourRules, PointsPerHandTotalEightyFour) {
         "eighty_four", RuleText{{"players", players}, {"doubles_trump", "true"}, {"follow_me", "true"}});
     int hands = 0;
     for (uint64_t seed = 0; seed < 40; ++seed) {
-      auto state = *game->NewMatch(seed);
       Rng rng(seed);
-      ActionList legal;
-      int round = 0;
-      while (!state->IsTerminal()) {
-        legal.clear();
-        state->LegalActions(legal);
-        state->Apply(legal[rng.Below(legal.size())]);
-        if (state->Round() == round && !state->IsTerminal()) continue;
-        round = state->Round();
-        auto view = std::unique_ptr<FortyTwoView>(
-            static_cast<FortyTwoView*>(state->ViewFor(kSpectator).release()));
+      engine_test::RandomMatch(*game, seed, rng, nullptr, [&](const State&, const State& after) {
+        auto view = engine_test::ViewAs<FortyTwoView>(after, kSpectator);
         const HandResult& r = *view->last_hand;
-        if (r.bidder == kNobody) continue;
+        if (r.bidder == kNobody) return;
         ++hands;
         EXPECT_EQ(r.taken[0] + r.taken[1], 84) << players << " " << r.contract;
-      }
+      });
     }
     EXPECT_GT(hands, 40) << players;
   }
@@ -420,15 +354,8 @@ TEST(EightyFourRules, RecordReplaysWithBothCopies) {
     for (int s = 0; s < game->num_seats(); ++s) {
       bots.push_back(*DefaultBots().Make("heuristic", *game, s));
     }
-    ActionList legal;
-    while (!state->IsTerminal()) {
-      legal.clear();
-      state->LegalActions(legal);
-      const int seat = state->CurrentSeat();
-      const Action a = bots[seat]->ChooseAction(*state->ViewFor(seat), legal.span());
-      recorder.Add(*state, a);
-      state->Apply(a);
-    }
+    engine_test::PlayOut(*state, bots,
+                         [&](const State& before, Action a) { recorder.Add(before, a); });
     const Record record = recorder.Build(*state);
     const std::string text = RecordToJson(record).dump();
     EXPECT_THAT(text, HasSubstr("'\""));  // some tile of the second set, e.g. "6-4'"

@@ -6,34 +6,22 @@
 #include <string>
 #include <vector>
 
-#include "absl/strings/str_join.h"
-#include "absl/strings/str_split.h"
 #include "engine/core/registry.h"
 #include "engine/games/forty_two/forty_two.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/engine/engine_test_util.h"
 
 namespace boneyard::forty_two {
 namespace {
 
 using ::testing::Contains;
-
-Deal MakeDeal(const std::vector<std::string>& hands) {
-  Deal deal;
-  for (const std::string& h : hands) {
-    deal.hands.emplace_back();
-    for (absl::string_view t : absl::StrSplit(h, ' ', absl::SkipEmpty())) {
-      deal.hands.back().push_back(*Tile::Parse(t));
-    }
-  }
-  return deal;
-}
+using engine_test::Choice;
+using engine_test::Do;
 
 tricks::Hand HandOf(const std::string& text) {
   tricks::Hand h = 0;
-  for (absl::string_view t : absl::StrSplit(text, ' ', absl::SkipEmpty())) {
-    h |= tricks::Bit(tricks::IdOf(*Tile::Parse(t)));
-  }
+  for (const Tile& t : engine_test::Tiles(text)) h |= tricks::Bit(tricks::IdOf(t));
   return h;
 }
 
@@ -47,33 +35,14 @@ const std::vector<std::string> kVoidHands = {
 const char* kWeakHand = "1-0 3-2 5-4 6-1 6-3 5-0 4-2";
 
 std::unique_ptr<State> NewState(const std::vector<std::string>& hands, const RuleText& rules = {}) {
-  auto game = DefaultRegistry().CreateGame("forty_two", rules);
-  EXPECT_TRUE(game.ok()) << game.status();
-  auto state = (*game)->NewMatch(1, {MakeDeal(hands)});
+  auto game = engine_test::MakeGame("forty_two", rules);
+  auto state = game->NewMatch(1, {engine_test::MakeDeal(hands)});
   EXPECT_TRUE(state.ok()) << state.status();
   return *std::move(state);
 }
 
-void Do(State& state, const std::string& actions) {
-  for (absl::string_view a : absl::StrSplit(actions, ',', absl::SkipEmpty())) {
-    absl::StatusOr<Action> action =
-        state.ResolveAction(state.CurrentSeat(), absl::StripAsciiWhitespace(a));
-    ASSERT_TRUE(action.ok()) << a << ": " << action.status();
-    state.Apply(*action);
-  }
-}
-
-std::string Choice(Bot& bot, const State& state) {
-  ActionList legal;
-  state.LegalActions(legal);
-  const Action a = bot.ChooseAction(*state.ViewFor(state.CurrentSeat()), legal.span());
-  EXPECT_TRUE(legal.Contains(a));
-  return state.ActionToString(a);
-}
-
 std::string HeuristicChoice(const State& state) {
-  HeuristicBot bot(7);
-  return Choice(bot, state);
+  return engine_test::ChoiceOf<HeuristicBot>(state);
 }
 
 // ---- Heuristic: bidding and trumps ----
@@ -178,27 +147,9 @@ TEST(FortyTwoBots, AreRegistered) {
 // Plays a whole match; returns the actions as text, then the scores and the winning team.
 std::vector<std::string> PlayMatch(const RuleText& rules, uint64_t seed,
                                    const std::vector<std::string>& bots) {
-  auto game = *DefaultRegistry().CreateGame("forty_two", rules);
-  std::vector<std::unique_ptr<Bot>> seats;
-  for (size_t s = 0; s < bots.size(); ++s) {
-    seats.push_back(*DefaultBots().Make(bots[s], *game, DeriveSeed(seed, s)));
-  }
-  auto state = *game->NewMatch(seed);
   std::vector<std::string> log;
-  ActionList legal;
-  for (int step = 0; !state->IsTerminal(); ++step) {
-    EXPECT_LT(step, 100000) << "match does not end";
-    if (step >= 100000) break;
-    legal.clear();
-    state->LegalActions(legal);
-    const int seat = state->CurrentSeat();
-    const Action a = seats[seat]->ChooseAction(*state->ViewFor(seat), legal.span());
-    EXPECT_TRUE(legal.Contains(a));
-    log.push_back(state->ActionToString(a));
-    state->Apply(a);
-  }
-  log.push_back(absl::StrJoin(state->Scores(), ","));
-  log.push_back(std::to_string(static_cast<FortyTwoState&>(*state).winning_team()));
+  auto state = engine_test::PlayBots("forty_two", rules, seed, bots, &log);
+  log.push_back(std::to_string(engine_test::As<FortyTwoState>(*state).winning_team()));
   return log;
 }
 

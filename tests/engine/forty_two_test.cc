@@ -15,6 +15,7 @@
 #include "engine/records/referee.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/engine/engine_test_util.h"
 
 namespace boneyard::forty_two {
 namespace {
@@ -24,20 +25,8 @@ using ::testing::ElementsAre;
 using ::testing::ElementsAreArray;
 using ::testing::HasSubstr;
 using ::testing::Not;
-
-std::vector<Tile> Tiles(const std::string& text) {
-  std::vector<Tile> out;
-  for (absl::string_view t : absl::StrSplit(text, ' ', absl::SkipEmpty())) {
-    out.push_back(*Tile::Parse(t));
-  }
-  return out;
-}
-
-Deal MakeDeal(const std::vector<std::string>& hands) {
-  Deal deal;
-  for (const std::string& h : hands) deal.hands.push_back(Tiles(h));
-  return deal;
-}
+using engine_test::MakeDeal;
+using engine_test::Tiles;
 
 // Seat 0 holds five sixes and both tens; seat 2 (its partner) holds the three fives.
 const std::vector<std::string> kScoringHands = {
@@ -62,67 +51,24 @@ std::vector<std::string> Rotated(const std::vector<std::string>& hands) {
   return {hands[3], hands[0], hands[1], hands[2]};
 }
 
-class Match {
+class Match : public engine_test::TypedMatch<FortyTwoState, FortyTwoView> {
  public:
-  Match(const RuleText& rules, std::vector<Deal> deals, uint64_t seed = 1) {
-    auto game = DefaultRegistry().CreateGame("forty_two", rules);
-    EXPECT_TRUE(game.ok()) << game.status();
-    game_ = *game;
-    auto state = game_->NewMatch(seed, std::move(deals));
-    EXPECT_TRUE(state.ok()) << state.status();
-    state_ = *std::move(state);
-  }
+  Match(const RuleText& rules, std::vector<Deal> deals, uint64_t seed = 1)
+      : TypedMatch("forty_two", rules, std::move(deals), seed) {}
 
-  FortyTwoState& state() { return static_cast<FortyTwoState&>(*state_); }
-  State& base() { return *state_; }
-
-  // The current seat plays `text`, which must be legal; checks the invariants afterwards.
-  void Play(const std::string& text) {
-    const int seat = state_->CurrentSeat();
-    absl::StatusOr<Action> a = state_->ResolveAction(seat, text);
-    ASSERT_TRUE(a.ok()) << "seat " << seat << " \"" << text << "\": " << a.status() << "\n"
-                        << state_->ToString();
-    state_->Apply(*a);
-    absl::Status inv = state_->CheckInvariants();
-    ASSERT_TRUE(inv.ok()) << inv << "\n" << state_->ToString();
-  }
-  // Actions separated by commas ("pass, bid 30, trump 6").
-  void Do(const std::string& actions) {
-    for (absl::string_view a : absl::StrSplit(actions, ',', absl::SkipEmpty())) {
-      ASSERT_NO_FATAL_FAILURE(Play(std::string(absl::StripAsciiWhitespace(a))));
-    }
-  }
   // Tiles separated by spaces, each played by the seat to play.
-  void PlayTiles(const std::string& tiles) {
+  void PlayTiles(absl::string_view tiles) {
     for (absl::string_view t : absl::StrSplit(tiles, ' ', absl::SkipEmpty())) {
-      ASSERT_NO_FATAL_FAILURE(Play(std::string(t)));
+      ASSERT_NO_FATAL_FAILURE(Play(t));
     }
   }
-  // Every seat plays its first legal action until round `round` is over.
-  void PlayOutRound() {
-    const int round = state_->Round();
-    while (!state_->IsTerminal() && state_->Round() == round) {
-      ActionList legal;
-      state_->LegalActions(legal);
-      state_->Apply(legal[0]);
-      ASSERT_TRUE(state_->CheckInvariants().ok()) << state_->CheckInvariants();
-    }
-  }
-  absl::Status Error(const std::string& text) {
-    return state_->ResolveAction(state_->CurrentSeat(), text).status();
-  }
-  std::vector<std::string> Legal() { return state_->LegalActionStrings(); }
-  std::unique_ptr<FortyTwoView> View(int seat) {
-    return std::unique_ptr<FortyTwoView>(static_cast<FortyTwoView*>(state_->ViewFor(seat).release()));
-  }
+  // The result lives in the view this keeps, until the next call.
   const HandResult& LastHand() {
     last_view_ = View(kSpectator);
     return *last_view_->last_hand;
   }
 
  private:
-  std::shared_ptr<const Game> game_;
-  std::unique_ptr<State> state_;
   std::unique_ptr<FortyTwoView> last_view_;
 };
 
@@ -446,15 +392,8 @@ TEST(FortyTwoRules, RecordReplaysThroughTheReferee) {
   RecordBuilder recorder(*state, 9);
   std::vector<std::unique_ptr<Bot>> bots;
   for (int s = 0; s < kSeats; ++s) bots.push_back(*DefaultBots().Make("heuristic", *game, s));
-  ActionList legal;
-  while (!state->IsTerminal()) {
-    legal.clear();
-    state->LegalActions(legal);
-    const Action a = bots[state->CurrentSeat()]->ChooseAction(*state->ViewFor(state->CurrentSeat()),
-                                                              legal.span());
-    recorder.Add(*state, a);
-    state->Apply(a);
-  }
+  engine_test::PlayOut(*state, bots,
+                       [&](const State& before, Action a) { recorder.Add(before, a); });
   const Record record = recorder.Build(*state);
   auto replayed = Replay(*ParseRecord(RecordToJson(record).dump()));
   ASSERT_TRUE(replayed.ok()) << replayed.status();
@@ -507,20 +446,11 @@ TEST(FortyTwoRules, PointsPerHandTotalFortyTwo) {
   auto game = *DefaultRegistry().CreateGame("forty_two", RuleText{{"preset", "texas"}});
   int hands = 0;
   for (uint64_t seed = 0; seed < 200; ++seed) {
-    auto state = *game->NewMatch(seed);
     Rng rng(seed);
-    ActionList legal;
-    int round = 0;
-    while (!state->IsTerminal()) {
-      legal.clear();
-      state->LegalActions(legal);
-      state->Apply(legal[rng.Below(legal.size())]);
-      if (state->Round() == round && !state->IsTerminal()) continue;
-      round = state->Round();
-      auto view = std::unique_ptr<FortyTwoView>(
-          static_cast<FortyTwoView*>(state->ViewFor(kSpectator).release()));
+    engine_test::RandomMatch(*game, seed, rng, nullptr, [&](const State&, const State& after) {
+      auto view = engine_test::ViewAs<FortyTwoView>(after, kSpectator);
       const HandResult& r = *view->last_hand;
-      if (r.bidder == kNobody) continue;
+      if (r.bidder == kNobody) return;
       ++hands;
       if (r.contract == "nello") {
         EXPECT_LE(r.taken[0] + r.taken[1], 42);
@@ -528,7 +458,7 @@ TEST(FortyTwoRules, PointsPerHandTotalFortyTwo) {
       } else {
         EXPECT_EQ(r.taken[0] + r.taken[1], 42) << r.contract;
       }
-    }
+    });
   }
   EXPECT_GT(hands, 500);
 }

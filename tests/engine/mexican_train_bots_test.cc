@@ -7,17 +7,18 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/engine/engine_test_util.h"
 #include "tests/engine/trains_test_util.h"
 
 namespace boneyard::mexican_train {
 namespace {
 
 using ::testing::Contains;
-using trains::testing::MakeDeal;
-using trains::testing::Match;
-using trains::testing::PlayBots;
+using engine_test::Match;
+using engine_test::PlayBots;
+using trains::train_test::MakeDeal;
 
-std::string GreedyChoice(State& state) { return trains::testing::BotChoice<GreedyBot>(state); }
+std::string GreedyChoice(const State& state) { return engine_test::ChoiceOf<GreedyBot>(state); }
 
 Match Small(const std::vector<std::string>& hands, const std::string& boneyard = "") {
   return Match("mexican_train", {{"players", "2"}, {"hand_size", std::to_string(4)}},
@@ -28,18 +29,18 @@ Match Small(const std::vector<std::string>& hands, const std::string& boneyard =
 // train.
 TEST(MexicanTrainGreedyBot, ShedsHighPipsAndKeepsItsChain) {
   Match m = Small({"12-5 5-3 12-10 1-0", "12-7 7-1 2-1 3-2"});
-  EXPECT_EQ(GreedyChoice(m.state()), "12-10 mexican");
-  EXPECT_EQ(LongestChain(static_cast<MexicanTrainState&>(m.state()).hand(0), 12).Count(), 2);
+  EXPECT_EQ(GreedyChoice(m.base()), "12-10 mexican");
+  EXPECT_EQ(LongestChain(m.As<MexicanTrainState>().hand(0), 12).Count(), 2);
 }
 
 // A double it can follow from hand is worth playing; one it cannot is avoided.
 TEST(MexicanTrainGreedyBot, PlaysDoublesItCanFollow) {
   Match m = Small({"12-6 6-6 6-1 12-2", "12-7 7-1 2-1 3-2"});
   m.PlayAll({{0, "12-6 train 0"}, {1, "12-7 train 1"}});
-  EXPECT_EQ(GreedyChoice(m.state()), "6-6 train 0");
+  EXPECT_EQ(GreedyChoice(m.base()), "6-6 train 0");
   Match n = Small({"12-6 6-6 1-0 12-2", "12-7 7-1 2-1 3-2"});
   n.PlayAll({{0, "12-6 train 0"}, {1, "12-7 train 1"}});
-  EXPECT_EQ(GreedyChoice(n.state()), "12-2 mexican");
+  EXPECT_EQ(GreedyChoice(n.base()), "12-2 mexican");
 }
 
 TEST(MexicanTrainGreedyBot, IsRegistered) {
@@ -68,7 +69,8 @@ TEST(MexicanTrainGreedyBot, BeatsRandom) {
       const std::vector<int> totals =
           PlayBots("mexican_train", {{"preset", preset}, {"players", "2"}, {"hand_size", "15"}},
                    200 + i, first ? std::vector<std::string>{"greedy", "random"}
-                                  : std::vector<std::string>{"random", "greedy"});
+                                  : std::vector<std::string>{"random", "greedy"})
+              ->Scores();
       if (totals[first ? 0 : 1] < totals[first ? 1 : 0]) ++wins;
     }
     EXPECT_GE(wins, kMatches * 2 / 3) << preset;

@@ -10,6 +10,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/engine/engine_test_util.h"
 #include "tests/engine/trains_test_util.h"
 
 namespace boneyard::mexican_train {
@@ -17,9 +18,9 @@ namespace {
 
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
-using trains::testing::Contains;
-using trains::testing::MakeDeal;
-using trains::testing::Match;
+using engine_test::Contains;
+using engine_test::Match;
+using trains::train_test::MakeDeal;
 
 constexpr int kSet = 12;
 
@@ -40,7 +41,7 @@ Match SmallMatch(int hand, const std::vector<std::string>& hands, const std::str
 }
 
 std::unique_ptr<MexicanTrainView> ViewOf(Match& m, int seat) {
-  return m.View<MexicanTrainView>(seat);
+  return m.ViewAs<MexicanTrainView>(seat);
 }
 
 // ---- Deal tables ----
@@ -122,7 +123,7 @@ TEST(MexicanTrainRules, EngineIsSetBeforeTheDeal) {
   EXPECT_EQ(view->engine, 12);
   EXPECT_THAT(view->hand_counts, ElementsAre(18, 18, 18, 18));
   EXPECT_EQ(view->boneyard_count, 91 - 1 - 72);
-  EXPECT_FALSE(m.state().HiddenFrom(kSpectator).Test(trains::DoubleId(12)));
+  EXPECT_FALSE(m.base().HiddenFrom(kSpectator).Test(trains::DoubleId(12)));
 }
 
 // ---- Starting ----
@@ -172,7 +173,7 @@ TEST(MexicanTrainRules, MarkerWhenStillUnableAfterDrawing) {
   m.Play(0, "draw");
   EXPECT_THAT(m.Legal(), ElementsAre("pass"));
   m.Play(0, "pass");
-  auto& state = static_cast<MexicanTrainState&>(m.state());
+  auto& state = m.As<MexicanTrainState>();
   EXPECT_TRUE(state.HasMarker(0));
   EXPECT_TRUE(ViewOf(m, 1)->trains[0].marker);
   EXPECT_THAT(m.Legal(), ElementsAre("12-7 train 0", "12-7 train 1", "12-7 mexican"));
@@ -190,7 +191,7 @@ TEST(MexicanTrainRules, MustPlayIfAble) {
 // comes off when the owner plays on their own train.
 TEST(MexicanTrainRules, MarkerComesOffWhenOwnerPlaysOwnTrain) {
   Match m = SmallMatch(4, {"1-0 2-0 3-0 4-0", "12-7 7-1 2-1 3-2"}, "5-1 12-11 12-10");
-  auto& state = static_cast<MexicanTrainState&>(m.state());
+  auto& state = m.As<MexicanTrainState>();
   m.PlayAll({{0, "draw"}, {0, "pass"}, {1, "12-7 train 1"}, {0, "draw"}, {0, "12-11 mexican"}});
   EXPECT_TRUE(state.HasMarker(0));
   m.PlayAll({{1, "7-1 train 1"}, {0, "draw"}, {0, "12-10 train 0"}});
@@ -203,7 +204,7 @@ TEST(MexicanTrainRules, MarkerOffOnAnyPlayOption) {
           {{"players", "2"}, {"hand_size", "4"}, {"marker_off", "any_play"}},
           {MakeDeal(kSet, kSet, {"1-0 2-0 3-0 4-0", "12-7 7-1 2-1 3-2"}, "5-1 12-11")});
   m.PlayAll({{0, "draw"}, {0, "pass"}, {1, "12-7 train 1"}, {0, "draw"}, {0, "12-11 mexican"}});
-  EXPECT_FALSE(static_cast<MexicanTrainState&>(m.state()).HasMarker(0));
+  EXPECT_FALSE(m.As<MexicanTrainState>().HasMarker(0));
 }
 
 // Rule: when the boneyard is empty, a player without a playable tile passes at once and puts
@@ -229,7 +230,7 @@ TEST(MexicanTrainRules, PassWithMarkerOnceBoneyardIsEmpty) {
   EXPECT_EQ(ViewOf(m, 0)->boneyard_count, 0);
   EXPECT_THAT(m.Legal(), ElementsAre("pass"));
   m.Play(0, "pass");
-  EXPECT_TRUE(static_cast<MexicanTrainState&>(m.state()).HasMarker(0));
+  EXPECT_TRUE(m.As<MexicanTrainState>().HasMarker(0));
   EXPECT_TRUE(Contains(m.Legal(), "9-0 train 0"));
 }
 
@@ -239,12 +240,12 @@ TEST(MexicanTrainRules, PassWithMarkerOnceBoneyardIsEmpty) {
 TEST(MexicanTrainRules, DoubleObligesAnotherPlay) {
   Match m = SmallMatch(4, {"12-6 6-6 6-2 1-0", "12-7 7-1 2-1 3-1"});
   m.PlayAll({{0, "12-6 train 0"}, {1, "12-7 train 1"}, {0, "6-6 train 0"}});
-  EXPECT_EQ(m.state().CurrentSeat(), 0);
+  EXPECT_EQ(m.base().CurrentSeat(), 0);
   EXPECT_TRUE(ViewOf(m, 0)->must_follow_double);
   EXPECT_THAT(ViewOf(m, 0)->trains[0].tiles, ElementsAre("12-6", "6-6"));
   EXPECT_THAT(m.Legal(), ElementsAre("6-2 train 0"));
   m.Play(0, "6-2 train 0");
-  EXPECT_EQ(m.state().CurrentSeat(), 1);
+  EXPECT_EQ(m.base().CurrentSeat(), 1);
 }
 
 // Rule: the additional tile may go on another eligible train, leaving the double open.
@@ -252,7 +253,7 @@ TEST(MexicanTrainRules, DoubleObligesAnotherPlay) {
 TEST(MexicanTrainRules, OpenDoubleMustBeClosedBeforeAnyOtherTrain) {
   Match m = SmallMatch(4, {"12-6 6-6 12-4 1-0", "12-7 7-1 6-1 3-1"});
   m.PlayAll({{0, "12-6 train 0"}, {1, "12-7 train 1"}, {0, "6-6 train 0"}, {0, "12-4 mexican"}});
-  EXPECT_EQ(m.state().CurrentSeat(), 1);
+  EXPECT_EQ(m.base().CurrentSeat(), 1);
   EXPECT_EQ(ViewOf(m, 1)->blocking, "train 0");
   EXPECT_THAT(ViewOf(m, 1)->open_doubles, ElementsAre("train 0"));
   EXPECT_THAT(m.Legal(), ElementsAre("6-1 train 0"));
@@ -269,7 +270,7 @@ TEST(MexicanTrainRules, UnableToCloseOpenDoubleDrawsThenMarker) {
   m.PlayAll({{0, "12-6 train 0"}, {1, "12-7 train 1"}, {0, "6-6 train 0"}, {0, "12-4 mexican"}});
   EXPECT_THAT(m.Legal(), ElementsAre("draw"));
   m.PlayAll({{1, "draw"}, {1, "pass"}});
-  EXPECT_TRUE(static_cast<MexicanTrainState&>(m.state()).HasMarker(1));
+  EXPECT_TRUE(m.As<MexicanTrainState>().HasMarker(1));
   EXPECT_EQ(ViewOf(m, 0)->blocking, "train 0");
   EXPECT_THAT(m.Legal(), ElementsAre("draw"));  // seat 0 too must close it: 1-0 does not fit
 }
@@ -282,7 +283,7 @@ TEST(MexicanTrainRules, DoubleWithoutFollowUpDrawsOnceThenMarker) {
   m.Play(0, "draw");
   EXPECT_THAT(m.Legal(), ElementsAre("pass"));
   m.Play(0, "pass");
-  EXPECT_TRUE(static_cast<MexicanTrainState&>(m.state()).HasMarker(0));
+  EXPECT_TRUE(m.As<MexicanTrainState>().HasMarker(0));
   EXPECT_THAT(ViewOf(m, 1)->open_doubles, ElementsAre("train 0"));
 }
 
@@ -294,10 +295,10 @@ TEST(MexicanTrainRules, TwoDoublesWhenAThirdTileClosesOne) {
              {0, "6-6 train 0"}});
   EXPECT_TRUE(Contains(m.Legal(), "4-4 mexican"));
   m.Play(0, "4-4 mexican");
-  EXPECT_EQ(m.state().CurrentSeat(), 0);
+  EXPECT_EQ(m.base().CurrentSeat(), 0);
   EXPECT_THAT(m.Legal(), ElementsAre("4-3 mexican"));
   m.Play(0, "4-3 mexican");
-  EXPECT_EQ(m.state().CurrentSeat(), 1);
+  EXPECT_EQ(m.base().CurrentSeat(), 1);
   EXPECT_THAT(ViewOf(m, 1)->open_doubles, ElementsAre("train 0"));
 }
 
@@ -317,9 +318,9 @@ TEST(MexicanTrainRules, SecondDoubleNeedsAThirdTileFromHand) {
 TEST(MexicanTrainRules, DominoEvenWithADoubleEndsTheRound) {
   Match m = SmallMatch(2, {"12-6 6-6", "12-7 7-1"}, "", "classic", /*rounds=*/1);
   m.PlayAll({{0, "12-6 train 0"}, {1, "12-7 train 1"}, {0, "6-6 train 0"}});
-  EXPECT_TRUE(m.state().IsTerminal());
-  EXPECT_THAT(m.state().Scores(), ElementsAre(0, 8));
-  EXPECT_THAT(m.state().Ranks(), ElementsAre(1, 2));
+  EXPECT_TRUE(m.base().IsTerminal());
+  EXPECT_THAT(m.base().Scores(), ElementsAre(0, 8));
+  EXPECT_THAT(m.base().Ranks(), ElementsAre(1, 2));
   auto view = ViewOf(m, kSpectator);
   ASSERT_TRUE(view->last_round.has_value());
   EXPECT_EQ(view->last_round->ended_by, trains::RoundEnd::kDomino);
@@ -332,7 +333,7 @@ TEST(MexicanTrainRules, DominoEvenWithADoubleEndsTheRound) {
 TEST(MexicanTrainRules, BlockedRoundEndsWithEmptyBoneyard) {
   int blocked = 0;
   for (uint64_t seed = 1; seed <= 30 && blocked < 3; ++seed) {
-    trains::testing::RandomMatch(
+    trains::train_test::RandomMatch(
         "mexican_train", {{"players", "2"}, {"hand_size", "20"}}, seed, [](const State&) {},
         [&](const State& before, const State& after) {
           auto view = after.ViewFor(kSpectator);
@@ -358,7 +359,7 @@ TEST(MexicanTrainRules, EnginesCountDownAndStarterRotates) {
   for (const int set : {12, 9}) {
     std::vector<int> engines;
     std::vector<int> starters;
-    trains::testing::RandomMatch(
+    trains::train_test::RandomMatch(
         "mexican_train", {{"set", std::to_string(set)}, {"players", "3"}, {"hand_size", "8"}}, 7,
         [&](const State& state) {
           engines.push_back(static_cast<const MexicanTrainState&>(state).engine());
@@ -378,7 +379,7 @@ TEST(MexicanTrainRules, EnginesCountDownAndStarterRotates) {
 // Views: own hand, others' counts, every train, markers and open doubles; never another hand.
 TEST(MexicanTrainRules, ViewsHideOtherHands) {
   Match m = SmallMatch(4, {"12-5 3-1 4-2 6-0", "12-7 7-1 2-1 3-2"});
-  const std::string json = m.state().ViewFor(1)->ToJson().dump();
+  const std::string json = m.base().ViewFor(1)->ToJson().dump();
   for (const char* tile : {"5-12", "12-5", "3-1", "4-2", "6-0"}) {
     EXPECT_EQ(json.find(tile), std::string::npos) << tile;
   }
@@ -392,11 +393,11 @@ TEST(MexicanTrainRules, ViewsHideOtherHands) {
 
 TEST(MexicanTrainNotation, TrainsAreAddressedByOwnerOrMexican) {
   Match m = SmallMatch(4, {"12-5 3-1 4-2 6-0", "12-7 7-1 2-1 3-2"});
-  EXPECT_EQ(*m.state().ParseAction("5-12  Train 1"), PlayAction(Tile(12, 5).BaseId(), 1));
-  EXPECT_EQ(*m.state().ParseAction("12-5 MEXICAN"), PlayAction(Tile(12, 5).BaseId(), kMexican));
-  EXPECT_EQ(m.state().ActionToString(PlayAction(Tile(12, 5).BaseId(), kMexican)), "12-5 mexican");
+  EXPECT_EQ(*m.base().ParseAction("5-12  Train 1"), PlayAction(Tile(12, 5).BaseId(), 1));
+  EXPECT_EQ(*m.base().ParseAction("12-5 MEXICAN"), PlayAction(Tile(12, 5).BaseId(), kMexican));
+  EXPECT_EQ(m.base().ActionToString(PlayAction(Tile(12, 5).BaseId(), kMexican)), "12-5 mexican");
   for (const char* bad : {"12-5 train 2", "12-5", "13-1 mexican", "12-5 mexican 1", "take"}) {
-    EXPECT_EQ(m.state().ParseAction(bad).status().code(), absl::StatusCode::kInvalidArgument)
+    EXPECT_EQ(m.base().ParseAction(bad).status().code(), absl::StatusCode::kInvalidArgument)
         << bad;
   }
 }
@@ -405,9 +406,9 @@ TEST(MexicanTrainNotation, TrainsAreAddressedByOwnerOrMexican) {
 TEST(MexicanTrainRules, DeterminizeKeepsTheSeatsView) {
   Match m("mexican_train", {{"players", "4"}}, {}, 5);
   Rng rng(9);
-  auto sampled = m.state().Determinize(2, rng);
-  EXPECT_EQ(sampled->ViewFor(2)->ToJson(), m.state().ViewFor(2)->ToJson());
-  EXPECT_NE(sampled->ToString(), m.state().ToString());
+  auto sampled = m.base().Determinize(2, rng);
+  EXPECT_EQ(sampled->ViewFor(2)->ToJson(), m.base().ViewFor(2)->ToJson());
+  EXPECT_NE(sampled->ToString(), m.base().ToString());
   EXPECT_TRUE(sampled->CheckInvariants().ok());
 }
 
@@ -423,7 +424,7 @@ TEST(MexicanTrainFirstTurnStrings, StringOnOwnTrainOnly) {
   m.Play(0, "5-3 train 0");
   EXPECT_THAT(m.Legal(), ElementsAre("3-1 train 0", "stop"));
   m.Play(0, "stop");
-  EXPECT_EQ(m.state().CurrentSeat(), 1);
+  EXPECT_EQ(m.base().CurrentSeat(), 1);
   EXPECT_THAT(m.Legal(), ElementsAre("12-7 train 1"));
   m.PlayAll({{1, "12-7 train 1"}, {1, "7-2 train 1"}, {1, "2-2 train 1"}});
   // A double in the string still obliges a play: nothing fits, so a draw (not "stop").
@@ -436,7 +437,7 @@ TEST(MexicanTrainFirstTurnStrings, LaterTurnsPlayOneTileAnywhereEligible) {
   m.PlayAll({{0, "12-5 train 0"}, {0, "stop"}, {1, "12-7 train 1"}, {1, "stop"}});
   EXPECT_THAT(m.Legal(), ElementsAre("5-3 train 0", "12-1 mexican"));
   m.Play(0, "5-3 train 0");
-  EXPECT_EQ(m.state().CurrentSeat(), 1);
+  EXPECT_EQ(m.base().CurrentSeat(), 1);
 }
 
 // Rule: a player who cannot start their train draws one; a match is played at once, else the
@@ -444,7 +445,7 @@ TEST(MexicanTrainFirstTurnStrings, LaterTurnsPlayOneTileAnywhereEligible) {
 TEST(MexicanTrainFirstTurnStrings, CannotStartDrawsThenMarker) {
   Match m = SmallMatch(4, {"1-0 2-0 3-0 4-0", "12-7 7-2 2-2 8-0"}, "5-1", "first_turn_strings");
   m.PlayAll({{0, "draw"}, {0, "pass"}});
-  EXPECT_TRUE(static_cast<MexicanTrainState&>(m.state()).HasMarker(0));
+  EXPECT_TRUE(m.As<MexicanTrainState>().HasMarker(0));
   Match n = SmallMatch(4, {"1-0 2-0 3-0 4-0", "12-7 7-2 2-2 8-0"}, "12-3", "first_turn_strings");
   n.Play(0, "draw");
   EXPECT_THAT(n.Legal(), ElementsAre("12-3 train 0"));
@@ -455,11 +456,11 @@ TEST(MexicanTrainFirstTurnStrings, CannotStartDrawsThenMarker) {
 TEST(MexicanTrainFirstTurnStrings, EveryoneGetsAFirstTurn) {
   Match m = SmallMatch(2, {"12-5 5-3", "12-7 7-2"}, "", "first_turn_strings", /*rounds=*/1);
   m.PlayAll({{0, "12-5 train 0"}, {0, "5-3 train 0"}});
-  EXPECT_FALSE(m.state().IsTerminal());
-  EXPECT_EQ(m.state().CurrentSeat(), 1);
+  EXPECT_FALSE(m.base().IsTerminal());
+  EXPECT_EQ(m.base().CurrentSeat(), 1);
   m.PlayAll({{1, "12-7 train 1"}, {1, "stop"}});
-  EXPECT_TRUE(m.state().IsTerminal());
-  EXPECT_THAT(m.state().Scores(), ElementsAre(0, 9));
+  EXPECT_TRUE(m.base().IsTerminal());
+  EXPECT_THAT(m.base().Scores(), ElementsAre(0, 9));
 }
 
 // ---- Sheet 002's train rules (house) ----
@@ -485,9 +486,9 @@ TEST(MexicanTrainHouse, DoublesChainAndCloseInOrder) {
 TEST(MexicanTrainHouse, HolderOfTheEnginePlacesItAndPlaysAgain) {
   Match h("mexican_train", {{"preset", "house"}, {"players", "2"}, {"hand_size", "4"}},
           {MakeDeal(kSet, -1, {"3-1 4-2 5-0 6-1", "12-12 12-5 7-1 2-0"})});
-  auto& state = static_cast<MexicanTrainState&>(h.state());
+  auto& state = h.As<MexicanTrainState>();
   EXPECT_EQ(state.engine(), 12);
-  EXPECT_EQ(h.state().CurrentSeat(), 1);
+  EXPECT_EQ(h.base().CurrentSeat(), 1);
   EXPECT_THAT(ViewOf(h, 1)->hand_counts, ElementsAre(4, 3));
   EXPECT_THAT(h.Legal(), ElementsAre("12-5 train 1", "12-5 mexican"));
 }
@@ -498,21 +499,21 @@ TEST(MexicanTrainHouse, SkippedEngineIsLookedForNextRound) {
   Match m("mexican_train", {{"preset", "house"}, {"players", "2"}, {"hand_size", "2"}},
           {MakeDeal(kSet, -1, {"11-11 11-3", "5-4 6-2"}),
            MakeDeal(kSet, -1, {"10-10 2-1", "12-12 1-0"})});
-  auto& state = static_cast<MexicanTrainState&>(m.state());
+  auto& state = m.As<MexicanTrainState>();
   EXPECT_EQ(state.engine(), 11);  // 12-12 is in the boneyard
-  EXPECT_EQ(m.state().CurrentSeat(), 0);
+  EXPECT_EQ(m.base().CurrentSeat(), 0);
   m.Play(0, "11-3 train 0");  // the holder's last tile: domino
-  EXPECT_EQ(m.state().Round(), 1);
-  EXPECT_THAT(m.state().Scores(), ElementsAre(0, 17));
+  EXPECT_EQ(m.base().Round(), 1);
+  EXPECT_THAT(m.base().Scores(), ElementsAre(0, 17));
   EXPECT_EQ(state.engine(), 12);  // the skipped 12-12, now held by seat 1
-  EXPECT_EQ(m.state().CurrentSeat(), 1);
+  EXPECT_EQ(m.base().CurrentSeat(), 1);
 }
 
 // Rule (sheet 002): "every double must be the engine one time in the course of the game".
 TEST(MexicanTrainHouse, EveryDoubleIsTheEngineOnce) {
   for (uint64_t seed = 1; seed <= 5; ++seed) {
     std::vector<int> engines;
-    trains::testing::RandomMatch(
+    trains::train_test::RandomMatch(
         "mexican_train", {{"preset", "house"}, {"players", "3"}}, seed,
         [&](const State& state) {
           engines.push_back(static_cast<const MexicanTrainState&>(state).engine());
@@ -528,9 +529,9 @@ TEST(MexicanTrainHouse, EveryDoubleIsTheEngineOnce) {
 TEST(MexicanTrainHouse, AllDrawWhenNobodyHoldsAnEngine) {
   Match m("mexican_train", {{"preset", "house"}, {"players", "2"}, {"hand_size", "3"}},
           {MakeDeal(kSet, -1, {"3-1 4-2 5-0", "7-1 2-0 6-3"}, "3-2 5-5")});
-  auto& state = static_cast<MexicanTrainState&>(m.state());
+  auto& state = m.As<MexicanTrainState>();
   EXPECT_EQ(state.engine(), 5);
-  EXPECT_EQ(m.state().CurrentSeat(), 1);
+  EXPECT_EQ(m.base().CurrentSeat(), 1);
   EXPECT_THAT(ViewOf(m, 0)->hand_counts, ElementsAre(4, 3));  // 3-2 drawn; 5-5 placed
   EXPECT_THAT(m.Legal(), ElementsAre("draw"));  // seat 1 holds no 5 to start a train
 }

@@ -4,57 +4,28 @@
 #include <string>
 #include <vector>
 
-#include "absl/strings/str_join.h"
-#include "absl/strings/str_split.h"
 #include "engine/core/registry.h"
 #include "engine/games/moon/moon.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/engine/engine_test_util.h"
 
 namespace boneyard::moon {
 namespace {
 
 using ::testing::Contains;
+using engine_test::Choice;
+using engine_test::Do;
 
 tricks::Hand HandOf(const std::string& text) {
   tricks::Hand h = 0;
-  for (absl::string_view t : absl::StrSplit(text, ' ', absl::SkipEmpty())) {
-    h |= tricks::Bit(tricks::IdOf(*Tile::Parse(t)));
-  }
+  for (const Tile& t : engine_test::Tiles(text)) h |= tricks::Bit(tricks::IdOf(t));
   return h;
-}
-
-Deal MakeDeal(const std::vector<std::string>& hands, const std::string& widow) {
-  Deal deal;
-  for (const std::string& h : hands) {
-    deal.hands.emplace_back();
-    for (absl::string_view t : absl::StrSplit(h, ' ', absl::SkipEmpty())) {
-      deal.hands.back().push_back(*Tile::Parse(t));
-    }
-  }
-  deal.boneyard.push_back(*Tile::Parse(widow));
-  return deal;
 }
 
 const std::vector<std::string> kHands = {"6-6 6-5 6-4 6-3 6-2 6-1 5-5",
                                          "5-4 5-3 5-2 5-1 4-4 4-3 4-2",
                                          "4-1 3-3 3-2 3-1 2-2 2-1 1-1"};
-
-std::string Choice(Bot& bot, const State& state) {
-  ActionList legal;
-  state.LegalActions(legal);
-  const Action a = bot.ChooseAction(*state.ViewFor(state.CurrentSeat()), legal.span());
-  EXPECT_TRUE(legal.Contains(a));
-  return state.ActionToString(a);
-}
-
-void Do(State& state, const std::string& actions) {
-  for (absl::string_view a : absl::StrSplit(actions, ',', absl::SkipEmpty())) {
-    absl::StatusOr<Action> action = state.ResolveAction(state.CurrentSeat(), absl::StripAsciiWhitespace(a));
-    ASSERT_TRUE(action.ok()) << a << ": " << action.status();
-    state.Apply(*action);
-  }
-}
 
 TEST(MoonHeuristicBot, EstimatesFromTopTrumpsAndDoubles) {
   EXPECT_EQ(EstimateTricks(HandOf("6-6 6-5 6-4 6-3 6-2 6-1 5-5"), 6), 7);
@@ -66,7 +37,7 @@ TEST(MoonHeuristicBot, EstimatesFromTopTrumpsAndDoubles) {
 // passes.
 TEST(MoonHeuristicBot, BidsFromStrengthNamesItsSuitDiscardsTheLeastUseful) {
   auto game = *DefaultRegistry().CreateGame("moon", RuleText{});
-  auto state = *game->NewMatch(1, {MakeDeal(kHands, "0-0")});
+  auto state = *game->NewMatch(1, {engine_test::MakeDeal(kHands, "0-0")});
   HeuristicBot bot(1);
   Do(*state, "pass");          // seat 1
   EXPECT_NE(Choice(bot, *state), "bid 21");  // seat 2: small tiles, no moon
@@ -84,7 +55,7 @@ TEST(MoonRandomBot, BidsSanely) {
   auto game = *DefaultRegistry().CreateGame("moon", RuleText{});
   int bids = 0;
   for (uint64_t seed = 0; seed < 40; ++seed) {
-    auto state = *game->NewMatch(1, {MakeDeal(kHands, "0-0")});
+    auto state = *game->NewMatch(1, {engine_test::MakeDeal(kHands, "0-0")});
     SaneRandomBot bot(seed);
     const std::string choice = Choice(bot, *state);  // seat 1: four fives, a bidding hand
     EXPECT_TRUE(choice == "pass" || choice == "bid 4") << choice;
@@ -101,25 +72,9 @@ TEST(MoonBots, AreRegistered) {
 
 // Plays a match; returns the actions as text, then the scores and the winner.
 std::vector<std::string> PlayMatch(uint64_t seed, const std::vector<std::string>& bots) {
-  auto game = *DefaultRegistry().CreateGame("moon", RuleText{});
-  std::vector<std::unique_ptr<Bot>> seats;
-  for (size_t s = 0; s < bots.size(); ++s) {
-    seats.push_back(*DefaultBots().Make(bots[s], *game, DeriveSeed(seed, s)));
-  }
-  auto state = *game->NewMatch(seed);
   std::vector<std::string> log;
-  ActionList legal;
-  while (!state->IsTerminal()) {
-    legal.clear();
-    state->LegalActions(legal);
-    const int seat = state->CurrentSeat();
-    const Action a = seats[seat]->ChooseAction(*state->ViewFor(seat), legal.span());
-    EXPECT_TRUE(legal.Contains(a));
-    log.push_back(state->ActionToString(a));
-    state->Apply(a);
-  }
-  log.push_back(absl::StrJoin(state->Scores(), ","));
-  log.push_back(std::to_string(static_cast<MoonState&>(*state).winner()));
+  auto state = engine_test::PlayBots("moon", {}, seed, bots, &log);
+  log.push_back(std::to_string(engine_test::As<MoonState>(*state).winner()));
   return log;
 }
 

@@ -7,12 +7,12 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_split.h"
 #include "engine/core/registry.h"
 #include "engine/records/record.h"
 #include "engine/records/referee.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/engine/engine_test_util.h"
 
 namespace boneyard::moon {
 namespace {
@@ -20,12 +20,7 @@ namespace {
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::Not;
-
-std::vector<Tile> Tiles(const std::string& text) {
-  std::vector<Tile> out;
-  for (absl::string_view t : absl::StrSplit(text, ' ', absl::SkipEmpty())) out.push_back(*Tile::Parse(t));
-  return out;
-}
+using engine_test::Tiles;
 
 // Seat 0 holds six sixes and 5-5, seat 1 four fours and four fives, seat 2 the small tiles;
 // the widow is the double-blank. `rotation` moves every hand `rotation` seats on.
@@ -50,42 +45,12 @@ const char* kMoonPlay =
     "trump 6, discard 0-0, 6-6, 5-4, 4-1, 6-5, 5-3, 3-3, 6-4, 5-2, 3-2, 6-3, 5-1, 3-1, "
     "6-2, 4-4, 2-2, 6-1, 4-3, 2-1, 5-5, 4-2, 1-1";
 
-class Match {
+class Match : public engine_test::TypedMatch<MoonState, MoonView> {
  public:
-  Match(const RuleText& rules, std::vector<Deal> deals, uint64_t seed = 1) {
-    auto game = DefaultRegistry().CreateGame("moon", rules);
-    EXPECT_TRUE(game.ok()) << game.status();
-    game_ = *game;
-    auto state = game_->NewMatch(seed, std::move(deals));
-    EXPECT_TRUE(state.ok()) << state.status();
-    state_ = *std::move(state);
-  }
-  State& base() { return *state_; }
-  MoonState& state() { return static_cast<MoonState&>(*state_); }
-  void Do(const std::string& actions) {
-    for (absl::string_view a : absl::StrSplit(actions, ',', absl::SkipEmpty())) {
-      const std::string text(absl::StripAsciiWhitespace(a));
-      const int seat = state_->CurrentSeat();
-      absl::StatusOr<Action> action = state_->ResolveAction(seat, text);
-      ASSERT_TRUE(action.ok()) << "seat " << seat << " \"" << text << "\": " << action.status()
-                               << "\n" << state_->ToString();
-      state_->Apply(*action);
-      absl::Status inv = state_->CheckInvariants();
-      ASSERT_TRUE(inv.ok()) << inv << "\n" << state_->ToString();
-    }
-  }
-  absl::Status Error(const std::string& text) {
-    return state_->ResolveAction(state_->CurrentSeat(), text).status();
-  }
-  std::vector<std::string> Legal() { return state_->LegalActionStrings(); }
-  std::unique_ptr<MoonView> View(int seat) {
-    return std::unique_ptr<MoonView>(static_cast<MoonView*>(state_->ViewFor(seat).release()));
-  }
-  MoonHandResult LastHand() { return *View(kSpectator)->last_hand; }
+  Match(const RuleText& rules, std::vector<Deal> deals, uint64_t seed = 1)
+      : TypedMatch("moon", rules, std::move(deals), seed) {}
 
- private:
-  std::shared_ptr<const Game> game_;
-  std::unique_ptr<State> state_;
+  MoonHandResult LastHand() { return *View(kSpectator)->last_hand; }
 };
 
 // ---- Tiles, seats, the deal ----
@@ -370,15 +335,8 @@ TEST(MoonRules, RecordReplaysThroughTheReferee) {
   RecordBuilder recorder(*state, 5);
   std::vector<std::unique_ptr<Bot>> bots;
   for (int s = 0; s < 3; ++s) bots.push_back(*DefaultBots().Make("heuristic", *game, s));
-  ActionList legal;
-  while (!state->IsTerminal()) {
-    legal.clear();
-    state->LegalActions(legal);
-    const int seat = state->CurrentSeat();
-    const Action a = bots[seat]->ChooseAction(*state->ViewFor(seat), legal.span());
-    recorder.Add(*state, a);
-    state->Apply(a);
-  }
+  engine_test::PlayOut(*state, bots,
+                       [&](const State& before, Action a) { recorder.Add(before, a); });
   const Record record = recorder.Build(*state);
   auto replayed = Replay(*ParseRecord(RecordToJson(record).dump()));
   ASSERT_TRUE(replayed.ok()) << replayed.status();

@@ -6,58 +6,32 @@
 #include <string>
 #include <vector>
 
-#include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "engine/core/registry.h"
 #include "engine/games/muggins/muggins.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/engine/engine_test_util.h"
 
 namespace boneyard::muggins {
 namespace {
 
 using ::testing::Contains;
+using engine_test::Play;
 
 Deal MakeDeal(const std::vector<std::string>& hands) {
-  Deal deal;
-  uint32_t used = 0;
-  for (const std::string& h : hands) {
-    deal.hands.emplace_back();
-    for (absl::string_view t : absl::StrSplit(h, ' ', absl::SkipEmpty())) {
-      deal.hands.back().push_back(*Tile::Parse(t));
-      used |= 1u << IdOf(deal.hands.back().back());
-    }
-  }
-  for (int id = 0; id < kTiles; ++id) {
-    if (!(used & (1u << id))) deal.boneyard.push_back(TileOf(id));
-  }
-  return deal;
+  return engine_test::MakeFullDeal(6, hands);
 }
 
 std::unique_ptr<State> NewState(const RuleText& rules, const Deal& deal) {
-  auto game = DefaultRegistry().CreateGame("muggins", rules);
-  EXPECT_TRUE(game.ok()) << game.status();
-  auto state = (*game)->NewMatch(1, {deal});
+  auto game = engine_test::MakeGame("muggins", rules);
+  auto state = game->NewMatch(1, {deal});
   EXPECT_TRUE(state.ok()) << state.status();
   return *std::move(state);
 }
 
-void Play(State& state, const std::string& text) {
-  absl::StatusOr<Action> a = state.ResolveAction(state.CurrentSeat(), text);
-  ASSERT_TRUE(a.ok()) << text << ": " << a.status();
-  state.Apply(*a);
-}
-
 // What the greedy bot plays now, as text.
-std::string GreedyChoice(const State& state) {
-  GreedyBot bot(7);
-  ActionList legal;
-  state.LegalActions(legal);
-  std::unique_ptr<View> view = state.ViewFor(state.CurrentSeat());
-  const Action a = bot.ChooseAction(*view, legal.span());
-  EXPECT_TRUE(legal.Contains(a));
-  return state.ActionToString(a);
-}
+std::string GreedyChoice(const State& state) { return engine_test::ChoiceOf<GreedyBot>(state); }
 
 // The sheet's example position: ends 6 (left), 0 (right), 4 (up), spinner 3-3 open down.
 // Seat 0 holds 5-3 (down: 15), 3-2 (down: 12), 6-6 (left: 16), 1-1, 2-1.
@@ -128,27 +102,11 @@ TEST(MugginsGreedyBot, IsRegistered) {
   EXPECT_TRUE(DefaultBots().Make("greedy", *game, 3).ok());
 }
 
-// Plays a whole match between bots; returns the actions as text.
+// Plays a whole match between bots; returns the actions as text, then the scores.
 std::vector<std::string> PlayMatch(const RuleText& rules, uint64_t seed,
                                    const std::vector<std::string>& bots) {
-  auto game = *DefaultRegistry().CreateGame("muggins", rules);
-  std::vector<std::unique_ptr<Bot>> seats;
-  for (size_t s = 0; s < bots.size(); ++s) {
-    seats.push_back(*DefaultBots().Make(bots[s], *game, DeriveSeed(seed, s)));
-  }
-  auto state = *game->NewMatch(seed);
   std::vector<std::string> log;
-  ActionList legal;
-  while (!state->IsTerminal()) {
-    legal.clear();
-    state->LegalActions(legal);
-    const int seat = state->CurrentSeat();
-    const Action a = seats[seat]->ChooseAction(*state->ViewFor(seat), legal.span());
-    EXPECT_TRUE(legal.Contains(a));
-    log.push_back(state->ActionToString(a));
-    state->Apply(a);
-  }
-  log.push_back(absl::StrJoin(state->Scores(), ","));
+  engine_test::PlayBots("muggins", rules, seed, bots, &log);
   return log;
 }
 

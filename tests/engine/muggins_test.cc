@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "absl/strings/str_split.h"
 #include "engine/core/registry.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/engine/engine_test_util.h"
 
 namespace boneyard::muggins {
 namespace {
@@ -19,83 +19,27 @@ namespace {
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
-
-std::vector<Tile> Tiles(const std::string& text) {
-  std::vector<Tile> out;
-  for (absl::string_view t : absl::StrSplit(text, ' ', absl::SkipEmpty())) {
-    out.push_back(*Tile::Parse(t));
-  }
-  return out;
-}
+using engine_test::Contains;
+using engine_test::Tiles;
 
 // Hands as given; the boneyard starts with `boneyard` and goes on with every other tile in
 // id order.
 Deal MakeDeal(const std::vector<std::string>& hands, const std::string& boneyard = "") {
-  Deal deal;
-  uint32_t used = 0;
-  for (const std::string& h : hands) {
-    deal.hands.push_back(Tiles(h));
-    for (const Tile& t : deal.hands.back()) used |= 1u << IdOf(t);
-  }
-  deal.boneyard = Tiles(boneyard);
-  for (const Tile& t : deal.boneyard) used |= 1u << IdOf(t);
-  for (int id = 0; id < kTiles; ++id) {
-    if (!(used & (1u << id))) deal.boneyard.push_back(TileOf(id));
-  }
-  return deal;
+  return engine_test::MakeFullDeal(6, hands, boneyard);
 }
 
 std::shared_ptr<const Game> MakeGame(const RuleText& rules) {
-  absl::StatusOr<std::shared_ptr<const Game>> game = DefaultRegistry().CreateGame("muggins", rules);
-  EXPECT_TRUE(game.ok()) << game.status();
-  return *game;
+  return engine_test::MakeGame("muggins", rules);
 }
 
-class Match {
+class Match : public engine_test::TypedMatch<MugginsState, MugginsView> {
  public:
-  Match(const RuleText& rules, std::vector<Deal> deals, uint64_t seed = 1) {
-    game_ = MakeGame(rules);
-    absl::StatusOr<std::unique_ptr<State>> state = game_->NewMatch(seed, std::move(deals));
-    EXPECT_TRUE(state.ok()) << state.status();
-    state_ = *std::move(state);
-  }
+  Match(const RuleText& rules, std::vector<Deal> deals, uint64_t seed = 1)
+      : TypedMatch("muggins", rules, std::move(deals), seed) {}
 
-  MugginsState& state() { return static_cast<MugginsState&>(*state_); }
-  State& base() { return *state_; }
-
-  // Plays `text` as `seat`, which must be legal; checks the invariants afterwards.
-  void Play(int seat, const std::string& text) {
-    absl::StatusOr<Action> a = state_->ResolveAction(seat, text);
-    ASSERT_TRUE(a.ok()) << "seat " << seat << " \"" << text << "\": " << a.status() << "\n"
-                        << state_->ToString();
-    state_->Apply(*a);
-    absl::Status inv = state_->CheckInvariants();
-    ASSERT_TRUE(inv.ok()) << inv << "\n" << state_->ToString();
-  }
-  void PlayAll(const std::vector<std::pair<int, std::string>>& moves) {
-    for (const auto& [seat, text] : moves) {
-      ASSERT_NO_FATAL_FAILURE(Play(seat, text));
-    }
-  }
-  // The error for `text` played by the current seat.
-  absl::Status Error(const std::string& text) {
-    return state_->ResolveAction(state_->CurrentSeat(), text).status();
-  }
-  std::vector<std::string> Legal() { return state_->LegalActionStrings(); }
   int Count() { return state().layout().Count(); }
-  std::vector<int> Scores() { return state_->Scores(); }
-  std::unique_ptr<MugginsView> View(int seat) {
-    return std::unique_ptr<MugginsView>(static_cast<MugginsView*>(state_->ViewFor(seat).release()));
-  }
-
- private:
-  std::shared_ptr<const Game> game_;
-  std::unique_ptr<State> state_;
+  std::vector<int> Scores() { return base().Scores(); }
 };
-
-bool Contains(const std::vector<std::string>& v, const std::string& s) {
-  return std::find(v.begin(), v.end(), s) != v.end();
-}
 
 // ---- The sheet's counting example: ends 6 + 0 + 4 + 5 = 15 (Diagram 1). ----
 // Seat 0 opens the spinner 3-3; 6-3 left, 3-0 right, 4-3 up; seat 0 then plays down.

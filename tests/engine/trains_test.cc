@@ -59,7 +59,7 @@ TEST(TrainsDeck, DealsDrawsAndHidesByTheBook) {
   for (int id = 0; id < DistinctTiles(6); ++id) {
     if (id != DoubleId(6)) tiles.Set(id);
   }
-  const Deal deal = testing::MakeDeal(6, 6, {"6-5 6-4 1-0", "5-5 3-2 2-2"}, "6-0");
+  const Deal deal = train_test::MakeDeal(6, 6, {"6-5 6-4 1-0", "5-5 3-2 2-2"}, "6-0");
   RoundDeck deck;
   deck.Start(tiles, 2, 3, &deal, 1);
   EXPECT_EQ(deck.OriginalDeal(), deal);
