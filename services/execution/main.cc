@@ -80,8 +80,6 @@ struct ExecutionConfig {
   std::string results_token;
 };
 
-constexpr char kResultsTokenEnv[] = "BONEYARD_RESULTS_TOKEN";
-
 absl::Status CheckRange(absl::string_view flag, int value, int min, int max) {
   if (value < min || value > max) {
     return absl::InvalidArgumentError(

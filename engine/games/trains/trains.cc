@@ -9,23 +9,6 @@
 
 namespace boneyard::trains {
 
-const TileTables& Tables() {
-  static const TileTables tables = [] {
-    TileTables t;
-    int id = 0;
-    for (int hi = 0; hi <= kMaxSetPip; ++hi) {
-      for (int lo = 0; lo <= hi; ++lo, ++id) {
-        t.hi[id] = static_cast<uint8_t>(hi);
-        t.lo[id] = static_cast<uint8_t>(lo);
-        t.with_pip[hi].Set(id);
-        t.with_pip[lo].Set(id);
-      }
-    }
-    return t;
-  }();
-  return tables;
-}
-
 std::string TileName(int id) { return TileOf(id).ToString(); }
 
 std::string PlacedName(int id, int first) {

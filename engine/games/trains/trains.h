@@ -40,7 +40,23 @@ struct TileTables {
   std::array<TileMask, kMaxSetPip + 1> with_pip{};
 };
 
-const TileTables& Tables();
+// Built at compile time, so the hot paths (legal moves) read plain constants rather than
+// pass a function-local static's guard on every lookup.
+constexpr TileTables MakeTileTables() {
+  TileTables t;
+  int id = 0;
+  for (int hi = 0; hi <= kMaxSetPip; ++hi) {
+    for (int lo = 0; lo <= hi; ++lo, ++id) {
+      t.hi[id] = static_cast<uint8_t>(hi);
+      t.lo[id] = static_cast<uint8_t>(lo);
+      t.with_pip[hi].Set(id);
+      t.with_pip[lo].Set(id);
+    }
+  }
+  return t;
+}
+inline constexpr TileTables kTileTables = MakeTileTables();
+constexpr const TileTables& Tables() { return kTileTables; }
 inline int TileHi(int id) { return Tables().hi[id]; }
 inline int TileLo(int id) { return Tables().lo[id]; }
 inline int TilePips(int id) { return TileHi(id) + TileLo(id); }
