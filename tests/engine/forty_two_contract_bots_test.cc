@@ -6,20 +6,23 @@
 #include <cstdio>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include "absl/strings/ascii.h"
 #include "absl/strings/str_split.h"
 #include "engine/core/registry.h"
 #include "engine/games/forty_two/forty_two.h"
 #include "engine/games/forty_two/forty_two_bots.h"
 #include "engine/games/tricks/trick_bots.h"
 #include "gtest/gtest.h"
+#include "tests/engine/engine_test_util.h"
 
 namespace boneyard::forty_two {
 namespace {
+
+using engine_test::Do;
 
 tricks::Hand HandOf(const std::string& text) {
   tricks::Hand h = 0;
@@ -61,15 +64,6 @@ std::unique_ptr<State> NewState(const std::map<int, std::string>& fixed,
   return *std::move(state);
 }
 
-void Do(State& state, const std::string& actions) {
-  for (absl::string_view a : absl::StrSplit(actions, ',', absl::SkipEmpty())) {
-    absl::StatusOr<Action> action =
-        state.ResolveAction(state.CurrentSeat(), absl::StripAsciiWhitespace(a));
-    ASSERT_TRUE(action.ok()) << a << ": " << action.status();
-    state.Apply(*action);
-  }
-}
-
 Action HeuristicAction(const State& state) {
   ActionList legal;
   state.LegalActions(legal);
@@ -80,10 +74,16 @@ Action HeuristicAction(const State& state) {
 }
 
 std::string HeuristicChoice(const State& state) {
-  return state.ActionToString(HeuristicAction(state));
+  return engine_test::ChoiceOf<HeuristicBot>(state);
 }
 
 const FortyTwoView& AsView(const View& view) { return static_cast<const FortyTwoView&>(view); }
+
+// Heuristic bots play the first hand to its end; its result as the table sees it.
+std::optional<HandResult> PlayOutFirstHand(State& state) {
+  while (state.Round() == 0) state.Apply(HeuristicAction(state));
+  return AsView(*state.ViewFor(0)).last_hand;
+}
 
 // Seat 1 bids first in round 0 (seat 0 shakes).
 constexpr const char* kAllDoubles = "0-0 1-1 2-2 3-3 4-4 5-5 6-6";
@@ -192,9 +192,7 @@ TEST(FortyTwoContractBots, SplashPartnerNamesDoubles) {
 // Played out against heuristic opponents, the plunge on all the doubles takes every trick.
 TEST(FortyTwoContractBots, PlungeOnAllTheDoublesIsMade) {
   auto state = NewState({{1, kAllDoubles}}, kAllContracts);
-  while (state->Round() == 0) state->Apply(HeuristicAction(*state));
-  const auto view = state->ViewFor(0);
-  const auto& last = AsView(*view).last_hand;
+  const std::optional<HandResult> last = PlayOutFirstHand(*state);
   ASSERT_TRUE(last.has_value());
   EXPECT_EQ(last->bid, "plunge");
   EXPECT_EQ(last->contract, "trump doubles");
@@ -232,9 +230,7 @@ TEST(FortyTwoContractBots, NoSevensWhenNotSureOrNotAllowed) {
 // The sure sevens hand takes every trick against the heuristic opponents.
 TEST(FortyTwoContractBots, SureSevensIsMade) {
   auto state = NewState({{1, kSureSevens}}, kAllContracts);
-  while (state->Round() == 0) state->Apply(HeuristicAction(*state));
-  const auto view = state->ViewFor(0);
-  const auto& last = AsView(*view).last_hand;
+  const std::optional<HandResult> last = PlayOutFirstHand(*state);
   ASSERT_TRUE(last.has_value());
   EXPECT_EQ(last->contract, "sevens");
   EXPECT_TRUE(last->made);
@@ -278,9 +274,7 @@ TEST(FortyTwoContractBots, NoNelloWhenNotAllowedOrNotLow) {
 // The low hand, played by the heuristic bot against heuristic opponents, takes no trick.
 TEST(FortyTwoContractBots, LowNelloHandIsMade) {
   auto state = NewState({{1, kLowNello}}, {{"nello", "true"}});
-  while (state->Round() == 0) state->Apply(HeuristicAction(*state));
-  const auto view = state->ViewFor(0);
-  const auto& last = AsView(*view).last_hand;
+  const std::optional<HandResult> last = PlayOutFirstHand(*state);
   ASSERT_TRUE(last.has_value());
   EXPECT_EQ(last->contract, "nello");
   EXPECT_TRUE(last->made);

@@ -347,7 +347,7 @@ int FortyTwoState::TrickPoints(int i) const {
   Hand tiles = tricks_[i].TileMask();
   // The tiles left out (Eighty-Four with 6) count for the last trick, so a hand is worth 84.
   if (i == table().hand_size - 1 && opts().left_out_to_last_trick) tiles |= LeftOut();
-  return table().trick_points + table().double_points * std::popcount(tiles & kDoublesMask) +
+  return table().trick_points + table().double_points * std::popcount(tiles & tricks::kDoubleTiles) +
          tricks::CountPoints(tiles);
 }
 
@@ -683,7 +683,7 @@ std::unique_ptr<State> FortyTwoState::Determinize(int seat, Rng& rng) const {
     const int doubles = DoublesStillHeld(s);
     if (doubles > 0) {
       group_seat[groups] = s;
-      allowed[groups] = ~excluded_[s] & kDoublesMask;
+      allowed[groups] = ~excluded_[s] & tricks::kDoubleTiles;
       counts[groups] = doubles;
       ++groups;
     }
@@ -910,7 +910,7 @@ absl::Status FortyTwoState::CheckInvariants() const {
   }
   const Hand lost = opts().left_out_to_last_trick ? 0 : LeftOut();
   const int hand_total = tab.hand_points - tricks::CountPoints(lost) -
-                         tab.double_points * std::popcount(lost & kDoublesMask);
+                         tab.double_points * std::popcount(lost & tricks::kDoubleTiles);
   if (contract_ == Contract::kTrumps && num_tricks_ == hand_size &&
       taken[0] + taken[1] != hand_total) {
     return absl::InternalError(absl::StrCat("a hand did not total ", tab.hand_points));
@@ -928,7 +928,7 @@ absl::Status FortyTwoState::CheckInvariants() const {
     if (hands_[s] & excluded_[s]) {
       return absl::InternalError(absl::StrCat("seat ", s, " holds a tile it showed it lacks"));
     }
-    if (std::popcount(hands_[s] & kDoublesMask) < DoublesStillHeld(s)) {
+    if (std::popcount(hands_[s] & tricks::kDoubleTiles) < DoublesStillHeld(s)) {
       return absl::InternalError(absl::StrCat("seat ", s, " bid ", BidText(calls_[s]),
                                               " without the doubles"));
     }

@@ -254,20 +254,12 @@ class FortyTwoState : public State {
   // The marks a bid is worth (points bids: 1), its value in points (a mark is 42).
   int BidValue(Action bid) const;
   int HighMarks() const;
-  int Doubles(int seat) const { return std::popcount(hands_[seat] & kDoublesMask); }
+  int Doubles(int seat) const { return std::popcount(hands_[seat] & tricks::kDoubleTiles); }
   // The doubles `seat` must still hold: a plunge (splash) bid showed 4 (3) in hand.
   int DoublesStillHeld(int seat) const;
   void BidActions(ActionList& out) const;
   void ContractActions(ActionList& out) const;
   HandResult MakeResult() const;
-
-  static constexpr tricks::Hand kDoublesMask = [] {
-    tricks::Hand m = 0;
-    for (int id = 0; id < kMaxTiles; ++id) {
-      if (tricks::TileIsDouble(id)) m |= tricks::Bit(id);
-    }
-    return m;
-  }();
 
   const FortyTwoGame* game_;  // kept alive by State's shared_ptr
   std::shared_ptr<const std::vector<Deal>> deals_;

@@ -22,14 +22,6 @@ using tricks::TrickRules;
 
 namespace {
 
-Hand Doubles(Hand h) {
-  Hand d = 0;
-  for (Hand x = h; x; x &= x - 1) {
-    if (tricks::TileIsDouble(std::countr_zero(x))) d |= Bit(std::countr_zero(x));
-  }
-  return d;
-}
-
 // How much we would rather not give a tile away: counts most, then trumps, doubles, pips.
 int KeepValue(int id, const tricks::TrickRules& rules) {
   return tricks::CountValue(id) * 100 + (rules.IsTrump(id) ? 60 : 0) +
@@ -153,7 +145,7 @@ std::optional<Action> ContractBid(const FortyTwoView& v, Hand hand, std::span<co
   const std::optional<Action> whole =
       o.sevens || o.nello ? CheapestWholeHandBid(legal, v.table) : std::nullopt;
   if (whole && o.sevens && IsSureSevensHand(hand, v.table)) return whole;
-  const int doubles = std::popcount(Doubles(hand));
+  const int doubles = std::popcount(hand & tricks::kDoubleTiles);
   if (doubles >= kPlungeDoubles && Has(legal, kPlunge)) return kPlunge;
   if (whole && o.nello && IsNelloHand(hand, o.nello_doubles, v.table)) return whole;
   if (doubles >= kSplashDoubles && Has(legal, kSplash)) return kSplash;
@@ -425,7 +417,7 @@ int EstimatePoints(Hand hand, int trump, const Table& table) {
     if (!(trumps & Bit(id))) break;
     ++top;
   }
-  const int off_doubles = std::popcount(Doubles(hand) & ~trumps);
+  const int off_doubles = std::popcount(hand & tricks::kDoubleTiles & ~trumps);
   int score = 10 * top + 5 * (n - top) + 6 * off_doubles;  // tenths of a trick
   if (n < 3) score -= 8 * (3 - n);
   // All the tricks are all the points (Forty-Two: 7 tricks, 42); partners add about a quarter.

@@ -92,8 +92,7 @@ int EstimateTricks(Hand hand, int trump) {
     ++top;
     left &= ~Bit(best);
   }
-  int off_doubles = 0;
-  for (Hand h = hand & ~suit; h; h &= h - 1) off_doubles += tricks::TileIsDouble(std::countr_zero(h)) ? 1 : 0;
+  const int off_doubles = std::popcount(hand & ~suit & tricks::kDoubleTiles);
   const int tenths = 10 * top + 5 * (n - top) + 7 * off_doubles;
   return std::min(kTricks, (tenths + 5) / 10);
 }

@@ -76,6 +76,14 @@ constexpr int TileCopy(int id) { return id >= kSetTiles ? 1 : 0; }
 constexpr int TilePips(int id) { return TileHi(id) + TileLo(id); }
 constexpr bool TileIsDouble(int id) { return TileHi(id) == TileLo(id); }
 constexpr bool TileHas(int id, int pip) { return TileHi(id) == pip || TileLo(id) == pip; }
+// Every double of both sets, as a hand: a hand's doubles are one AND away.
+inline constexpr Hand kDoubleTiles = [] {
+  Hand m = 0;
+  for (int id = 0; id < kMaxTiles; ++id) {
+    if (TileIsDouble(id)) m |= Bit(id);
+  }
+  return m;
+}();
 inline Tile TileOf(int id) { return Tile(TileHi(id), TileLo(id), TileCopy(id)); }
 // The id of `t`, which must be from a double-6 set (copy 0 or 1).
 inline int IdOf(const Tile& t) { return t.BaseId() + t.copy * kSetTiles; }
