@@ -481,6 +481,53 @@ TEST(MexicanTrainHouse, DoublesChainAndCloseInOrder) {
   EXPECT_THAT(m.Legal(), ElementsAre("4-3 mexican"));
 }
 
+// Rule (sheet 002, `dead_doubles_free`): a double that is the last of its suit restricts
+// nothing: "he and the rest of the players are free to play wherever they otherwise can".
+// Seat 0 lays every 0 of a double-7 set on its train, then 0-0, which no tile can close; its
+// follow-up may go anywhere under either rule, so the difference shows for the next player.
+Match PlayToDeadDouble(bool dead_doubles_free) {
+  RuleText rules = {{"preset", "classic"},
+                    {"set", "7"},
+                    {"deal_table", "sheet002_removal"},
+                    {"players", "2"},
+                    {"hand_size", "13"},
+                    {"dead_doubles_free", dead_doubles_free ? "true" : "false"}};
+  Match m("mexican_train", rules,
+          {MakeDeal(7, 7,
+                    {"7-0 1-0 2-1 2-0 3-0 4-3 4-0 5-0 6-5 6-0 0-0 7-3 6-4",
+                     "7-1 3-1 5-3 7-5 7-2 3-2 6-3 6-1 4-1 5-4 6-6 5-5 2-2"})});
+  const std::vector<std::string> own = {"7-0", "1-0", "2-1", "2-0", "3-0",
+                                        "4-3", "4-0", "5-0", "6-5", "6-0"};
+  const std::vector<std::string> other = {"7-1", "3-1", "5-3", "7-5", "7-2",
+                                          "3-2", "6-3", "6-1", "4-1", "5-4"};
+  for (size_t turn = 0; turn < own.size(); ++turn) {
+    m.Play(0, own[turn] + " train 0");
+    m.Play(1, other[turn] + " train 1");
+  }
+  m.Play(0, "0-0 train 0");
+  EXPECT_EQ(m.base().CurrentSeat(), 0);
+  EXPECT_TRUE(ViewOf(m, 0)->must_follow_double);
+  EXPECT_THAT(m.Legal(), ElementsAre("7-3 mexican"));
+  m.Play(0, "7-3 mexican");
+  EXPECT_EQ(m.base().CurrentSeat(), 1);
+  EXPECT_THAT(ViewOf(m, 1)->open_doubles, ElementsAre("train 0"));
+  return m;
+}
+
+TEST(MexicanTrainHouse, DeadDoubleRestrictsNothing) {
+  Match m = PlayToDeadDouble(/*dead_doubles_free=*/true);
+  EXPECT_EQ(ViewOf(m, 1)->blocking, "");
+  EXPECT_THAT(m.Legal(), ElementsAre("5-5 train 1"));
+  m.Play(1, "5-5 train 1");
+}
+
+TEST(MexicanTrainHouse, WithoutTheOptionADeadDoubleStillBlocks) {
+  Match m = PlayToDeadDouble(/*dead_doubles_free=*/false);
+  EXPECT_EQ(ViewOf(m, 1)->blocking, "train 0");
+  EXPECT_THAT(m.Legal(), ElementsAre("draw"));
+  EXPECT_THAT(std::string(m.Error("5-5 train 1").message()), HasSubstr("open double"));
+}
+
 // Rule (sheet 002): the holder of the highest double not yet used as an engine places it and
 // plays again (their own train or the Mexican train).
 TEST(MexicanTrainHouse, HolderOfTheEnginePlacesItAndPlaysAgain) {
