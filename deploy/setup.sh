@@ -28,6 +28,7 @@ packages=(
   libspdlog-dev       # services: structured logs
   prometheus-cpp-dev  # services: the /metrics page
   libcpp-httplib-dev  # tests: an HTTP client for /metrics
+  libjemalloc-dev     # the programs' allocator (CMakeLists.txt: BONEYARD_JEMALLOC)
 )
 
 missing=()
