@@ -6,6 +6,7 @@
 #include <grpcpp/impl/server_builder_option.h>
 #include <grpcpp/impl/server_builder_plugin.h>
 #include <grpcpp/impl/server_initializer.h>
+#include <grpcpp/impl/service_type.h>
 #include <grpcpp/security/server_credentials.h>
 #include <grpcpp/server_builder.h>
 
@@ -14,6 +15,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "services/common/async_queues.h"
 #include "services/common/logging.h"
 #include "spdlog/spdlog.h"
 
@@ -69,8 +71,12 @@ class ServiceNamesOption : public grpc::ServerBuilderOption {
 }  // namespace
 
 GrpcServer::GrpcServer(std::unique_ptr<grpc::Server> server,
-                       std::vector<std::string> service_names, int port)
-    : server_(std::move(server)), service_names_(std::move(service_names)), port_(port) {}
+                       std::vector<std::string> service_names, int port,
+                       std::vector<AsyncService*> async_services)
+    : server_(std::move(server)),
+      service_names_(std::move(service_names)),
+      port_(port),
+      async_services_(std::move(async_services)) {}
 
 GrpcServer::~GrpcServer() { Shutdown(absl::ZeroDuration()); }
 
@@ -94,7 +100,19 @@ absl::StatusOr<std::unique_ptr<GrpcServer>> GrpcServer::Start(GrpcServerOptions 
   builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
   builder.SetMaxReceiveMessageSize(options.max_message_bytes);
   builder.SetMaxSendMessageSize(options.max_message_bytes);
-  for (grpc::Service* service : options.services) builder.RegisterService(service);
+  // The completion queues of each service with async methods (async_queues.h).
+  std::vector<AsyncService*> async_services;
+  std::vector<std::vector<std::unique_ptr<grpc::ServerCompletionQueue>>> async_queues;
+  for (grpc::Service* service : options.services) {
+    builder.RegisterService(service);
+    if (auto* async = dynamic_cast<AsyncService*>(service)) {
+      async_services.push_back(async);
+      auto& queues = async_queues.emplace_back();
+      for (int i = 0; i < async->completion_queues(); ++i) {
+        queues.push_back(builder.AddCompletionQueue());
+      }
+    }
+  }
   if (options.metrics != nullptr) {
     std::vector<std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>> creators;
     creators.push_back(options.metrics->MakeInterceptorFactory());
@@ -106,11 +124,17 @@ absl::StatusOr<std::unique_ptr<GrpcServer>> GrpcServer::Start(GrpcServerOptions 
   std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
   if (server == nullptr || port == 0) {
     if (server != nullptr) server->Shutdown();
+    for (auto& queues : async_queues) {
+      for (auto& queue : queues) CompletionQueueThreads::ShutDownAndDrain(*queue);
+    }
     return absl::UnavailableError(
         absl::StrCat("grpc: cannot listen on ", options.listen_address));
   }
-  auto grpc_server = std::unique_ptr<GrpcServer>(
-      new GrpcServer(std::move(server), std::move(service_names), port));
+  for (size_t i = 0; i < async_services.size(); ++i) {
+    async_services[i]->Serve(*server, std::move(async_queues[i]));
+  }
+  auto grpc_server = std::unique_ptr<GrpcServer>(new GrpcServer(
+      std::move(server), std::move(service_names), port, std::move(async_services)));
   grpc_server->SetServing(true);
   spdlog::info("grpc server listening {}", Fields()
                                                .Add("address", options.listen_address)
@@ -143,6 +167,8 @@ void GrpcServer::Shutdown(absl::Duration grace) {
                           absl::ToChronoNanoseconds(grace)));
   }
   server_->Wait();
+  // Every call has ended: nothing more can come on the async services' queues.
+  for (AsyncService* async : async_services_) async->StopServing();
   spdlog::info("grpc server stopped");
 }
 

@@ -12,6 +12,9 @@
 //   WaitForTerminationSignal();
 //   (*server)->Shutdown(config.shutdown_grace);
 //
+// A service that also derives from AsyncService (async_queues.h) gets the completion queues it
+// asks for, once the server has started, and is stopped after the server has shut down.
+//
 // Health: the overall status ("") and each registered service's name report SERVING from Start
 // until SetServing(false) or Shutdown. The services, and the RpcMetrics, must outlive the
 // GrpcServer.
@@ -31,6 +34,8 @@
 #include "services/common/metrics.h"
 
 namespace boneyard {
+
+class AsyncService;
 
 struct GrpcServerOptions {
   // "host:port"; port 0 picks a free port (see GrpcServer::port()).
@@ -71,12 +76,13 @@ class GrpcServer {
 
  private:
   GrpcServer(std::unique_ptr<grpc::Server> server, std::vector<std::string> service_names,
-             int port);
+             int port, std::vector<AsyncService*> async_services);
 
   const std::unique_ptr<grpc::Server> server_;
   // Every service the server has registered, including the health and reflection services.
   const std::vector<std::string> service_names_;
   const int port_;
+  const std::vector<AsyncService*> async_services_;
 
   absl::Mutex shutdown_mu_;
   bool shut_down_ ABSL_GUARDED_BY(shutdown_mu_) = false;

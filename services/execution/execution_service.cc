@@ -212,22 +212,89 @@ class ServerStream final : public StreamSink<Response>,
 // Play: the first message names the match and opens the seat's stream at the host; later
 // messages are hellos or actions for it. Reading goes on until the client half-closes (the
 // stream then stays open for views until the host closes it) or the call ends.
-class PlayReactor final : public grpc::ServerBidiReactor<v1::PlayRequest, v1::PlayResponse>,
-                          private ReactorOps<v1::PlayResponse> {
+//
+// On the async API, one PlayCall a call: it asks gRPC for the next Play call on its queue and
+// lives until the call is done. Its operations are started by the ServerStream's Pump (on any
+// thread) and complete on the queue's thread. It deletes itself once gRPC has said the call is
+// done, Finish has completed and no operation is outstanding: Finish is always started (a
+// cancellation finishes the stream too), and the Pump starts nothing after it, so then nothing
+// can touch the call again.
+class PlayCall final : private ReactorOps<v1::PlayResponse> {
  public:
-  PlayReactor(MatchHost& host, grpc::CallbackServerContext* context)
-      : host_(host),
-        token_(BearerToken(*context)),
-        session_(std::make_shared<Session>(static_cast<ReactorOps<v1::PlayResponse>*>(this))) {
-    session_->out->WantRead();
+  // Asks for the next Play call on `queue`.
+  static void Request(ExecutionServiceBase& service, MatchHost& host,
+                      grpc::ServerCompletionQueue* queue) {
+    auto* call = new PlayCall(service, host, queue);
+    call->context_.AsyncNotifyWhenDone(&call->done_tag_);
+    service.RequestPlay(&call->context_, &call->stream_, queue, queue, &call->request_tag_);
   }
 
-  void OnReadDone(bool ok) override {
+ private:
+  enum class Event { kRequested, kRead, kWritten, kFinished, kDone };
+
+  class Tag final : public AsyncTag {
+   public:
+    Tag(PlayCall* call, Event event) : call_(call), event_(event) {}
+    void Complete(bool ok) override { call_->Completed(event_, ok); }
+
+   private:
+    PlayCall* const call_;
+    const Event event_;
+  };
+
+  PlayCall(ExecutionServiceBase& service, MatchHost& host, grpc::ServerCompletionQueue* queue)
+      : service_(service),
+        host_(host),
+        queue_(queue),
+        stream_(&context_),
+        session_(std::make_shared<Session>(static_cast<ReactorOps<v1::PlayResponse>*>(this))) {}
+
+  void Completed(Event event, bool ok) {
+    switch (event) {
+      case Event::kRequested:
+        if (!ok) {  // the server is shutting down: no call came, and none will
+          delete this;
+          return;
+        }
+        Request(service_, host_, queue_);
+        token_ = BearerToken(context_);
+        session_->out->WantRead();
+        return;
+      case Event::kRead:
+        ReadDone(ok);
+        break;
+      case Event::kWritten:
+        session_->out->WriteDone(ok);
+        break;
+      case Event::kFinished:
+        break;
+      case Event::kDone:
+        if (context_.IsCancelled()) session_->out->Cancelled();
+        break;
+    }
+    bool last = false;
+    {
+      absl::MutexLock lock(&ops_mu_);
+      if (event == Event::kDone) {
+        done_ = true;
+      } else {
+        --outstanding_;
+        if (event == Event::kFinished) finished_ = true;
+      }
+      last = done_ && finished_ && outstanding_ == 0;
+    }
+    if (last) {
+      session_->out->Done();
+      delete this;
+    }
+  }
+
+  void ReadDone(bool ok) {
     ServerStream<v1::PlayResponse>& out = *session_->out;
     out.ReadDone();
     if (!ok) {
-      // The client half-closed, or the call is gone (OnCancel finishes it then). Without a
-      // first message there is no stream to keep open: the host answers for the missing name
+      // The client half-closed, or the call is gone (the done event finishes it then). Without
+      // a first message there is no stream to keep open: the host answers for the missing name
       // (after checking the token, as for any call).
       if (first_ && !out.Ending()) Open(std::string(), {}, std::nullopt, 0);
       return;
@@ -259,15 +326,7 @@ class PlayReactor final : public grpc::ServerBidiReactor<v1::PlayRequest, v1::Pl
     out.WantRead();
   }
 
-  void OnWriteDone(bool ok) override { session_->out->WriteDone(ok); }
-  void OnCancel() override { session_->out->Cancelled(); }
-  void OnDone() override {
-    session_->out->Done();
-    delete this;
-  }
-
- private:
-  // What may outlive the reactor: the outgoing stream (the host's sink) and the seat stream the
+  // What may outlive the call: the outgoing stream (the host's sink) and the seat stream the
   // host opened, which the host's callback sets.
   struct Session {
     explicit Session(ReactorOps<v1::PlayResponse>* ops)
@@ -312,17 +371,47 @@ class PlayReactor final : public grpc::ServerBidiReactor<v1::PlayRequest, v1::Pl
         });
   }
 
-  void StartReadOp() override { StartRead(&request_); }
-  void StartWriteOp(const v1::PlayResponse* message) override { StartWrite(message); }
-  void FinishOp(grpc::Status status) override { Finish(std::move(status)); }
+  // ReactorOps, from the Pump. Counted before they start, so their completion never finds the
+  // count at zero.
+  void Started() {
+    absl::MutexLock lock(&ops_mu_);
+    ++outstanding_;
+  }
+  void StartReadOp() override {
+    Started();
+    stream_.Read(&request_, &read_tag_);
+  }
+  void StartWriteOp(const v1::PlayResponse* message) override {
+    Started();
+    stream_.Write(*message, &write_tag_);
+  }
+  void FinishOp(grpc::Status status) override {
+    Started();
+    stream_.Finish(status, &finish_tag_);
+  }
 
+  ExecutionServiceBase& service_;
   MatchHost& host_;
-  const std::optional<std::string> token_;
+  grpc::ServerCompletionQueue* const queue_;
+  grpc::ServerContext context_;
+  grpc::ServerAsyncReaderWriter<v1::PlayResponse, v1::PlayRequest> stream_;
+  Tag request_tag_{this, Event::kRequested};
+  Tag read_tag_{this, Event::kRead};
+  Tag write_tag_{this, Event::kWritten};
+  Tag finish_tag_{this, Event::kFinished};
+  Tag done_tag_{this, Event::kDone};
+  // Set when the call arrives, before any operation starts.
+  std::optional<std::string> token_;
   const std::shared_ptr<Session> session_;
-  // Touched only by the read in flight and its OnReadDone (one at a time).
+  // Touched only by the read in flight and its completion (one at a time).
   v1::PlayRequest request_;
   bool first_ = true;
   std::string name_;
+
+  absl::Mutex ops_mu_;
+  int outstanding_ ABSL_GUARDED_BY(ops_mu_) = 0;
+  bool finished_ ABSL_GUARDED_BY(ops_mu_) = false;
+  bool done_ ABSL_GUARDED_BY(ops_mu_) = false;
 };
 
 // WatchMatch: the host sends public views to the stream until it closes it.
@@ -379,11 +468,6 @@ grpc::ServerUnaryReactor* ExecutionServiceImpl::ListMatches(grpc::CallbackServer
   return reactor;
 }
 
-grpc::ServerBidiReactor<v1::PlayRequest, v1::PlayResponse>* ExecutionServiceImpl::Play(
-    grpc::CallbackServerContext* context) {
-  return new PlayReactor(host_, context);
-}
-
 grpc::ServerUnaryReactor* ExecutionServiceImpl::SubmitAction(
     grpc::CallbackServerContext* context, const v1::SubmitActionRequest* request,
     v1::SeatView* response) {
@@ -411,6 +495,13 @@ grpc::ServerUnaryReactor* ExecutionServiceImpl::AbortMatch(grpc::CallbackServerC
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
   host_.AbortMatch(BearerToken(*context), *request, FinishCall(reactor, response));
   return reactor;
+}
+
+void ExecutionServiceImpl::Serve(
+    grpc::Server& server, std::vector<std::unique_ptr<grpc::ServerCompletionQueue>> queues) {
+  play_threads_.Start(std::move(queues), [this](grpc::ServerCompletionQueue* queue) {
+    PlayCall::Request(*this, host_, queue);
+  });
 }
 
 }  // namespace boneyard::execution

@@ -1,5 +1,6 @@
-// The execution service's gRPC handlers (proto/boneyard/v1/execution.proto), on gRPC's callback
-// API. They are thin: each decodes the call (its bearer token and request), hands it to the
+// The execution service's gRPC handlers (proto/boneyard/v1/execution.proto): Play, the stream
+// that carries nearly every call, on gRPC's async API with completion queues of the service's
+// own (services/common/async_queues.h says why); the others on the callback API. They are thin: each decodes the call (its bearer token and request), hands it to the
 // MatchHost and encodes the host's answer; the host does the work and answers later on one of
 // its threads. No handler ever blocks.
 //
@@ -18,17 +19,37 @@
 #include <deque>
 #include <memory>
 #include <utility>
+#include <vector>
 
 #include "boneyard/v1/execution.grpc.pb.h"
 #include "boneyard/v1/execution.pb.h"
+#include "services/common/async_queues.h"
 #include "services/execution/match_host.h"
 
 namespace boneyard::execution {
 
-class ExecutionServiceImpl final : public v1::ExecutionService::CallbackService {
+// Every method on the callback API but Play, which is on the async API. (Play is marked async
+// first, in the innermost base: gRPC drops a method's handler when it turns from sync to async,
+// not from callback to async.)
+using ExecutionServiceBase = v1::ExecutionService::WithCallbackMethod_CreateMatch<
+    v1::ExecutionService::WithCallbackMethod_GetMatch<
+        v1::ExecutionService::WithCallbackMethod_ListMatches<
+            v1::ExecutionService::WithCallbackMethod_SubmitAction<
+                v1::ExecutionService::WithCallbackMethod_WatchMatch<
+                    v1::ExecutionService::WithCallbackMethod_GetRecord<
+                        v1::ExecutionService::WithCallbackMethod_AbortMatch<
+                            v1::ExecutionService::WithAsyncMethod_Play<
+                                v1::ExecutionService::Service>>>>>>>>;
+
+class ExecutionServiceImpl final : public ExecutionServiceBase, public AsyncService {
  public:
+  // How many completion queues carry the Play streams by default: enough that each queue's list
+  // of outstanding operations stays short at thousands of streams.
+  static constexpr int kDefaultPlayQueues = 8;
+
   // `host` must outlive the service (and so the gRPC server it is registered with).
-  explicit ExecutionServiceImpl(MatchHost& host) : host_(host) {}
+  explicit ExecutionServiceImpl(MatchHost& host, int play_queues = kDefaultPlayQueues)
+      : host_(host), play_queues_(play_queues) {}
 
   ExecutionServiceImpl(const ExecutionServiceImpl&) = delete;
   ExecutionServiceImpl& operator=(const ExecutionServiceImpl&) = delete;
@@ -42,8 +63,6 @@ class ExecutionServiceImpl final : public v1::ExecutionService::CallbackService 
   grpc::ServerUnaryReactor* ListMatches(grpc::CallbackServerContext* context,
                                         const v1::ListMatchesRequest* request,
                                         v1::ListMatchesResponse* response) override;
-  grpc::ServerBidiReactor<v1::PlayRequest, v1::PlayResponse>* Play(
-      grpc::CallbackServerContext* context) override;
   grpc::ServerUnaryReactor* SubmitAction(grpc::CallbackServerContext* context,
                                          const v1::SubmitActionRequest* request,
                                          v1::SeatView* response) override;
@@ -56,8 +75,16 @@ class ExecutionServiceImpl final : public v1::ExecutionService::CallbackService 
                                        const v1::AbortMatchRequest* request,
                                        v1::Match* response) override;
 
+  // AsyncService: the Play streams.
+  int completion_queues() const override { return play_queues_; }
+  void Serve(grpc::Server& server,
+             std::vector<std::unique_ptr<grpc::ServerCompletionQueue>> queues) override;
+  void StopServing() override { play_threads_.Stop(); }
+
  private:
   MatchHost& host_;
+  const int play_queues_;
+  CompletionQueueThreads play_threads_;
 };
 
 namespace execution_internal {
