@@ -8,7 +8,9 @@
 // when a match ends another is created, keeping K at once, until --duration has passed.
 //
 // The window: matches finished and actions acknowledged are those within the duration (the
-// players still playing at the end are counted as they stood then). The matches still being
+// players still playing at the end are counted as they stood then). With --warmup W the run
+// first plays for W unmeasured: the start, when every match is created at once and every first
+// move queues behind the creations, is not the steady state the latency should describe. The matches still being
 // played are then aborted (reason "load test over") so the service is not left hosting them.
 // Latency is the RemotePlayers' measure: from sending an action to the view acknowledging it.
 // Errors are failed creations, players ending with an error and rejected actions other than
@@ -65,6 +67,8 @@ struct LoadConfig {
   RuleMap rules;
   int seats = 0;
   absl::Duration duration;
+  // Played before the window opens, not measured.
+  absl::Duration warmup;
   std::string metrics_url;
   uint64_t seed = 1;
   int channels = kDefaultChannels;
@@ -87,8 +91,11 @@ struct LoadReport {
   // Matches the end of the run could not abort (still active on the service).
   int64_t abort_failures = 0;
   std::string first_abort_failure;
+  // Over the whole run, the warm-up included.
   int64_t actions_sent = 0;
+  // In the window; and before it, during the warm-up.
   int64_t actions_acknowledged = 0;
+  int64_t actions_acknowledged_in_warmup = 0;
   int64_t stale_rejections = 0;
   int64_t errors = 0;
   std::vector<std::string> error_examples;
@@ -188,6 +195,8 @@ class LoadRun {
   int creating_ = 0;
   std::map<int64_t, std::unique_ptr<Slot>> slots_;  // by match index; main thread only
   LoadReport report_;
+  // When the window opens (the warm-up is over).
+  absl::Time measure_from_;
   std::vector<absl::Duration> latencies_;
 
   absl::Mutex mu_;
@@ -263,12 +272,18 @@ void LoadRun::Harvest(const Slot& slot, bool final) {
   for (const auto& player : slot.players) {
     const RemotePlayerStats stats = player->stats();
     report_.actions_sent += stats.actions_sent;
-    report_.actions_acknowledged += stats.actions_acknowledged;
     report_.stale_rejections += stats.stale_rejections;
+    for (size_t i = 0; i < stats.acknowledged_at.size(); ++i) {
+      if (stats.acknowledged_at[i] < measure_from_) {
+        ++report_.actions_acknowledged_in_warmup;
+        continue;
+      }
+      ++report_.actions_acknowledged;
+      latencies_.push_back(stats.latencies[i]);
+    }
     for (int64_t i = 0; i < stats.error_rejections; ++i) {
       AddError(absl::StrCat(slot.name, ": an action was rejected"));
     }
-    latencies_.insert(latencies_.end(), stats.latencies.begin(), stats.latencies.end());
     if (final) {
       const absl::Status status = player->Wait();
       if (!status.ok()) AddError(absl::StrCat(slot.name, ": ", DescribeRpcError("Play", status)));
@@ -277,8 +292,8 @@ void LoadRun::Harvest(const Slot& slot, bool final) {
 }
 
 absl::Status LoadRun::Run() {
-  const absl::Time start = absl::Now();
-  const absl::Time deadline = start + config_.duration;
+  measure_from_ = absl::Now() + config_.warmup;
+  const absl::Time deadline = measure_from_ + config_.duration;
   for (int i = 0; i < config_.concurrent; ++i) StartCreate();
   absl::Status failure;
   while (true) {
@@ -306,11 +321,11 @@ absl::Status LoadRun::Run() {
     auto it = slots_.find(event->finished_slot);
     if (it == slots_.end()) continue;
     Harvest(*it->second, /*final=*/true);
-    ++report_.matches_finished;
+    if (absl::Now() >= measure_from_) ++report_.matches_finished;
     slots_.erase(it);
     if (absl::Now() < deadline) StartCreate();
   }
-  report_.elapsed_seconds = absl::ToDoubleSeconds(absl::Now() - start);
+  report_.elapsed_seconds = absl::ToDoubleSeconds(absl::Now() - measure_from_);
 
   if (failure.ok()) {
     absl::StatusOr<double> memory = FetchMetric(config_.metrics_url, kMemoryMetric);
@@ -443,6 +458,7 @@ void PrintReport(const LoadConfig& config, const LoadReport& report, bool json, 
         {"think_time_ms", absl::ToDoubleMilliseconds(config.think_time)},
         {"lean_views", config.lean_views},
         {"duration_seconds", absl::ToDoubleSeconds(config.duration)},
+        {"warmup_seconds", absl::ToDoubleSeconds(config.warmup)},
         {"elapsed_seconds", report.elapsed_seconds},
         {"matches_created", report.matches_created},
         {"matches_finished", report.matches_finished},
@@ -452,6 +468,7 @@ void PrintReport(const LoadConfig& config, const LoadReport& report, bool json, 
         {"matches_per_second", matches_per_second},
         {"actions_sent", report.actions_sent},
         {"actions_acknowledged", report.actions_acknowledged},
+        {"actions_acknowledged_in_warmup", report.actions_acknowledged_in_warmup},
         {"actions_per_second", actions_per_second},
         {"stale_rejections", report.stale_rejections},
         {"latency_ms",
@@ -474,7 +491,12 @@ void PrintReport(const LoadConfig& config, const LoadReport& report, bool json, 
          << "load:        " << config.concurrent << " matches at once of " << config.game
          << " (" << report.rules_text << "), " << config.seats << " remote seat"
          << (config.seats == 1 ? "" : "s") << " each, for "
-         << absl::FormatDuration(config.duration) << "\n"
+         << absl::FormatDuration(config.duration)
+         << (config.warmup > absl::ZeroDuration()
+                 ? absl::StrCat(" after a warm-up of ", absl::FormatDuration(config.warmup),
+                                " (not measured)")
+                 : std::string())
+         << "\n"
          << "players:     think " << absl::FormatDuration(config.think_time) << " per action, "
          << (config.lean_views ? "lean views (no layout)" : "full views") << "\n"
          << absl::StrFormat("elapsed:     %.2f s\n", report.elapsed_seconds)
@@ -486,9 +508,14 @@ void PrintReport(const LoadConfig& config, const LoadReport& report, bool json, 
                                 report.first_abort_failure, ")")
                  : std::string())
          << "\n"
-         << absl::StrFormat("actions:     %d acknowledged (%.1f/s), %d sent, %d stale\n",
+         << absl::StrFormat("actions:     %d acknowledged (%.1f/s), %d sent, %d stale",
                             report.actions_acknowledged, actions_per_second,
                             report.actions_sent, report.stale_rejections)
+         << (config.warmup > absl::ZeroDuration()
+                 ? absl::StrCat("; ", report.actions_acknowledged_in_warmup,
+                                " acknowledged in the warm-up")
+                 : std::string())
+         << "\n"
          << "latency:     p50 " << Ms(report.latencies_ms, 0.50) << ", p90 "
          << Ms(report.latencies_ms, 0.90) << ", p99 " << Ms(report.latencies_ms, 0.99)
          << ", max " << Ms(report.latencies_ms, 1.0) << " (" << report.latencies_ms.size()
@@ -527,6 +554,7 @@ int RunLoad(const std::vector<std::string>& args, cli::Io& io) {
                                    {"rules", cli::FlagKind::kValue},
                                    {"seats", cli::FlagKind::kValue},
                                    {"duration", cli::FlagKind::kValue},
+                                   {"warmup", cli::FlagKind::kValue},
                                    {"metrics-url", cli::FlagKind::kValue},
                                    {"channels", cli::FlagKind::kValue},
                                    {"seed", cli::FlagKind::kValue},
@@ -570,6 +598,14 @@ int RunLoad(const std::vector<std::string>& args, cli::Io& io) {
       return cli::UsageError(io, "--duration must be longer than 0s", kLoadUsage);
     }
     config.duration = *duration;
+  }
+  if (const std::optional<std::string> text = parsed->Value("warmup")) {
+    absl::StatusOr<absl::Duration> warmup = ParseDurationFlag(*text, "--warmup");
+    if (!warmup.ok()) return cli::UsageError(io, warmup.status().message(), kLoadUsage);
+    if (*warmup < absl::ZeroDuration()) {
+      return cli::UsageError(io, "--warmup must not be negative", kLoadUsage);
+    }
+    config.warmup = *warmup;
   }
   config.metrics_url = parsed->Value("metrics-url").value_or(std::string(kDefaultMetricsUrl));
   absl::StatusOr<std::optional<int64_t>> channels = parsed->Int("channels", 1, 64);

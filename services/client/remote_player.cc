@@ -324,7 +324,9 @@ void RemotePlayer::Core::NoteSent(int64_t seen_sequence) {
 void RemotePlayer::Core::AcknowledgeLocked(const v1::SeatView& view) {
   const bool ours = view.has_last_event() && view.last_event().seat() == view.seat();
   if (ours && !pending_.empty() && view.sequence() > pending_.front().seen_sequence) {
-    stats_.latencies.push_back(absl::Now() - pending_.front().sent);
+    const absl::Time now = absl::Now();
+    stats_.latencies.push_back(now - pending_.front().sent);
+    stats_.acknowledged_at.push_back(now);
     ++stats_.actions_acknowledged;
     pending_.pop_front();
     consecutive_errors_ = 0;

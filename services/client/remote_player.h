@@ -93,8 +93,9 @@ struct RemotePlayerStats {
   int64_t error_rejections = 0;
   // Streams opened again after UNAVAILABLE.
   int64_t reconnects = 0;
-  // One per acknowledged action, in the order acknowledged.
+  // One per acknowledged action, in the order acknowledged, and when each was acknowledged.
   std::vector<absl::Duration> latencies;
+  std::vector<absl::Time> acknowledged_at;
 };
 
 class RemotePlayer {

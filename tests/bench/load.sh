@@ -33,4 +33,4 @@ time "$root/build/bin/boneyard" load "${args[@]}" \
 echo
 echo "service metrics:"
 curl -s "http://$BONEYARD_METRICS_LISTEN/metrics" |
-  grep -E '^(boneyard_commit_(seconds|batch_events)_(sum|count)|boneyard_commits_total|process_cpu_seconds_total|boneyard_action_seconds_(sum|count))' || true
+  grep -E "^(boneyard_commit_(seconds|batch_events)_(sum|count|bucket)|boneyard_commits_total|process_cpu_seconds_total|boneyard_action_seconds_(sum|count|bucket))" || true

@@ -361,6 +361,8 @@ TEST_F(ClientCommandsTest, BadCommandLinesExit2NamingTheFlag) {
       {{"load", "--game", "castle_rock"}, "--matches is required"},
       {{"load", "--matches", "0", "--game", "castle_rock"}, "--matches must be between"},
       {{"load", "--matches", "2", "--game", "castle_rock", "--duration", "-1s"}, "--duration"},
+      {{"load", "--matches", "2", "--game", "castle_rock", "--warmup", "-1s"},
+       "--warmup must not be negative"},
       {{"watch", "--json=yes", "x"}, "'--json' takes no value"},
   };
   for (const Case& c : cases) {
@@ -441,6 +443,28 @@ TEST_F(ClientCommandsTest, LoadJsonCountsTwoSeatMatches) {
   const CliResult active = Run({"matches", "--state", "active", "--json"});
   ASSERT_EQ(active.exit_code, 0) << Describe(active);
   EXPECT_TRUE(json::parse(active.out)["matches"].empty()) << active.out;
+}
+
+// The warm-up is played but not measured: what is acknowledged during it is counted apart
+// and its latencies are left out.
+TEST_F(ClientCommandsTest, LoadLeavesTheWarmupOutOfTheFigures) {
+  const CliResult result =
+      RunAsOperator({"load", "--warmup", "1s", "--duration", "2s", "--matches", "10", "--game",
+                     "muggins", "--rules", "target=50", "--seats", "2", "--metrics-url",
+                     service_->metrics_url(), "--json"});
+  ASSERT_EQ(result.exit_code, 0) << Describe(result);
+  const json report = json::parse(result.out);
+  EXPECT_EQ(report["warmup_seconds"], 1.0);
+  EXPECT_GT(report["actions_acknowledged_in_warmup"].get<int64_t>(), 0) << result.out;
+  EXPECT_GT(report["actions_acknowledged"].get<int64_t>(), 0) << result.out;
+  EXPECT_EQ(report["latency_ms"]["count"].get<int64_t>(),
+            report["actions_acknowledged"].get<int64_t>())
+      << result.out;
+  EXPECT_GE(report["actions_sent"].get<int64_t>(),
+            report["actions_acknowledged"].get<int64_t>() +
+                report["actions_acknowledged_in_warmup"].get<int64_t>())
+      << result.out;
+  EXPECT_EQ(report["errors"], 0) << result.out;
 }
 
 TEST_F(ClientCommandsTest, LoadWithLeanViewsAndThinkTime) {

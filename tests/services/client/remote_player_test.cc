@@ -4,6 +4,7 @@
 // RandomChooser tests need no service.
 #include <signal.h>
 
+#include <algorithm>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -167,6 +168,8 @@ TEST_F(RemotePlayerServiceTest, TwoRemoteSeatsPlayAMatchToItsEnd) {
     EXPECT_EQ(stats.reconnects, 0);
     EXPECT_GT(stats.actions_acknowledged, 0);
     EXPECT_EQ(stats.latencies.size(), static_cast<size_t>(stats.actions_acknowledged));
+    EXPECT_EQ(stats.acknowledged_at.size(), stats.latencies.size());
+    EXPECT_TRUE(std::is_sorted(stats.acknowledged_at.begin(), stats.acknowledged_at.end()));
     EXPECT_EQ(stats.actions_sent, stats.actions_acknowledged + stats.stale_rejections);
     acknowledged += stats.actions_acknowledged;
   }
