@@ -58,6 +58,10 @@ constexpr int kDefaultChannels = 16;
 constexpr absl::string_view kMemoryMetric = "process_resident_memory_bytes";
 // How long the end of a run waits for aborted matches' players to see their last view.
 constexpr absl::Duration kDrainTime = absl::Seconds(10);
+// A player's think times come from its own stream of its seed, in steps of 1/kThinkSteps of
+// the mean.
+constexpr uint64_t kThinkStream = 0x7468696e6b;  // "think"
+constexpr uint32_t kThinkSteps = 1000;
 // How many distinct error messages the report quotes.
 constexpr size_t kErrorExamples = 5;
 
@@ -72,9 +76,10 @@ struct LoadConfig {
   std::string metrics_url;
   uint64_t seed = 1;
   int channels = kDefaultChannels;
-  // Each player's pause before an action: with it the load is a rate the players offer
-  // (about matches / think_time actions a second for two-seat games) instead of as fast as
-  // the service answers.
+  // The mean of each player's pause before an action: with it the load is a rate the players
+  // offer (about matches / think_time actions a second for two-seat games) instead of as fast
+  // as the service answers. Each pause is uniform between 0 and twice the mean: equal pauses
+  // would keep the matches created together acting together, in waves of K actions at once.
   absl::Duration think_time;
   // Views carry only PlayingViewMask()'s fields, not the layout.
   bool lean_views = false;
@@ -242,12 +247,16 @@ void LoadRun::StartPlayers(const v1::CreateMatchResponse& response) {
   slot->remaining = response.seat_tokens_size();
   for (const v1::SeatToken& seat_token : response.seat_tokens()) {
     RemotePlayerOptions options;
-    options.think_time = config_.think_time;
+    const uint64_t seed = DeriveSeed(DeriveSeed(config_.seed, index), seat_token.seat());
+    if (config_.think_time > absl::ZeroDuration()) {
+      options.think = [rng = Rng(DeriveSeed(seed, kThinkStream)), mean = config_.think_time]() mutable {
+        return mean * (static_cast<double>(rng.Below(kThinkSteps + 1)) * 2.0 / kThinkSteps);
+      };
+    }
     if (config_.lean_views) options.view_mask = PlayingViewMask();
     options.on_done = [this, index, raw = slot.get()](const absl::Status&) {
       if (raw->remaining.fetch_sub(1) == 1) Post(Event{nullptr, index});
     };
-    const uint64_t seed = DeriveSeed(DeriveSeed(config_.seed, index), seat_token.seat());
     slot->players.push_back(std::make_unique<RemotePlayer>(
         *stubs_[next_stub_++ % stubs_.size()], slot->name, seat_token.token(),
         RandomChooser(seed), std::move(options)));
@@ -497,7 +506,8 @@ void PrintReport(const LoadConfig& config, const LoadReport& report, bool json, 
                                 " (not measured)")
                  : std::string())
          << "\n"
-         << "players:     think " << absl::FormatDuration(config.think_time) << " per action, "
+         << "players:     think " << absl::FormatDuration(config.think_time)
+         << (config.think_time > absl::ZeroDuration() ? " per action on average, " : " per action, ")
          << (config.lean_views ? "lean views (no layout)" : "full views") << "\n"
          << absl::StrFormat("elapsed:     %.2f s\n", report.elapsed_seconds)
          << absl::StrFormat("matches:     %d created, %d finished (%.1f/s), %d aborted at the end",

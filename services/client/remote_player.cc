@@ -355,7 +355,7 @@ RemotePlayer::Core::Reaction RemotePlayer::Core::OnResponse(v1::PlayResponse& re
     }
     if (act) {
       reaction.send = Choose(view);
-      reaction.delay = options_.think_time;
+      reaction.delay = options_.think ? options_.think() : options_.think_time;
     }
     absl::MutexLock lock(&mu_);
     if (!last_view_.has_value()) last_view_.emplace();

@@ -73,6 +73,9 @@ struct RemotePlayerOptions {
   // A pause before sending each action, as a person or a slower program would take; latency
   // is measured from the send. Zero: at once.
   absl::Duration think_time = absl::ZeroDuration();
+  // When set, each pause is drawn from it instead (think_time is then unused). Called on a gRPC
+  // thread, never twice at once for one player, like the chooser; it must not block.
+  std::function<absl::Duration()> think;
   // Called for every view and every rejection received, on a gRPC thread, one call at a time
   // and before the chooser sees the view. Must not block or call into the player.
   std::function<void(const v1::SeatView&)> on_view;

@@ -5,6 +5,7 @@
 #include <signal.h>
 
 #include <algorithm>
+#include <atomic>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -214,6 +215,34 @@ TEST_F(RemotePlayerServiceTest, LeanViewsAndThinkTimeStillPlayToTheEnd) {
   EXPECT_EQ(match.state(), v1::Match::FINISHED);
   EXPECT_EQ(match.sequence(), acknowledged);
   ExpectRecordReplays(created.match().name());
+}
+
+// A think function replaces the fixed think time: it is asked once for every action sent.
+TEST_F(RemotePlayerServiceTest, AThinkFunctionGivesEachPause) {
+  const v1::CreateMatchResponse created = CreateMatch("muggins", 2, {{"target", 50}});
+  ASSERT_EQ(created.seat_tokens_size(), 2);
+  std::vector<std::unique_ptr<RemotePlayer>> players;
+  std::vector<std::shared_ptr<std::atomic<int64_t>>> asked;
+  for (const v1::SeatToken& token : created.seat_tokens()) {
+    auto count = std::make_shared<std::atomic<int64_t>>(0);
+    asked.push_back(count);
+    RemotePlayerOptions options;
+    options.think_time = absl::Hours(1);  // unused: the function decides
+    options.think = [count] {
+      ++*count;
+      return absl::Milliseconds(1);
+    };
+    players.push_back(std::make_unique<RemotePlayer>(*stub_, created.match().name(),
+                                                     token.token(), RandomChooser(token.seat()),
+                                                     std::move(options)));
+  }
+  for (auto& player : players) player->Start();
+  for (size_t i = 0; i < players.size(); ++i) {
+    ASSERT_TRUE(players[i]->Wait().ok()) << players[i]->Wait();
+    const RemotePlayerStats stats = players[i]->stats();
+    EXPECT_GT(stats.actions_sent, 0);
+    EXPECT_EQ(asked[i]->load(), stats.actions_sent);
+  }
 }
 
 TEST_F(RemotePlayerServiceTest, ReconnectsAfterTheServiceIsKilledAndRestarted) {
