@@ -449,6 +449,20 @@ nlohmann::json MsJson(const std::vector<double>& sorted, double q) {
   return sorted[std::clamp<size_t>(rank, 1, sorted.size()) - 1];
 }
 
+// The value of a duration flag that may be 0 but not negative; 0 when it is not given.
+absl::StatusOr<absl::Duration> NonNegativeDurationFlag(const cli::ParsedArgs& parsed,
+                                                       absl::string_view name) {
+  const std::string flag = absl::StrCat("--", name);
+  const std::optional<std::string> text = parsed.Value(name);
+  if (!text.has_value()) return absl::ZeroDuration();
+  absl::StatusOr<absl::Duration> duration = ParseDurationFlag(*text, flag);
+  if (!duration.ok()) return duration.status();
+  if (*duration < absl::ZeroDuration()) {
+    return absl::InvalidArgumentError(absl::StrCat(flag, " must not be negative"));
+  }
+  return *duration;
+}
+
 double PerSecond(int64_t count, double seconds) {
   return seconds > 0 ? static_cast<double>(count) / seconds : 0.0;
 }
@@ -609,14 +623,9 @@ int RunLoad(const std::vector<std::string>& args, cli::Io& io) {
     }
     config.duration = *duration;
   }
-  if (const std::optional<std::string> text = parsed->Value("warmup")) {
-    absl::StatusOr<absl::Duration> warmup = ParseDurationFlag(*text, "--warmup");
-    if (!warmup.ok()) return cli::UsageError(io, warmup.status().message(), kLoadUsage);
-    if (*warmup < absl::ZeroDuration()) {
-      return cli::UsageError(io, "--warmup must not be negative", kLoadUsage);
-    }
-    config.warmup = *warmup;
-  }
+  absl::StatusOr<absl::Duration> warmup = NonNegativeDurationFlag(*parsed, "warmup");
+  if (!warmup.ok()) return cli::UsageError(io, warmup.status().message(), kLoadUsage);
+  config.warmup = *warmup;
   config.metrics_url = parsed->Value("metrics-url").value_or(std::string(kDefaultMetricsUrl));
   absl::StatusOr<std::optional<int64_t>> channels = parsed->Int("channels", 1, 64);
   if (!channels.ok()) return cli::UsageError(io, channels.status().message(), kLoadUsage);
@@ -624,14 +633,9 @@ int RunLoad(const std::vector<std::string>& args, cli::Io& io) {
   absl::StatusOr<std::optional<uint64_t>> seed = parsed->Uint64("seed");
   if (!seed.ok()) return cli::UsageError(io, seed.status().message(), kLoadUsage);
   config.seed = seed->value_or(1);
-  if (const std::optional<std::string> text = parsed->Value("think-time")) {
-    absl::StatusOr<absl::Duration> think = ParseDurationFlag(*text, "--think-time");
-    if (!think.ok()) return cli::UsageError(io, think.status().message(), kLoadUsage);
-    if (*think < absl::ZeroDuration()) {
-      return cli::UsageError(io, "--think-time must not be negative", kLoadUsage);
-    }
-    config.think_time = *think;
-  }
+  absl::StatusOr<absl::Duration> think = NonNegativeDurationFlag(*parsed, "think-time");
+  if (!think.ok()) return cli::UsageError(io, think.status().message(), kLoadUsage);
+  config.think_time = *think;
   config.lean_views = parsed->Has("lean-views");
   config.target = ResolveTarget(parsed->Value("target"));
   if (std::optional<int> code = GetOperatorToken(*parsed, io, kLoadUsage, config.operator_token)) {
