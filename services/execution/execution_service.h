@@ -1,8 +1,9 @@
 // The execution service's gRPC handlers (proto/boneyard/v1/execution.proto): Play, the stream
 // that carries nearly every call, on gRPC's async API with completion queues of the service's
-// own (services/common/async_queues.h says why); the others on the callback API. They are thin: each decodes the call (its bearer token and request), hands it to the
-// MatchHost and encodes the host's answer; the host does the work and answers later on one of
-// its threads. No handler ever blocks.
+// own (services/common/async_queues.h says why); the others on the callback API. They are
+// thin: each decodes the call (its bearer token and request), hands it to the MatchHost and
+// encodes the host's answer; the host does the work and answers later on one of its threads.
+// No handler ever blocks.
 //
 // The two streaming RPCs share one piece of plumbing, the outgoing queue of a stream: the host
 // sends each view to a sink (StreamSink in match_host.h) from its own threads; the sink queues
@@ -15,6 +16,7 @@
 
 #include <grpcpp/grpcpp.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <deque>
 #include <memory>
@@ -47,9 +49,10 @@ class ExecutionServiceImpl final : public ExecutionServiceBase, public AsyncServ
   // of outstanding operations stays short at thousands of streams.
   static constexpr int kDefaultPlayQueues = 8;
 
-  // `host` must outlive the service (and so the gRPC server it is registered with).
+  // `host` must outlive the service (and so the gRPC server it is registered with). At least
+  // one queue is used.
   explicit ExecutionServiceImpl(MatchHost& host, int play_queues = kDefaultPlayQueues)
-      : host_(host), play_queues_(play_queues) {}
+      : host_(host), play_queues_(std::max(1, play_queues)) {}
 
   ExecutionServiceImpl(const ExecutionServiceImpl&) = delete;
   ExecutionServiceImpl& operator=(const ExecutionServiceImpl&) = delete;
