@@ -167,7 +167,15 @@ for game in "${games[@]}"; do
   echo "==== boneyard leaderboard $game"
   "$boneyard" leaderboard "$game"
 done
-rated_game=$(for game in "${games[@]}"; do ((${solitaire[$game]})) || echo "$game"; done | head -n 1)
+# The first game that is not solitaire. (Not `... | head -n 1`: under pipefail the loop's later
+# echoes can die of SIGPIPE once head has exited, and `set -e` then ends the demo with 141.)
+rated_game=""
+for game in "${games[@]}"; do
+  if ! ((${solitaire[$game]})); then
+    rated_game=$game
+    break
+  fi
+done
 if [[ -n "$rated_game" ]]; then
   echo
   echo "==== boneyard ratings ann --game $rated_game --page-size 3"
