@@ -10,9 +10,10 @@
 // The window: matches finished and actions acknowledged are those within the duration (the
 // players still playing at the end are counted as they stood then). With --warmup W the run
 // first plays for W unmeasured: the start, when every match is created at once and every first
-// move queues behind the creations, is not the steady state the latency should describe. The matches still being
-// played are then aborted (reason "load test over") so the service is not left hosting them.
-// Latency is the RemotePlayers' measure: from sending an action to the view acknowledging it.
+// move queues behind the creations, is not the steady state the latency should describe. The
+// matches still being played are then aborted (reason "load test over") so the service is not
+// left hosting them. Latency is the RemotePlayers' measure: from sending an action to the view
+// acknowledging it.
 // Errors are failed creations, players ending with an error and rejected actions other than
 // stale ones (ABORTED, a normal race). The service's resident memory comes from its metrics
 // page (`process_resident_memory_bytes`), read once at the end of the window.
@@ -249,7 +250,8 @@ void LoadRun::StartPlayers(const v1::CreateMatchResponse& response) {
     RemotePlayerOptions options;
     const uint64_t seed = DeriveSeed(DeriveSeed(config_.seed, index), seat_token.seat());
     if (config_.think_time > absl::ZeroDuration()) {
-      options.think = [rng = Rng(DeriveSeed(seed, kThinkStream)), mean = config_.think_time]() mutable {
+      options.think = [rng = Rng(DeriveSeed(seed, kThinkStream)),
+                       mean = config_.think_time]() mutable {
         return mean * (static_cast<double>(rng.Below(kThinkSteps + 1)) * 2.0 / kThinkSteps);
       };
     }
@@ -521,7 +523,8 @@ void PrintReport(const LoadConfig& config, const LoadReport& report, bool json, 
                  : std::string())
          << "\n"
          << "players:     think " << absl::FormatDuration(config.think_time)
-         << (config.think_time > absl::ZeroDuration() ? " per action on average, " : " per action, ")
+         << (config.think_time > absl::ZeroDuration() ? " per action on average, "
+                                                      : " per action, ")
          << (config.lean_views ? "lean views (no layout)" : "full views") << "\n"
          << absl::StrFormat("elapsed:     %.2f s\n", report.elapsed_seconds)
          << absl::StrFormat("matches:     %d created, %d finished (%.1f/s), %d aborted at the end",

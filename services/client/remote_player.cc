@@ -56,7 +56,7 @@ class RemotePlayer::Core : public std::enable_shared_from_this<RemotePlayer::Cor
   // What a stream does after a response: send an action, or cancel itself (the player gave up).
   struct Reaction {
     std::optional<v1::PlayRequest> send;
-    // How long to wait before sending (RemotePlayerOptions::think_time).
+    // How long to wait before sending (RemotePlayerOptions::think).
     absl::Duration delay;
     bool cancel = false;
   };
@@ -355,7 +355,7 @@ RemotePlayer::Core::Reaction RemotePlayer::Core::OnResponse(v1::PlayResponse& re
     }
     if (act) {
       reaction.send = Choose(view);
-      reaction.delay = options_.think ? options_.think() : options_.think_time;
+      reaction.delay = options_.think ? options_.think() : absl::ZeroDuration();
     }
     absl::MutexLock lock(&mu_);
     if (!last_view_.has_value()) last_view_.emplace();

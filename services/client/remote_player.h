@@ -70,11 +70,10 @@ struct RemotePlayerOptions {
   // Sent with every hello: the SeatView fields the views carry (empty: all). The player reads
   // the fields of PlayingViewMask(); a mask must include them.
   google::protobuf::FieldMask view_mask;
-  // A pause before sending each action, as a person or a slower program would take; latency
-  // is measured from the send. Zero: at once.
-  absl::Duration think_time = absl::ZeroDuration();
-  // When set, each pause is drawn from it instead (think_time is then unused). Called on a gRPC
-  // thread, never twice at once for one player, like the chooser; it must not block.
+  // The pause before sending each action, as a person or a slower program would take, asked
+  // for each action (fixed or drawn at random); latency is measured from the send. Unset: at
+  // once. Called on a gRPC thread, never twice at once for one player, like the chooser; it
+  // must not block.
   std::function<absl::Duration()> think;
   // Called for every view and every rejection received, on a gRPC thread, one call at a time
   // and before the chooser sees the view. Must not block or call into the player.

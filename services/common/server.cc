@@ -72,11 +72,11 @@ class ServiceNamesOption : public grpc::ServerBuilderOption {
 
 GrpcServer::GrpcServer(std::unique_ptr<grpc::Server> server,
                        std::vector<std::string> service_names, int port,
-                       std::vector<AsyncService*> async_services)
+                       std::unique_ptr<CompletionQueueThreads> async_queues)
     : server_(std::move(server)),
       service_names_(std::move(service_names)),
       port_(port),
-      async_services_(std::move(async_services)) {}
+      async_queues_(std::move(async_queues)) {}
 
 GrpcServer::~GrpcServer() { Shutdown(absl::ZeroDuration()); }
 
@@ -100,16 +100,16 @@ absl::StatusOr<std::unique_ptr<GrpcServer>> GrpcServer::Start(GrpcServerOptions 
   builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
   builder.SetMaxReceiveMessageSize(options.max_message_bytes);
   builder.SetMaxSendMessageSize(options.max_message_bytes);
-  // The completion queues of each service with async methods (async_queues.h).
-  std::vector<AsyncService*> async_services;
-  std::vector<std::vector<std::unique_ptr<grpc::ServerCompletionQueue>>> async_queues;
+  // The completion queues of the services with async methods (async_queues.h), each with the
+  // service it carries.
+  std::vector<std::unique_ptr<grpc::ServerCompletionQueue>> queues;
+  std::vector<AsyncService*> queue_services;
   for (grpc::Service* service : options.services) {
     builder.RegisterService(service);
     if (auto* async = dynamic_cast<AsyncService*>(service)) {
-      async_services.push_back(async);
-      auto& queues = async_queues.emplace_back();
       for (int i = 0; i < async->completion_queues(); ++i) {
         queues.push_back(builder.AddCompletionQueue());
+        queue_services.push_back(async);
       }
     }
   }
@@ -122,19 +122,20 @@ absl::StatusOr<std::unique_ptr<GrpcServer>> GrpcServer::Start(GrpcServerOptions 
   builder.SetOption(std::make_unique<ServiceNamesOption>(&service_names, options.metrics));
 
   std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
-  if (server == nullptr || port == 0) {
+  const bool started = server != nullptr && port != 0;
+  if (started) {
+    for (size_t i = 0; i < queues.size(); ++i) queue_services[i]->RequestCalls(queues[i].get());
+  }
+  // Shuts the queues down and drains them when it goes, also if the server did not start.
+  auto async_queues = std::make_unique<CompletionQueueThreads>(std::move(queues));
+  if (!started) {
     if (server != nullptr) server->Shutdown();
-    for (auto& queues : async_queues) {
-      for (auto& queue : queues) CompletionQueueThreads::ShutDownAndDrain(*queue);
-    }
     return absl::UnavailableError(
         absl::StrCat("grpc: cannot listen on ", options.listen_address));
   }
-  for (size_t i = 0; i < async_services.size(); ++i) {
-    async_services[i]->Serve(*server, std::move(async_queues[i]));
-  }
+  async_queues->Start();
   auto grpc_server = std::unique_ptr<GrpcServer>(new GrpcServer(
-      std::move(server), std::move(service_names), port, std::move(async_services)));
+      std::move(server), std::move(service_names), port, std::move(async_queues)));
   grpc_server->SetServing(true);
   spdlog::info("grpc server listening {}", Fields()
                                                .Add("address", options.listen_address)
@@ -168,7 +169,7 @@ void GrpcServer::Shutdown(absl::Duration grace) {
   }
   server_->Wait();
   // Every call has ended: nothing more can come on the async services' queues.
-  for (AsyncService* async : async_services_) async->StopServing();
+  async_queues_->Stop();
   spdlog::info("grpc server stopped");
 }
 

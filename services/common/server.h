@@ -13,7 +13,7 @@
 //   (*server)->Shutdown(config.shutdown_grace);
 //
 // A service that also derives from AsyncService (async_queues.h) gets the completion queues it
-// asks for, once the server has started, and is stopped after the server has shut down.
+// asks for, each with a thread, from start until the server has shut down.
 //
 // Health: the overall status ("") and each registered service's name report SERVING from Start
 // until SetServing(false) or Shutdown. The services, and the RpcMetrics, must outlive the
@@ -35,7 +35,7 @@
 
 namespace boneyard {
 
-class AsyncService;
+class CompletionQueueThreads;
 
 struct GrpcServerOptions {
   // "host:port"; port 0 picks a free port (see GrpcServer::port()).
@@ -76,13 +76,14 @@ class GrpcServer {
 
  private:
   GrpcServer(std::unique_ptr<grpc::Server> server, std::vector<std::string> service_names,
-             int port, std::vector<AsyncService*> async_services);
+             int port, std::unique_ptr<CompletionQueueThreads> async_queues);
 
   const std::unique_ptr<grpc::Server> server_;
   // Every service the server has registered, including the health and reflection services.
   const std::vector<std::string> service_names_;
   const int port_;
-  const std::vector<AsyncService*> async_services_;
+  // The async services' queues and their threads (none without such services).
+  const std::unique_ptr<CompletionQueueThreads> async_queues_;
 
   absl::Mutex shutdown_mu_;
   bool shut_down_ ABSL_GUARDED_BY(shutdown_mu_) = false;

@@ -497,11 +497,8 @@ grpc::ServerUnaryReactor* ExecutionServiceImpl::AbortMatch(grpc::CallbackServerC
   return reactor;
 }
 
-void ExecutionServiceImpl::Serve(
-    grpc::Server& server, std::vector<std::unique_ptr<grpc::ServerCompletionQueue>> queues) {
-  play_threads_.Start(std::move(queues), [this](grpc::ServerCompletionQueue* queue) {
-    PlayCall::Request(*this, host_, queue);
-  });
+void ExecutionServiceImpl::RequestCalls(grpc::ServerCompletionQueue* queue) {
+  PlayCall::Request(*this, host_, queue);
 }
 
 }  // namespace boneyard::execution

@@ -16,12 +16,10 @@
 
 #include <grpcpp/grpcpp.h>
 
-#include <algorithm>
 #include <cstddef>
 #include <deque>
 #include <memory>
 #include <utility>
-#include <vector>
 
 #include "boneyard/v1/execution.grpc.pb.h"
 #include "boneyard/v1/execution.pb.h"
@@ -45,14 +43,12 @@ using ExecutionServiceBase = v1::ExecutionService::WithCallbackMethod_CreateMatc
 
 class ExecutionServiceImpl final : public ExecutionServiceBase, public AsyncService {
  public:
-  // How many completion queues carry the Play streams by default: enough that each queue's list
-  // of outstanding operations stays short at thousands of streams.
-  static constexpr int kDefaultPlayQueues = 8;
+  // How many completion queues carry the Play streams: enough that each queue's list of
+  // outstanding operations stays short at thousands of streams.
+  static constexpr int kPlayQueues = 8;
 
-  // `host` must outlive the service (and so the gRPC server it is registered with). At least
-  // one queue is used.
-  explicit ExecutionServiceImpl(MatchHost& host, int play_queues = kDefaultPlayQueues)
-      : host_(host), play_queues_(std::max(1, play_queues)) {}
+  // `host` must outlive the service (and so the gRPC server it is registered with).
+  explicit ExecutionServiceImpl(MatchHost& host) : host_(host) {}
 
   ExecutionServiceImpl(const ExecutionServiceImpl&) = delete;
   ExecutionServiceImpl& operator=(const ExecutionServiceImpl&) = delete;
@@ -79,15 +75,11 @@ class ExecutionServiceImpl final : public ExecutionServiceBase, public AsyncServ
                                        v1::Match* response) override;
 
   // AsyncService: the Play streams.
-  int completion_queues() const override { return play_queues_; }
-  void Serve(grpc::Server& server,
-             std::vector<std::unique_ptr<grpc::ServerCompletionQueue>> queues) override;
-  void StopServing() override { play_threads_.Stop(); }
+  int completion_queues() const override { return kPlayQueues; }
+  void RequestCalls(grpc::ServerCompletionQueue* queue) override;
 
  private:
   MatchHost& host_;
-  const int play_queues_;
-  CompletionQueueThreads play_threads_;
 };
 
 namespace execution_internal {

@@ -347,7 +347,8 @@ int FortyTwoState::TrickPoints(int i) const {
   Hand tiles = tricks_[i].TileMask();
   // The tiles left out (Eighty-Four with 6) count for the last trick, so a hand is worth 84.
   if (i == table().hand_size - 1 && opts().left_out_to_last_trick) tiles |= LeftOut();
-  return table().trick_points + table().double_points * std::popcount(tiles & tricks::kDoubleTiles) +
+  return table().trick_points +
+         table().double_points * std::popcount(tiles & tricks::kDoubleTiles) +
          tricks::CountPoints(tiles);
 }
 

@@ -188,7 +188,7 @@ TEST_F(RemotePlayerServiceTest, LeanViewsAndThinkTimeStillPlayToTheEnd) {
   for (const v1::SeatToken& token : created.seat_tokens()) {
     RemotePlayerOptions options;
     options.view_mask = PlayingViewMask();
-    options.think_time = absl::Milliseconds(2);
+    options.think = [] { return absl::Milliseconds(2); };
     players.push_back(std::make_unique<RemotePlayer>(*stub_, created.match().name(),
                                                      token.token(), RandomChooser(token.seat()),
                                                      std::move(options)));
@@ -217,7 +217,7 @@ TEST_F(RemotePlayerServiceTest, LeanViewsAndThinkTimeStillPlayToTheEnd) {
   ExpectRecordReplays(created.match().name());
 }
 
-// A think function replaces the fixed think time: it is asked once for every action sent.
+// The think function is asked once for every action sent.
 TEST_F(RemotePlayerServiceTest, AThinkFunctionGivesEachPause) {
   const v1::CreateMatchResponse created = CreateMatch("muggins", 2, {{"target", 50}});
   ASSERT_EQ(created.seat_tokens_size(), 2);
@@ -227,7 +227,6 @@ TEST_F(RemotePlayerServiceTest, AThinkFunctionGivesEachPause) {
     auto count = std::make_shared<std::atomic<int64_t>>(0);
     asked.push_back(count);
     RemotePlayerOptions options;
-    options.think_time = absl::Hours(1);  // unused: the function decides
     options.think = [count] {
       ++*count;
       return absl::Milliseconds(1);

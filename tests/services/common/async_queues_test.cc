@@ -1,7 +1,7 @@
 // GrpcServer with a service that serves a method on the async API (services/common/
-// async_queues.h): it gets the completion queues it asks for once the server has started,
-// calls on them are answered by its threads, and it is stopped once, after the server has shut
-// down — also when the server cannot start.
+// async_queues.h): it is asked for calls on each of the completion queues it asked for once the
+// server has started, calls on them are answered on the queues' threads, and every tag left is
+// drained when the server shuts down; a server that cannot start asks for nothing.
 #include "services/common/async_queues.h"
 
 #include <atomic>
@@ -28,22 +28,11 @@ class AsyncGetMatchService final : public AsyncGetMatchBase, public AsyncService
 
   int completion_queues() const override { return queues_; }
 
-  void Serve(grpc::Server&, std::vector<std::unique_ptr<grpc::ServerCompletionQueue>> queues)
-      override {
-    served_queues_ = static_cast<int>(queues.size());
-    int index = 0;
-    threads_.Start(std::move(queues), [this, &index](grpc::ServerCompletionQueue* queue) {
-      Call::Request(*this, queue, index++);
-    });
-  }
-
-  void StopServing() override {
-    ++stops_;
-    threads_.Stop();
+  void RequestCalls(grpc::ServerCompletionQueue* queue) override {
+    Call::Request(*this, queue, served_queues_++);
   }
 
   int served_queues() const { return served_queues_; }
-  int stops() const { return stops_; }
   // Calls still alive (requested and not yet deleted).
   int live_calls() const { return live_calls_; }
 
@@ -89,12 +78,10 @@ class AsyncGetMatchService final : public AsyncGetMatchBase, public AsyncService
 
   const int queues_;
   int served_queues_ = 0;
-  std::atomic<int> stops_{0};
   std::atomic<int> live_calls_{0};
-  CompletionQueueThreads threads_;
 };
 
-TEST(AsyncServiceTest, GetsItsQueuesAnswersOnThemAndStopsAfterShutdown) {
+TEST(AsyncServiceTest, GetsItsQueuesAnswersOnThemAndIsDrainedAtShutdown) {
   AsyncGetMatchService service(3);
   absl::StatusOr<std::unique_ptr<GrpcServer>> server =
       GrpcServer::Start({.listen_address = "127.0.0.1:0", .services = {&service}});
@@ -114,14 +101,13 @@ TEST(AsyncServiceTest, GetsItsQueuesAnswersOnThemAndStopsAfterShutdown) {
     EXPECT_TRUE(match.name().rfind(absl::StrCat("matches/", i, " on queue "), 0) == 0)
         << match.name();
   }
-  EXPECT_EQ(service.stops(), 0);
+  EXPECT_EQ(service.served_queues(), 3);  // asked once per queue, never again
 
   (*server)->Shutdown(absl::Seconds(5));
-  EXPECT_EQ(service.stops(), 1);
   // The requests still waiting failed with the shutdown and were deleted; nothing is left.
   EXPECT_EQ(service.live_calls(), 0);
-  (*server)->Shutdown(absl::Seconds(5));  // idempotent: not stopped twice
-  EXPECT_EQ(service.stops(), 1);
+  (*server)->Shutdown(absl::Seconds(5));  // idempotent
+  EXPECT_EQ(service.live_calls(), 0);
 }
 
 TEST(AsyncServiceTest, AServerThatCannotStartServesNothing) {
