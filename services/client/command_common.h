@@ -42,7 +42,7 @@ inline constexpr absl::string_view kBotUsage =
     "[--reconnect-for 30s]";
 inline constexpr absl::string_view kLoadUsage =
     "boneyard load --matches K --game G [--rules k=v,...] [--seats N] [--duration 30s] "
-    "[--warmup 0s] [--metrics-url URL] [--channels N] [--seed S] [--think-time 0s] "
+    "[--warmup 0s] [--finish N] [--metrics-url URL] [--channels N] [--seed S] [--think-time 0s] "
     "[--lean-views] [--json]";
 inline constexpr absl::string_view kLeaderboardUsage =
     "boneyard leaderboard GAME [--page-size N] [--page-token T] [--all-results] [--json]";

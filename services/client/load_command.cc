@@ -5,7 +5,8 @@
 // match's index and the seat), all on a handful of channels (--channels, default 16), so one
 // process drives thousands of streams without a thread each. Matches are created with the
 // operator token through the callback API, so creating does not wait on the matches in play;
-// when a match ends another is created, keeping K at once, until --duration has passed.
+// when a match ends another is created, keeping K at once, until --duration has passed (or,
+// with --finish N, until N matches have finished in the window, if that comes first).
 //
 // The window: matches finished and actions acknowledged are those within the duration (the
 // players still playing at the end are counted as they stood then). With --warmup W the run
@@ -74,6 +75,9 @@ struct LoadConfig {
   absl::Duration duration;
   // Played before the window opens, not measured.
   absl::Duration warmup;
+  // With a value, the window also closes once this many matches have finished in it: a run
+  // that must see matches end (a test, a smoke check) need not guess how long that takes.
+  std::optional<int64_t> finish;
   std::string metrics_url;
   uint64_t seed = 1;
   int channels = kDefaultChannels;
@@ -334,6 +338,7 @@ absl::Status LoadRun::Run() {
     Harvest(*it->second, /*final=*/true);
     if (absl::Now() >= measure_from_) ++report_.matches_finished;
     slots_.erase(it);
+    if (config_.finish.has_value() && report_.matches_finished >= *config_.finish) break;
     if (absl::Now() < deadline) StartCreate();
   }
   report_.elapsed_seconds = absl::ToDoubleSeconds(absl::Now() - measure_from_);
@@ -484,6 +489,8 @@ void PrintReport(const LoadConfig& config, const LoadReport& report, bool json, 
         {"lean_views", config.lean_views},
         {"duration_seconds", absl::ToDoubleSeconds(config.duration)},
         {"warmup_seconds", absl::ToDoubleSeconds(config.warmup)},
+        {"finish", config.finish.has_value() ? nlohmann::json(*config.finish)
+                                             : nlohmann::json(nullptr)},
         {"elapsed_seconds", report.elapsed_seconds},
         {"matches_created", report.matches_created},
         {"matches_finished", report.matches_finished},
@@ -517,6 +524,9 @@ void PrintReport(const LoadConfig& config, const LoadReport& report, bool json, 
          << " (" << report.rules_text << "), " << config.seats << " remote seat"
          << (config.seats == 1 ? "" : "s") << " each, for "
          << absl::FormatDuration(config.duration)
+         << (config.finish.has_value()
+                 ? absl::StrCat(" or until ", *config.finish, " have finished")
+                 : std::string())
          << (config.warmup > absl::ZeroDuration()
                  ? absl::StrCat(" after a warm-up of ", absl::FormatDuration(config.warmup),
                                 " (not measured)")
@@ -582,6 +592,7 @@ int RunLoad(const std::vector<std::string>& args, cli::Io& io) {
                                    {"seats", cli::FlagKind::kValue},
                                    {"duration", cli::FlagKind::kValue},
                                    {"warmup", cli::FlagKind::kValue},
+                                   {"finish", cli::FlagKind::kValue},
                                    {"metrics-url", cli::FlagKind::kValue},
                                    {"channels", cli::FlagKind::kValue},
                                    {"seed", cli::FlagKind::kValue},
@@ -629,6 +640,9 @@ int RunLoad(const std::vector<std::string>& args, cli::Io& io) {
   absl::StatusOr<absl::Duration> warmup = NonNegativeDurationFlag(*parsed, "warmup");
   if (!warmup.ok()) return cli::UsageError(io, warmup.status().message(), kLoadUsage);
   config.warmup = *warmup;
+  absl::StatusOr<std::optional<int64_t>> finish = parsed->Int("finish", 1, 1000000000);
+  if (!finish.ok()) return cli::UsageError(io, finish.status().message(), kLoadUsage);
+  config.finish = *finish;
   config.metrics_url = parsed->Value("metrics-url").value_or(std::string(kDefaultMetricsUrl));
   absl::StatusOr<std::optional<int64_t>> channels = parsed->Int("channels", 1, 64);
   if (!channels.ok()) return cli::UsageError(io, channels.status().message(), kLoadUsage);

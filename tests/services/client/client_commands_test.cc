@@ -363,6 +363,8 @@ TEST_F(ClientCommandsTest, BadCommandLinesExit2NamingTheFlag) {
       {{"load", "--matches", "2", "--game", "castle_rock", "--duration", "-1s"}, "--duration"},
       {{"load", "--matches", "2", "--game", "castle_rock", "--warmup", "-1s"},
        "--warmup must not be negative"},
+      {{"load", "--matches", "2", "--game", "castle_rock", "--finish", "0"},
+       "--finish must be between 1 and"},
       {{"watch", "--json=yes", "x"}, "'--json' takes no value"},
   };
   for (const Case& c : cases) {
@@ -413,25 +415,30 @@ TEST_F(ClientCommandsTest, ServiceErrorsExit4WithTheRpcAndCode) {
 }
 
 TEST_F(ClientCommandsTest, LoadReportsThroughputLatencyAndMemory) {
-  const CliResult result = RunAsOperator({"load", "--duration", "3s", "--matches", "20", "--game",
-                                          "castle_rock", "--metrics-url", service_->metrics_url()});
+  // --finish ends the run as soon as 5 matches are done; the long duration is only a backstop.
+  const CliResult result =
+      RunAsOperator({"load", "--duration", "5m", "--finish", "5", "--matches", "20", "--game",
+                     "castle_rock", "--metrics-url", service_->metrics_url()});
   ASSERT_EQ(result.exit_code, 0) << Describe(result);
   EXPECT_THAT(result.out,
               AllOf(HasSubstr("load:        20 matches at once of castle_rock"),
-                    MatchesRegex("(.|\n)*matches: +[0-9]+ created, [1-9][0-9]* finished(.|\n)*"),
+                    HasSubstr("for 5m or until 5 have finished"),
+                    MatchesRegex("(.|\n)*matches: +[0-9]+ created, 5 finished(.|\n)*"),
                     HasSubstr("latency:     p50 "), HasSubstr(", p99 "), HasSubstr("errors:      0\n"),
                     HasSubstr("service rss: "), ::testing::Not(HasSubstr("unavailable"))));
 }
 
 TEST_F(ClientCommandsTest, LoadJsonCountsTwoSeatMatches) {
   const CliResult result =
-      RunAsOperator({"load", "--duration", "3s", "--matches", "10", "--game", "muggins",
-                     "--rules", "target=50", "--seats", "2", "--metrics-url",
+      RunAsOperator({"load", "--duration", "5m", "--finish", "2", "--matches", "10", "--game",
+                     "muggins", "--rules", "target=50", "--seats", "2", "--metrics-url",
                      service_->metrics_url(), "--json"});
   ASSERT_EQ(result.exit_code, 0) << Describe(result);
   const json report = json::parse(result.out);
   EXPECT_EQ(report["seats"], 2);
-  EXPECT_GT(report["matches_finished"].get<int64_t>(), 0) << result.out;
+  EXPECT_EQ(report["finish"], 2);
+  EXPECT_EQ(report["matches_finished"], 2) << result.out;
+  EXPECT_LT(report["elapsed_seconds"].get<double>(), 300.0) << result.out;
   EXPECT_GT(report["actions_acknowledged"].get<int64_t>(), 0) << result.out;
   EXPECT_EQ(report["errors"], 0) << result.out;
   EXPECT_GT(report["latency_ms"]["p99"].get<double>(), 0.0);
@@ -449,12 +456,12 @@ TEST_F(ClientCommandsTest, LoadJsonCountsTwoSeatMatches) {
 // and its latencies are left out.
 TEST_F(ClientCommandsTest, LoadLeavesTheWarmupOutOfTheFigures) {
   const CliResult result =
-      RunAsOperator({"load", "--warmup", "1s", "--duration", "2s", "--matches", "10", "--game",
-                     "muggins", "--rules", "target=50", "--seats", "2", "--metrics-url",
-                     service_->metrics_url(), "--json"});
+      RunAsOperator({"load", "--warmup", "2s", "--duration", "5m", "--finish", "1", "--matches",
+                     "10", "--game", "muggins", "--rules", "target=50", "--seats", "2",
+                     "--metrics-url", service_->metrics_url(), "--json"});
   ASSERT_EQ(result.exit_code, 0) << Describe(result);
   const json report = json::parse(result.out);
-  EXPECT_EQ(report["warmup_seconds"], 1.0);
+  EXPECT_EQ(report["warmup_seconds"], 2.0);
   EXPECT_GT(report["actions_acknowledged_in_warmup"].get<int64_t>(), 0) << result.out;
   EXPECT_GT(report["actions_acknowledged"].get<int64_t>(), 0) << result.out;
   EXPECT_EQ(report["latency_ms"]["count"].get<int64_t>(),
@@ -469,13 +476,14 @@ TEST_F(ClientCommandsTest, LoadLeavesTheWarmupOutOfTheFigures) {
 
 TEST_F(ClientCommandsTest, LoadWithLeanViewsAndThinkTime) {
   const CliResult result =
-      RunAsOperator({"load", "--duration", "3s", "--matches", "10", "--game", "muggins",
-                     "--rules", "target=50", "--lean-views", "--think-time", "5ms",
+      RunAsOperator({"load", "--duration", "5m", "--finish", "1", "--matches", "10", "--game",
+                     "muggins", "--rules", "target=50", "--lean-views", "--think-time", "5ms",
                      "--metrics-url", service_->metrics_url(), "--json"});
   ASSERT_EQ(result.exit_code, 0) << Describe(result);
   const json report = json::parse(result.out);
   EXPECT_EQ(report["lean_views"], true);
   EXPECT_EQ(report["think_time_ms"], 5.0);
+  EXPECT_EQ(report["matches_finished"], 1) << result.out;
   EXPECT_GT(report["actions_acknowledged"].get<int64_t>(), 0) << result.out;
   EXPECT_EQ(report["errors"], 0) << result.out;
 
