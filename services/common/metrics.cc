@@ -1,11 +1,11 @@
 #include "services/common/metrics.h"
 
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <chrono>
-#include <exception>
 #include <fstream>
 #include <optional>
 #include <sstream>
@@ -14,6 +14,8 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "httplib.h"
+#include "prometheus/text_serializer.h"
 #include "services/common/logging.h"
 #include "spdlog/spdlog.h"
 
@@ -173,13 +175,37 @@ absl::string_view StatusCodeName(grpc::StatusCode code) {
 
 MetricsServer::MetricsServer(std::shared_ptr<prometheus::Registry> registry,
                              std::shared_ptr<prometheus::Collectable> process,
-                             std::unique_ptr<prometheus::Exposer> exposer, int port)
+                             std::unique_ptr<httplib::Server> http, int port)
     : registry_(std::move(registry)),
       process_(std::move(process)),
-      exposer_(std::move(exposer)),
-      port_(port) {}
+      http_(std::move(http)),
+      port_(port) {
+  http_->Get("/metrics", [this](const httplib::Request&, httplib::Response& response) {
+    response.set_content(Page(), "text/plain; version=0.0.4; charset=utf-8");
+  });
+  serving_ = std::thread([this] {
+    http_->listen_after_bind();
+    accept_loop_ended_ = true;
+  });
+}
 
-MetricsServer::~MetricsServer() = default;
+MetricsServer::~MetricsServer() {
+  // httplib's stop() does nothing until the accept loop is running: wait for it to start (or
+  // to have ended on its own).
+  while (!http_->is_running() && !accept_loop_ended_) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  http_->stop();
+  serving_.join();
+}
+
+std::string MetricsServer::Page() const {
+  std::vector<prometheus::MetricFamily> families = registry_->Collect();
+  for (prometheus::MetricFamily& family : process_->Collect()) {
+    families.push_back(std::move(family));
+  }
+  return prometheus::TextSerializer().Serialize(families);
+}
 
 absl::StatusOr<ServiceMetrics> StartServiceMetrics(const std::string& address) {
   ServiceMetrics metrics;
@@ -196,23 +222,39 @@ absl::StatusOr<ServiceMetrics> StartServiceMetrics(const std::string& address) {
 
 absl::StatusOr<std::unique_ptr<MetricsServer>> MetricsServer::Start(const std::string& address) {
   if (address.empty()) return absl::InvalidArgumentError("metrics: empty listen address");
-  std::unique_ptr<prometheus::Exposer> exposer;
-  try {
-    exposer = std::make_unique<prometheus::Exposer>(address);
-  } catch (const std::exception& e) {
-    return absl::UnavailableError(
-        absl::StrCat("metrics: cannot listen on ", address, ": ", e.what()));
+  const size_t colon = address.rfind(':');
+  int port = 0;
+  if (colon == std::string::npos || !absl::SimpleAtoi(address.substr(colon + 1), &port) ||
+      port < 0 || port > 65535) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("metrics: '", address, "' is not host:port"));
   }
-  std::vector<int> ports = exposer->GetListeningPorts();
-  if (ports.empty()) {
+  // [::1]:9464 binds ::1.
+  std::string host = address.substr(0, colon);
+  if (host.size() >= 2 && host.front() == '[' && host.back() == ']') {
+    host = host.substr(1, host.size() - 2);
+  }
+  auto http = std::make_unique<httplib::Server>();
+  // Not httplib's default SO_REUSEPORT, which would let a second server share a busy port.
+  http->set_socket_options([](int socket) {
+    int yes = 1;
+    setsockopt(socket, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof(yes));
+  });
+  // One request per connection, so stopping never waits for an idle keep-alive connection;
+  // two workers are plenty for scrapes.
+  http->set_keep_alive_max_count(1);
+  http->new_task_queue = [] { return new httplib::ThreadPool(2); };
+  if (port == 0) {
+    port = http->bind_to_any_port(host);
+    if (port <= 0) {
+      return absl::UnavailableError(absl::StrCat("metrics: cannot listen on ", address));
+    }
+  } else if (!http->bind_to_port(host, port)) {
     return absl::UnavailableError(absl::StrCat("metrics: cannot listen on ", address));
   }
-  auto registry = std::make_shared<prometheus::Registry>();
-  auto process = std::make_shared<ProcessCollector>();
-  exposer->RegisterCollectable(registry);
-  exposer->RegisterCollectable(process);
   return std::unique_ptr<MetricsServer>(
-      new MetricsServer(std::move(registry), std::move(process), std::move(exposer), ports[0]));
+      new MetricsServer(std::make_shared<prometheus::Registry>(),
+                        std::make_shared<ProcessCollector>(), std::move(http), port));
 }
 
 // --- ProcessCollector ----------------------------------------------------------------------

@@ -1,5 +1,6 @@
-// Prometheus metrics: a /metrics page in the Prometheus text format (prometheus-cpp's pull
-// exposer), the usual process_* metrics, and per-RPC metrics recorded by a server interceptor.
+// Prometheus metrics: a /metrics page in the Prometheus text format (prometheus-cpp's registry
+// and serializer, served by cpp-httplib), the usual process_* metrics, and per-RPC metrics
+// recorded by a server interceptor.
 //
 //   absl::StatusOr<std::unique_ptr<MetricsServer>> metrics = MetricsServer::Start(address);
 //   if (!metrics.ok()) return metrics.status();
@@ -14,10 +15,12 @@
 #include <grpcpp/support/server_interceptor.h>
 #include <grpcpp/support/status.h>
 
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "absl/base/thread_annotations.h"
@@ -27,17 +30,21 @@
 #include "absl/time/time.h"
 #include "prometheus/collectable.h"
 #include "prometheus/counter.h"
-#include "prometheus/exposer.h"
 #include "prometheus/family.h"
 #include "prometheus/histogram.h"
 #include "prometheus/metric_family.h"
 #include "prometheus/registry.h"
 
+namespace httplib {
+class Server;
+}
+
 namespace boneyard {
 
-// Serves a registry (and the process metrics) at http://<address>/metrics. Destroying it
-// stops the HTTP server, which can take up to about two seconds once it has served a request
-// (civetweb's socket poll interval): destroy it last, after the gRPC server has shut down.
+// Serves a registry (and the process metrics) at http://<address>/metrics; any other path is
+// 404. Destroying it stops the HTTP server at once: it keeps no connection open between
+// requests. (prometheus-cpp's own exposer, civetweb, took one to two seconds to stop, every
+// time a service or a test stopped one.) Destroy it last, after the gRPC server has shut down.
 class MetricsServer {
  public:
   // `address` is "host:port" with a numeric host, e.g. "127.0.0.1:9464"; port 0 picks a free
@@ -57,11 +64,16 @@ class MetricsServer {
  private:
   MetricsServer(std::shared_ptr<prometheus::Registry> registry,
                 std::shared_ptr<prometheus::Collectable> process,
-                std::unique_ptr<prometheus::Exposer> exposer, int port);
+                std::unique_ptr<httplib::Server> http, int port);
+
+  // The page: every family of the registry and the process collector, as text.
+  std::string Page() const;
 
   std::shared_ptr<prometheus::Registry> registry_;
   std::shared_ptr<prometheus::Collectable> process_;
-  std::unique_ptr<prometheus::Exposer> exposer_;  // last: stops serving before the rest goes
+  std::unique_ptr<httplib::Server> http_;
+  std::atomic<bool> accept_loop_ended_{false};
+  std::thread serving_;  // runs http_'s accept loop until the destructor stops it
   int port_;
 };
 
