@@ -24,7 +24,7 @@ constexpr int kFourPlayerEvery = 4;
 // seats (seat 0 is always a remote player).
 constexpr int kBotMatchEvery = 3;
 // The bound on the whole playing phase (a guard against a hang, not a timing assertion).
-constexpr absl::Duration kPlayTimeout = absl::Seconds(150);
+constexpr absl::Duration kPlayTimeout = absl::Seconds(600);
 constexpr int kListPageSize = 37;
 
 class EndToEndTest : public ServiceTest {};

@@ -35,8 +35,8 @@ constexpr char kResultsToken[] = "results-token-for-the-outage-test-0123456789";
 const std::vector<std::string> kPlayers = {"ann", "bob", "cat", "dan"};
 // Bounds (guards against a hang, not timing assertions). Delivery after an outage waits for
 // the outbox's backoff and gRPC's reconnection backoff, each a few seconds after a short outage.
-constexpr absl::Duration kPlayTimeout = absl::Seconds(120);
-constexpr absl::Duration kDeliveryTimeout = absl::Seconds(120);
+constexpr absl::Duration kPlayTimeout = absl::Seconds(300);
+constexpr absl::Duration kDeliveryTimeout = absl::Seconds(300);
 
 // What ratings should hold: each player's rated matches (a list, so a duplicate shows) and the
 // Castle Rock results.

@@ -36,8 +36,8 @@ constexpr int64_t kLongMugginsTarget = 250;
 constexpr int kMinShareInPlayPercent = 50;
 // Bounds (guards against hangs, not timing assertions).
 constexpr absl::Duration kReconnectGiveUp = absl::Seconds(90);
-constexpr absl::Duration kProgressTimeout = absl::Seconds(90);
-constexpr absl::Duration kFinishTimeout = absl::Seconds(150);
+constexpr absl::Duration kProgressTimeout = absl::Seconds(300);
+constexpr absl::Duration kFinishTimeout = absl::Seconds(600);
 
 class RecoveryTest : public ServiceTest {
  protected:

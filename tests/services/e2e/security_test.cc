@@ -26,7 +26,7 @@ namespace {
 // Hidden-tile check: matches per registered game, seeded kFirstSeed, kFirstSeed + 1, ...
 constexpr int kLeakMatchesPerGame = 20;
 constexpr uint64_t kFirstSeed = 7000;
-constexpr absl::Duration kPlayTimeout = absl::Seconds(120);
+constexpr absl::Duration kPlayTimeout = absl::Seconds(600);
 // The seed of the matches the token and input tests use.
 constexpr uint64_t kInputSeed = 99;
 // A well-formed match name no match has.
