@@ -143,7 +143,10 @@ inline CliResult RunCli(const std::vector<std::string>& args, const std::string&
 }
 
 inline std::string TestData(const std::string& name) {
-  return std::string(BONEYARD_TESTDATA) + "/" + name;
+  std::string path = BONEYARD_TESTDATA;
+  path += '/';
+  path += name;
+  return path;
 }
 
 // For failure messages: the whole exchange.
