@@ -264,6 +264,33 @@ TEST(MetricsServerTest, ServesTheRegistryAndProcessMetrics) {
   EXPECT_THAT(page, HasSubstr("\nprocess_virtual_memory_bytes "));
 }
 
+TEST(MetricsServerTest, OnlyMetricsIsServedAndEachConnectionServesOneRequest) {
+  absl::StatusOr<std::unique_ptr<MetricsServer>> metrics_server =
+      MetricsServer::Start("127.0.0.1:0");
+  ASSERT_TRUE(metrics_server.ok()) << metrics_server.status();
+  httplib::Client client("127.0.0.1", (*metrics_server)->port());
+  client.set_connection_timeout(30);
+  client.set_read_timeout(30);
+  client.set_keep_alive(true);  // asks to keep the connection; the server declines
+  httplib::Result other = client.Get("/");
+  ASSERT_TRUE(other) << httplib::to_string(other.error());
+  EXPECT_EQ(other->status, 404);
+  httplib::Result page = client.Get("/metrics");
+  ASSERT_TRUE(page) << httplib::to_string(page.error());
+  EXPECT_EQ(page->status, 200);
+  EXPECT_THAT(page->get_header_value("Content-Type"), HasSubstr("text/plain; version=0.0.4"));
+  // No idle keep-alive connection is left for the server's stop to wait on.
+  EXPECT_EQ(page->get_header_value("Connection"), "close");
+}
+
+TEST(MetricsServerTest, AnAddressWithoutAPortIsInvalid) {
+  for (const std::string address : {"127.0.0.1", "127.0.0.1:http", "127.0.0.1:70000"}) {
+    absl::StatusOr<std::unique_ptr<MetricsServer>> server = MetricsServer::Start(address);
+    EXPECT_EQ(server.status().code(), absl::StatusCode::kInvalidArgument) << address;
+    EXPECT_THAT(std::string(server.status().message()), HasSubstr(address));
+  }
+}
+
 TEST(MetricsServerTest, BusyPortIsUnavailable) {
   absl::StatusOr<std::unique_ptr<MetricsServer>> first = MetricsServer::Start("127.0.0.1:0");
   ASSERT_TRUE(first.ok()) << first.status();
