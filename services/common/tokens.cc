@@ -73,7 +73,15 @@ bool TokensEqual(absl::string_view a, absl::string_view b) {
   return diff == 0;
 }
 
-std::string NewSecretToken() { return absl::WebSafeBase64Escape(RandomBytes(kSecretBytes)); }
+std::string NewSecretToken() {
+  // Never a leading '-': one token in 64 would start with one, and `boneyard connect NAME
+  // --token -Xy...` would read it as a flag (seen in CI as "flag '--token' needs a value").
+  std::string token;
+  do {
+    token = absl::WebSafeBase64Escape(RandomBytes(kSecretBytes));
+  } while (token.front() == '-');
+  return token;
+}
 
 Authenticator::Authenticator(AuthConfig config) : config_(std::move(config)) {}
 

@@ -24,7 +24,8 @@ std::string RandomBytes(std::size_t count);
 // token as `a`), never on where they first differ.
 bool TokensEqual(absl::string_view a, absl::string_view b);
 
-// A fresh secret: 32 bytes of RandomBytes as 43 characters of unpadded base64url.
+// A fresh secret: 32 bytes of RandomBytes as 43 characters of unpadded base64url, never
+// starting with '-' (so it can follow a command-line flag).
 std::string NewSecretToken();
 
 struct AuthConfig {

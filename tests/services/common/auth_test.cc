@@ -109,6 +109,15 @@ TEST(NewSecretTokenTest, Is43UnpaddedBase64UrlCharacters) {
   EXPECT_EQ(seen.size(), 100u);
 }
 
+// A token may follow a command-line flag (`--token T`): one starting with '-' would read as a
+// flag. Without the rule, 10,000 tokens would hold about 156 such.
+TEST(NewSecretTokenTest, NeverStartsWithADash) {
+  for (int i = 0; i < 10000; ++i) {
+    const std::string token = NewSecretToken();
+    ASSERT_NE(token.front(), '-') << token;
+  }
+}
+
 class AuthenticatorTest : public ::testing::Test {
  protected:
   Authenticator auth_{AuthConfig{.operator_token = "operator-token-0123456789",
