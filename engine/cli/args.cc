@@ -96,8 +96,13 @@ absl::StatusOr<ParsedArgs> ParseArgs(const std::vector<std::string>& args,
       value = std::string(body.substr(eq + 1));
     } else if (i + 1 < args.size() && !LooksLikeFlag(args[i + 1])) {
       value = args[++i];
+    } else if (i + 1 < args.size()) {
+      // The next word being another flag almost always means the value was forgotten; a value
+      // that really starts with '-' (a secret, say) has a way in.
+      return absl::InvalidArgumentError(
+          absl::StrCat("flag '--", name, "' needs a value ('", args[i + 1],
+                       "' reads as a flag; write --", name, "=VALUE for a value starting with '-')"));
     } else {
-      // The next word being another flag almost always means the value was forgotten.
       return absl::InvalidArgumentError(absl::StrCat("flag '--", name, "' needs a value"));
     }
     if (absl::StripAsciiWhitespace(value).empty()) {

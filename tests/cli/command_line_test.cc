@@ -59,6 +59,10 @@ TEST(CommandLine, UnknownFlag) {
 TEST(CommandLine, MissingValue) {
   ExpectUsageError({"simulate", "--game"}, "'--game' needs a value");
   ExpectUsageError({"simulate", "--game", "--json"}, "'--game' needs a value");
+  // A value starting with '-' is read as a flag; the message says how to give it.
+  ExpectUsageError({"simulate", "--game", "-x"},
+                   "'--game' needs a value ('-x' reads as a flag; write --game=VALUE for a value "
+                   "starting with '-')");
   ExpectUsageError({"simulate", "--game="}, "'--game' needs a value");
 }
 

@@ -143,6 +143,7 @@ inline CliResult RunCli(const std::vector<std::string>& args, const std::string&
 }
 
 inline std::string TestData(const std::string& name) {
+  // Appended, not `std::string(...) + "/" + name`: GCC 12 gives a false -Warray-bounds there.
   std::string path = BONEYARD_TESTDATA;
   path += '/';
   path += name;
