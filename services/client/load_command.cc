@@ -4,9 +4,10 @@
 // Every seat of every match is a RemotePlayer with a RandomChooser (seeded from --seed, the
 // match's index and the seat), all on a handful of channels (--channels, default 16), so one
 // process drives thousands of streams without a thread each. Matches are created with the
-// operator token through the callback API, so creating does not wait on the matches in play;
-// when a match ends another is created, keeping K at once, until --duration has passed (or,
-// with --finish N, until N matches have finished in the window, if that comes first).
+// operator token on the client queues (client_queues.h), so creating does not wait on the
+// matches in play; when a match ends another is created, keeping K at once, until --duration
+// has passed (or, with --finish N, until N matches have finished in the window, if that comes
+// first).
 //
 // The window: matches finished and actions acknowledged are those within the duration (the
 // players still playing at the end are counted as they stood then). With --warmup W the run
@@ -45,6 +46,7 @@
 #include "engine/core/rng.h"
 #include "httplib.h"
 #include "services/client/channel.h"
+#include "services/client/client_queues.h"
 #include "services/client/command_common.h"
 #include "services/client/remote_player.h"
 
@@ -52,10 +54,8 @@ namespace boneyard::client {
 namespace {
 
 constexpr absl::string_view kDefaultMetricsUrl = "http://127.0.0.1:9464/metrics";
-// gRPC gives each channel one completion queue for callback calls, and Debian's libgrpc is
-// built with its debug checks on: every completion scans the queue's outstanding operations
-// (cq_check_tag), a cost that grows with the streams on one channel. Sixteen channels keep that
-// small for thousands of streams (docs/performance.md).
+// Each channel is a TCP connection of its own; thousands of streams share these, as the
+// players of a real deployment would share fewer connections than they are.
 constexpr int kDefaultChannels = 16;
 constexpr absl::string_view kMemoryMetric = "process_resident_memory_bytes";
 // How long the end of a run waits for aborted matches' players to see their last view.
@@ -170,9 +170,7 @@ class LoadRun {
   LoadReport TakeReport() { return std::move(report_); }
 
  private:
-  struct CreateCall {
-    grpc::ClientContext context;
-    v1::CreateMatchRequest request;
+  struct Created {
     v1::CreateMatchResponse response;
     grpc::Status status;
   };
@@ -182,7 +180,7 @@ class LoadRun {
     std::atomic<int> remaining{0};
   };
   struct Event {
-    std::unique_ptr<CreateCall> created;  // set: a CreateMatch answered
+    std::unique_ptr<Created> created;  // set: a CreateMatch answered
     int64_t finished_slot = -1;           // else: every player of this slot is done
   };
 
@@ -200,6 +198,8 @@ class LoadRun {
   void AbortMatches(const std::vector<std::string>& names);
 
   const LoadConfig& config_;
+  // Every call of the run (creates, aborts, the players' streams) completes on these.
+  const std::shared_ptr<ClientQueues> queues_ = ClientQueues::Shared();
   std::vector<std::unique_ptr<v1::ExecutionService::Stub>> stubs_;
   size_t next_stub_ = 0;
   int creating_ = 0;
@@ -228,21 +228,26 @@ std::optional<LoadRun::Event> LoadRun::NextEvent(absl::Time deadline) {
 }
 
 void LoadRun::StartCreate() {
-  auto call = std::make_unique<CreateCall>();
-  call->request.set_game(config_.game);
-  *call->request.mutable_rules() = config_.rules;
+  v1::CreateMatchRequest request;
+  request.set_game(config_.game);
+  *request.mutable_rules() = config_.rules;
   for (int s = 0; s < config_.seats; ++s) {
-    call->request.add_seats()->mutable_player()->set_player_id(absl::StrCat("load-seat-", s));
+    request.add_seats()->mutable_player()->set_player_id(absl::StrCat("load-seat-", s));
   }
-  PrepareUnaryContext(call->context, config_.operator_token);
   ++creating_;
-  CreateCall* raw = call.release();  // owned by the callback until it posts it back
   v1::ExecutionService::Stub& stub = *stubs_[next_stub_++ % stubs_.size()];
-  stub.async()->CreateMatch(&raw->context, &raw->request, &raw->response,
-                            [this, raw](grpc::Status status) {
-                              raw->status = std::move(status);
-                              Post(Event{std::unique_ptr<CreateCall>(raw), -1});
-                            });
+  QueuedUnaryCall<v1::CreateMatchRequest, v1::CreateMatchResponse>::Start(
+      queues_->Pick(), config_.operator_token, std::move(request),
+      [&stub](grpc::ClientContext* context, const v1::CreateMatchRequest& request,
+              grpc::CompletionQueue* queue) {
+        return stub.PrepareAsyncCreateMatch(context, request, queue);
+      },
+      [this](const grpc::Status& status, v1::CreateMatchResponse& response) {
+        auto created = std::make_unique<Created>();
+        created->status = status;
+        created->response.Swap(&response);
+        Post(Event{std::move(created), -1});
+      });
 }
 
 void LoadRun::StartPlayers(const v1::CreateMatchResponse& response) {
@@ -316,7 +321,7 @@ absl::Status LoadRun::Run() {
     if (!event.has_value()) break;
     if (event->created != nullptr) {
       --creating_;
-      const CreateCall& call = *event->created;
+      const Created& call = *event->created;
       if (call.status.ok()) {
         StartPlayers(call.response);
         continue;
@@ -361,33 +366,30 @@ absl::Status LoadRun::Run() {
 }
 
 void LoadRun::AbortMatches(const std::vector<std::string>& names) {
-  // All at once through the callback API: one by one, a thousand aborts on a busy service
-  // would take longer than the run.
+  // All at once: one by one, a thousand aborts on a busy service would take longer than the run.
   struct Batch {
     absl::Mutex mu;
     size_t pending ABSL_GUARDED_BY(mu) = 0;
     int64_t aborted ABSL_GUARDED_BY(mu) = 0;
     std::vector<std::string> failures ABSL_GUARDED_BY(mu);
   };
-  struct Call {
-    grpc::ClientContext context;
-    v1::AbortMatchRequest request;
-    v1::Match response;
-  };
-  auto batch = std::make_shared<Batch>();  // shared with the callbacks, which may end last
-  std::vector<std::unique_ptr<Call>> calls;
+  auto batch = std::make_shared<Batch>();  // shared with the calls, which may end last
   {
     absl::MutexLock lock(&batch->mu);
     batch->pending = names.size();
   }
   for (const std::string& name : names) {
-    calls.push_back(std::make_unique<Call>());
-    Call& call = *calls.back();
-    call.request.set_name(name);
-    call.request.set_reason("load test over");
-    PrepareUnaryContext(call.context, config_.operator_token);
-    stubs_[next_stub_++ % stubs_.size()]->async()->AbortMatch(
-        &call.context, &call.request, &call.response, [batch, name](grpc::Status status) {
+    v1::AbortMatchRequest request;
+    request.set_name(name);
+    request.set_reason("load test over");
+    v1::ExecutionService::Stub& stub = *stubs_[next_stub_++ % stubs_.size()];
+    QueuedUnaryCall<v1::AbortMatchRequest, v1::Match>::Start(
+        queues_->Pick(), config_.operator_token, std::move(request),
+        [&stub](grpc::ClientContext* context, const v1::AbortMatchRequest& request,
+                grpc::CompletionQueue* queue) {
+          return stub.PrepareAsyncAbortMatch(context, request, queue);
+        },
+        [batch, name](const grpc::Status& status, v1::Match&) {
           absl::MutexLock lock(&batch->mu);
           if (status.ok()) {
             ++batch->aborted;

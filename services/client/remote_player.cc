@@ -11,10 +11,12 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "engine/core/rng.h"
+#include "absl/container/flat_hash_set.h"
 #include "grpcpp/alarm.h"
 #include "grpcpp/client_context.h"
-#include "grpcpp/support/client_callback.h"
+#include "grpcpp/support/async_stream.h"
 #include "services/client/channel.h"
+#include "services/common/async_tag.h"
 
 namespace boneyard::client {
 
@@ -49,8 +51,8 @@ bool MayAct(const v1::SeatView& view) {
 // that whichever finishes last frees it. Gets one stream's responses at a time (a new stream
 // is opened only after the previous one is done), so views are handled in order.
 //
-// Locking: mu_ is never held while calling into gRPC (TryCancel, StartCall, Alarm::Cancel may
-// run reactions inline) or the caller's callbacks.
+// Locking: mu_ is never held while calling into gRPC (TryCancel, StartCall, Alarm::Cancel) or
+// the caller's callbacks.
 class RemotePlayer::Core : public std::enable_shared_from_this<RemotePlayer::Core> {
  public:
   // What a stream does after a response: send an action, or cancel itself (the player gave up).
@@ -61,9 +63,10 @@ class RemotePlayer::Core : public std::enable_shared_from_this<RemotePlayer::Cor
     bool cancel = false;
   };
 
-  Core(v1::ExecutionService::StubInterface& stub, std::string match, std::string token,
-       Chooser chooser, RemotePlayerOptions options)
+  Core(v1::ExecutionService::StubInterface& stub, ClientQueues& queues, std::string match,
+       std::string token, Chooser chooser, RemotePlayerOptions options)
       : stub_(stub),
+        queues_(queues),
         match_(std::move(match)),
         token_(std::move(token)),
         chooser_(std::move(chooser)),
@@ -101,6 +104,8 @@ class RemotePlayer::Core : public std::enable_shared_from_this<RemotePlayer::Cor
   void Finish();
 
   v1::ExecutionService::StubInterface& stub_;
+  // Owned by the RemotePlayer, which outlives every operation of its streams.
+  ClientQueues& queues_;
   const std::string match_;
   const std::string token_;
   Chooser chooser_;
@@ -128,139 +133,205 @@ class RemotePlayer::Core : public std::enable_shared_from_this<RemotePlayer::Cor
   RemotePlayerStats stats_ ABSL_GUARDED_BY(mu_);
 };
 
-// One Play call. Owns itself from Begin() until OnDone (self_), and is shared with the Core
-// while it is the current stream, so Cancel() can reach its context safely.
-class RemotePlayer::Stream : public grpc::ClientBidiReactor<v1::PlayRequest, v1::PlayResponse> {
+// One Play call on gRPC's async API. Every operation of the call, and every think-time alarm,
+// completes on the one thread of the queue it was given, in order, so the stream's state needs
+// no lock; only Cancel comes from other threads (TryCancel may be called from any). Owns itself
+// (self_) from Begin until the call has finished and its last operation has completed; then it
+// hands itself to the Core. It is shared with the Core while it is the current stream, so
+// Cancel() can reach its context safely.
+//
+// One read is always outstanding until the reads end (the server closed the stream, or the
+// call broke or was cancelled); one write at a time, the hello first. Finish is started once
+// the reads have ended and no write is in flight; think-time alarms still waiting then are
+// cancelled (they complete at once, unsent).
+class RemotePlayer::Stream {
  public:
-  explicit Stream(std::shared_ptr<Core> core) : core_(std::move(core)) {}
+  Stream(std::shared_ptr<Core> core, grpc::CompletionQueue* queue)
+      : core_(std::move(core)), queue_(queue) {}
 
-  void Begin(std::shared_ptr<Stream> self, v1::ExecutionService::StubInterface::async_interface& async,
+  void Begin(std::shared_ptr<Stream> self, v1::ExecutionService::StubInterface& stub,
              absl::string_view token, v1::PlayRequest hello) {
     self_ = std::move(self);
     AddBearerToken(context_, token);
-    async.Play(&context_, this);
-    StartRead(&response_);
-    Send(std::move(hello));
-    StartCall();
+    writes_.push_back(std::move(hello));
+    call_ = stub.PrepareAsyncPlay(&context_, queue_);
+    ++outstanding_;
+    // From here on the stream belongs to its queue's thread.
+    call_->StartCall(&started_tag_);
   }
 
   void Cancel() { context_.TryCancel(); }
 
-  // Queues `request`; one write is outstanding at a time. Called before StartCall or from a
-  // reaction of this stream, so the call cannot be done yet.
-  void Send(v1::PlayRequest request) {
-    const v1::PlayRequest* next = nullptr;
-    {
-      absl::MutexLock lock(&mu_);
-      if (broken_) return;
-      queue_.push_back(std::move(request));
-      if (!writing_) {
-        writing_ = true;
-        next = &queue_.front();
-      }
+ private:
+  enum class Event { kStarted, kRead, kWritten, kFinished };
+
+  class Tag final : public AsyncTag {
+   public:
+    Tag(Stream* stream, Event event) : stream_(stream), event_(event) {}
+    void Complete(bool ok) override { stream_->Completed(event_, ok); }
+
+   private:
+    Stream* const stream_;
+    const Event event_;
+  };
+
+  // An action held back for its think time; its alarm fires on the stream's queue.
+  class DelayedSend final : public AsyncTag {
+   public:
+    DelayedSend(Stream* stream, v1::PlayRequest request)
+        : stream_(stream), request_(std::move(request)) {}
+    void Set(grpc::CompletionQueue* queue, absl::Time when) {
+      alarm_.Set(queue, absl::ToChronoTime(when), this);
     }
-    // Deque elements stay put while others are added, so `next` outlives the write.
-    if (next != nullptr) StartWrite(next);
+    void Cancel() { alarm_.Cancel(); }
+    void Complete(bool ok) override { stream_->DelayedSendDue(this, ok); }
+    v1::PlayRequest& request() { return request_; }
+
+   private:
+    Stream* const stream_;
+    v1::PlayRequest request_;
+    grpc::Alarm alarm_;
+  };
+
+  void Completed(Event event, bool ok) {
+    --outstanding_;
+    switch (event) {
+      case Event::kStarted:
+        if (ok) {
+          started_ = true;
+          StartRead();
+          WriteNext();
+        } else {
+          reads_over_ = true;  // the call never started; Finish says why
+        }
+        break;
+      case Event::kRead:
+        if (ok) {
+          OnRead();
+        } else {
+          reads_over_ = true;  // the server closed the stream, or the call is gone
+        }
+        break;
+      case Event::kWritten:
+        writing_ = false;
+        writes_.pop_front();
+        if (ok) {
+          WriteNext();
+        } else {
+          writes_.clear();  // the stream is broken; the reads end too, and Finish says why
+          broken_ = true;
+        }
+        break;
+      case Event::kFinished:
+        finished_ = true;
+        break;
+    }
+    FinishOrHandOver();
   }
 
-  void OnReadDone(bool ok) override {
-    if (!ok) return;  // the server closed the stream; OnDone follows
+  void StartRead() {
+    ++outstanding_;
+    call_->Read(&response_, &read_tag_);
+  }
+
+  void OnRead() {
     Core::Reaction reaction = core_->OnResponse(response_);
     if (reaction.cancel) {
-      context_.TryCancel();
-      return;
-    }
-    if (reaction.send.has_value()) {
+      context_.TryCancel();  // the read below then fails, and the stream finishes
+    } else if (reaction.send.has_value()) {
       if (reaction.delay > absl::ZeroDuration()) {
-        SendLater(*std::move(reaction.send), reaction.delay);
+        auto* delayed = new DelayedSend(this, *std::move(reaction.send));
+        delayed_.insert(delayed);
+        ++outstanding_;
+        delayed->Set(queue_, absl::Now() + reaction.delay);
       } else {
         Send(*std::move(reaction.send));
       }
     }
-    StartRead(&response_);
+    StartRead();
   }
 
-  // Sends `request` after `delay`. The hold keeps the call (and this stream) alive until the
-  // alarm has fired, so the write cannot come after OnDone; a cancelled call just fails it.
-  void SendLater(v1::PlayRequest request, absl::Duration delay) {
-    grpc::Alarm* alarm = nullptr;
-    {
-      absl::MutexLock lock(&mu_);
-      alarms_.push_back(std::make_unique<grpc::Alarm>());
-      alarm = alarms_.back().get();
+  void DelayedSendDue(DelayedSend* delayed, bool ok) {
+    --outstanding_;
+    delayed_.erase(delayed);
+    if (ok && !reads_over_) {
+      core_->NoteSent(delayed->request().seen_sequence());
+      Send(std::move(delayed->request()));
     }
-    AddHold();
-    alarm->Set(absl::ToChronoTime(absl::Now() + delay),
-               [this, request = std::move(request)](bool ok) mutable {
-                 if (ok) {
-                   core_->NoteSent(request.seen_sequence());
-                   Send(std::move(request));
-                 }
-                 RemoveHold();
-               });
+    delete delayed;
+    FinishOrHandOver();
   }
 
-  void OnWriteDone(bool ok) override {
-    const v1::PlayRequest* next = nullptr;
-    {
-      absl::MutexLock lock(&mu_);
-      queue_.pop_front();
-      if (!ok) {
-        // The stream is broken; OnDone will say why.
-        broken_ = true;
-        queue_.clear();
-        writing_ = false;
-        return;
+  void Send(v1::PlayRequest request) {
+    if (broken_ || reads_over_) return;
+    writes_.push_back(std::move(request));
+    WriteNext();
+  }
+
+  // Deque elements stay put while others are added, so the front outlives its write.
+  void WriteNext() {
+    if (!started_ || writing_ || broken_ || reads_over_ || writes_.empty()) return;
+    writing_ = true;
+    ++outstanding_;
+    call_->Write(writes_.front(), &written_tag_);
+  }
+
+  // Once the reads have ended: cancels the waiting alarms and finishes the call when no write
+  // is in flight; once the call has finished and nothing is outstanding, hands the stream over
+  // (which may destroy it: nothing of `this` is used after that).
+  void FinishOrHandOver() {
+    if (reads_over_ && !finish_started_) {
+      if (!alarms_cancelled_) {
+        alarms_cancelled_ = true;
+        for (DelayedSend* delayed : delayed_) delayed->Cancel();
       }
-      if (queue_.empty()) {
-        writing_ = false;
-      } else {
-        next = &queue_.front();
+      if (!writing_) {
+        finish_started_ = true;
+        ++outstanding_;
+        call_->Finish(&status_, &finished_tag_);
       }
     }
-    if (next != nullptr) StartWrite(next);
+    if (finished_ && outstanding_ == 0) {
+      std::shared_ptr<Core> core = core_;
+      core->OnStreamDone(grpc::Status(status_), std::move(self_));
+    }
   }
 
-  void OnDone(const grpc::Status& status) override {
-    // The stream (its context and call) goes before the player can be seen done, so nothing of
-    // the call outlives what Wait() promises. Nothing of `this` is used after it is handed on.
-    std::shared_ptr<Core> core = core_;
-    core->OnStreamDone(grpc::Status(status), std::move(self_));
-  }
-
- private:
-  std::shared_ptr<Core> core_;
+  const std::shared_ptr<Core> core_;
+  grpc::CompletionQueue* const queue_;
   std::shared_ptr<Stream> self_;
   grpc::ClientContext context_;
+  std::unique_ptr<grpc::ClientAsyncReaderWriterInterface<v1::PlayRequest, v1::PlayResponse>> call_;
+  Tag started_tag_{this, Event::kStarted};
+  Tag read_tag_{this, Event::kRead};
+  Tag written_tag_{this, Event::kWritten};
+  Tag finished_tag_{this, Event::kFinished};
   v1::PlayResponse response_;
-  absl::Mutex mu_;
-  std::deque<v1::PlayRequest> queue_ ABSL_GUARDED_BY(mu_);
-  // The think-time alarms set so far; each lives until the stream goes (all have fired by then).
-  std::vector<std::unique_ptr<grpc::Alarm>> alarms_ ABSL_GUARDED_BY(mu_);
-  bool writing_ ABSL_GUARDED_BY(mu_) = false;
-  bool broken_ ABSL_GUARDED_BY(mu_) = false;
+  grpc::Status status_;
+  // The writes not yet done; the front is being written while writing_.
+  std::deque<v1::PlayRequest> writes_;
+  absl::flat_hash_set<DelayedSend*> delayed_;
+  int outstanding_ = 0;  // operations and alarms started and not yet completed
+  bool started_ = false;
+  bool writing_ = false;
+  bool broken_ = false;
+  bool reads_over_ = false;
+  bool alarms_cancelled_ = false;
+  bool finish_started_ = false;
+  bool finished_ = false;
 };
 
 void RemotePlayer::Core::Start() {
-  bool no_api = false;
   {
     absl::MutexLock lock(&mu_);
     if (started_ || finishing_) return;
     started_ = true;
-    no_api = stub_.async() == nullptr;
-    if (no_api && !BeginFinishLocked(absl::InternalError("the stub offers no callback API"))) {
-      return;
-    }
-  }
-  if (no_api) {
-    Finish();
-    return;
   }
   OpenStream();
 }
 
 void RemotePlayer::Core::OpenStream() {
-  auto stream = std::make_shared<Stream>(shared_from_this());
+  auto stream = std::make_shared<Stream>(shared_from_this(), queues_.Pick());
   bool finish = false;
   {
     absl::MutexLock lock(&mu_);
@@ -280,7 +351,7 @@ void RemotePlayer::Core::OpenStream() {
   v1::PlayRequest hello;
   hello.set_name(match_);
   *hello.mutable_view_mask() = options_.view_mask;
-  stream->Begin(stream, *stub_.async(), token_, std::move(hello));
+  stream->Begin(stream, stub_, token_, std::move(hello));
 }
 
 void RemotePlayer::Core::Cancel() {
@@ -533,7 +604,8 @@ std::optional<v1::SeatView> RemotePlayer::Core::last_view() const {
 RemotePlayer::RemotePlayer(v1::ExecutionService::StubInterface& stub, std::string match,
                            std::string seat_token, Chooser chooser, RemotePlayerOptions options)
     : match_(match),
-      core_(std::make_shared<Core>(stub, std::move(match), std::move(seat_token),
+      queues_(ClientQueues::Shared()),
+      core_(std::make_shared<Core>(stub, *queues_, std::move(match), std::move(seat_token),
                                    std::move(chooser), std::move(options))) {}
 
 RemotePlayer::~RemotePlayer() {

@@ -1,10 +1,11 @@
 // A seat played over the execution service's `Play` stream (proto/boneyard/v1/execution.proto)
 // by a program: the remote bots of `boneyard bot` and `boneyard load`.
 //
-// Built on gRPC's callback API, so a player costs no thread: one process runs thousands. The
-// player sends a hello; on every view where it is its seat's turn (current_seat == seat, not
-// terminal, legal actions offered) it asks its chooser for an action and sends it with
-// `seen_sequence = view.sequence`. Writes are queued: one StartWrite is outstanding at a time.
+// Built on gRPC's async API over the process's client queues (client_queues.h: one per core,
+// each with a thread), so a player costs no thread: one process runs thousands. The player
+// sends a hello; on every view where it is its seat's turn (current_seat == seat, not terminal,
+// legal actions offered) it asks its chooser for an action and sends it with
+// `seen_sequence = view.sequence`. Writes are queued: one is outstanding at a time.
 //
 // Rejections: ABORTED (another event came first) waits for the next view. Any other code is an
 // error: it is counted, and while the view it answered is still current the chooser is asked
@@ -38,11 +39,12 @@
 #include "absl/time/time.h"
 #include "boneyard/v1/execution.grpc.pb.h"
 #include "google/protobuf/field_mask.pb.h"
+#include "services/client/client_queues.h"
 
 namespace boneyard::client {
 
 // Picks the action to play (its text) from a seat's view, or nullopt to not act on this view.
-// Called on a gRPC thread, never twice at once for one player; it must not block.
+// Called on a client queue's thread, never twice at once for one player; it must not block.
 using Chooser = std::function<std::optional<std::string>(const v1::SeatView&)>;
 
 // Uniform over the view's legal actions with the engine's portable RNG: the same seed and the
@@ -72,16 +74,16 @@ struct RemotePlayerOptions {
   google::protobuf::FieldMask view_mask;
   // The pause before sending each action, as a person or a slower program would take, asked
   // for each action (fixed or drawn at random); latency is measured from the send. Unset: at
-  // once. Called on a gRPC thread, never twice at once for one player, like the chooser; it
-  // must not block.
+  // once. Called on a client queue's thread, never twice at once for one player, like the
+  // chooser; it must not block.
   std::function<absl::Duration()> think;
-  // Called for every view and every rejection received, on a gRPC thread, one call at a time
-  // and before the chooser sees the view. Must not block or call into the player.
+  // Called for every view and every rejection received, on a client queue's thread, one call
+  // at a time and before the chooser sees the view. Must not block or call into the player.
   std::function<void(const v1::SeatView&)> on_view;
   std::function<void(const v1::ActionRejected&)> on_rejected;
-  // Called once when the player is done, with the status Wait() returns, on a gRPC thread
-  // (or on the thread calling Cancel). Must not block; it may signal another thread, which
-  // may then destroy the player.
+  // Called once when the player is done, with the status Wait() returns, on a client queue's
+  // thread (or on the thread calling Cancel). Must not block; it may signal another thread,
+  // which may then destroy the player.
   std::function<void(const absl::Status&)> on_done;
 };
 
@@ -138,6 +140,8 @@ class RemotePlayer {
   class Stream;
 
   std::string match_;
+  // Declared before core_: the queues go last, once nothing of the player can complete on them.
+  std::shared_ptr<ClientQueues> queues_;
   std::shared_ptr<Core> core_;
 };
 

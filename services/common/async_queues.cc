@@ -1,9 +1,16 @@
 #include "services/common/async_queues.h"
 
+#include "services/common/thread_name.h"
+
 namespace boneyard {
 
 void CompletionQueueThreads::Start() {
-  for (auto& queue : queues_) threads_.emplace_back([q = queue.get()] { Drain(*q); });
+  for (auto& queue : queues_) {
+    threads_.emplace_back([q = queue.get()] {
+      SetThreadName("grpc-queue");
+      Drain(*q);
+    });
+  }
 }
 
 void CompletionQueueThreads::Stop() {

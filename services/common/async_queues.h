@@ -21,17 +21,9 @@
 #include <thread>
 #include <vector>
 
+#include "services/common/async_tag.h"
+
 namespace boneyard {
-
-// What a completion queue's tag is: the queue's thread calls Complete with the operation's
-// outcome.
-class AsyncTag {
- public:
-  virtual void Complete(bool ok) = 0;
-
- protected:
-  ~AsyncTag() = default;
-};
 
 // A grpc::Service that serves some methods on the async API also derives from this.
 class AsyncService {

@@ -218,4 +218,23 @@ absl::Status PgPool::WithTransaction(absl::FunctionRef<absl::Status(pqxx::work&)
   }
 }
 
+absl::Status PgPool::RunStatements(absl::FunctionRef<void(pqxx::nontransaction&)> fn,
+                                  absl::Duration acquire_timeout) {
+  absl::StatusOr<Lease> lease = Acquire(acquire_timeout);
+  if (!lease.ok()) return lease.status();
+  try {
+    pqxx::nontransaction tx(lease->conn());
+    fn(tx);
+    return absl::OkStatus();
+  } catch (const pqxx::broken_connection& e) {
+    return absl::UnknownError(absl::StrCat(
+        "outcome unknown (connection lost during an autocommit statement): ",
+        CleanMessage(e.what())));
+  } catch (const std::exception& e) {
+    return FromPqxx(e);
+  } catch (...) {
+    return absl::InternalError("database statement: a non-std exception was thrown");
+  }
+}
+
 }  // namespace boneyard

@@ -97,6 +97,14 @@ class PgPool {
   absl::Status WithTransaction(absl::FunctionRef<absl::Status(pqxx::work&)> fn,
                                absl::Duration acquire_timeout = kDefaultAcquireTimeout);
 
+  // Leases a connection and runs fn(tx) outside a transaction block: each statement fn runs is
+  // committed on its own when it completes. For one statement that is atomic by itself, this
+  // saves the BEGIN and COMMIT round trips of WithTransaction. Exceptions are mapped by
+  // FromPqxx, except a connection that breaks while fn runs: its statement may have committed
+  // or not, so that is UNKNOWN, as a commit in doubt is.
+  absl::Status RunStatements(absl::FunctionRef<void(pqxx::nontransaction&)> fn,
+                             absl::Duration acquire_timeout = kDefaultAcquireTimeout);
+
   // The same for a function returning a value. fn(tx) may return
   //   T                 -> absl::StatusOr<T>: committed, then the value
   //   absl::StatusOr<T> -> absl::StatusOr<T>: committed only when it holds a value

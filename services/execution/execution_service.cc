@@ -1,9 +1,11 @@
 #include "services/execution/execution_service.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
+#include <thread>
 #include <utility>
 
 #include "absl/base/thread_annotations.h"
@@ -443,6 +445,12 @@ class WatchReactor final : public grpc::ServerWriteReactor<v1::WatchMatchRespons
 };
 
 }  // namespace
+
+ExecutionServiceImpl::ExecutionServiceImpl(MatchHost& host, int play_queues)
+    : host_(host),
+      play_queues_(play_queues > 0
+                       ? play_queues
+                       : std::max(1, static_cast<int>(std::thread::hardware_concurrency()))) {}
 
 grpc::ServerUnaryReactor* ExecutionServiceImpl::CreateMatch(grpc::CallbackServerContext* context,
                                                             const v1::CreateMatchRequest* request,

@@ -43,12 +43,13 @@ using ExecutionServiceBase = v1::ExecutionService::WithCallbackMethod_CreateMatc
 
 class ExecutionServiceImpl final : public ExecutionServiceBase, public AsyncService {
  public:
-  // How many completion queues carry the Play streams: enough that each queue's list of
-  // outstanding operations stays short at thousands of streams.
-  static constexpr int kPlayQueues = 8;
-
   // `host` must outlive the service (and so the gRPC server it is registered with).
-  explicit ExecutionServiceImpl(MatchHost& host) : host_(host) {}
+  // `play_queues` completion queues, each with a thread, carry the Play streams; 0 means one per
+  // core. A queue per core keeps each queue's list of outstanding operations short (Debian's
+  // libgrpc scans it on every completion) while few threads wake: with eight queues on two
+  // cores, a sleeping queue thread was woken for most reads and writes, two context switches
+  // an action more (docs/performance.md).
+  explicit ExecutionServiceImpl(MatchHost& host, int play_queues = 0);
 
   ExecutionServiceImpl(const ExecutionServiceImpl&) = delete;
   ExecutionServiceImpl& operator=(const ExecutionServiceImpl&) = delete;
@@ -75,11 +76,12 @@ class ExecutionServiceImpl final : public ExecutionServiceBase, public AsyncServ
                                        v1::Match* response) override;
 
   // AsyncService: the Play streams.
-  int completion_queues() const override { return kPlayQueues; }
+  int completion_queues() const override { return play_queues_; }
   void RequestCalls(grpc::ServerCompletionQueue* queue) override;
 
  private:
   MatchHost& host_;
+  const int play_queues_;
 };
 
 namespace execution_internal {

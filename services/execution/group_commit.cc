@@ -12,6 +12,7 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
+#include "services/common/thread_name.h"
 
 namespace boneyard::execution {
 namespace {
@@ -38,7 +39,12 @@ GroupCommitter::GroupCommitter(MatchStore& store, Options options)
   const int writers = std::max(1, options_.writers);
   absl::MutexLock lock(&mu_);
   writers_.reserve(writers);
-  for (int i = 0; i < writers; ++i) writers_.emplace_back([this] { WriterLoop(); });
+  for (int i = 0; i < writers; ++i) {
+    writers_.emplace_back([this] {
+      SetThreadName("commit-writer");
+      WriterLoop();
+    });
+  }
 }
 
 GroupCommitter::~GroupCommitter() { Stop(); }
@@ -49,7 +55,10 @@ void GroupCommitter::Append(EventRow event, std::optional<MatchEnd> end, Callbac
     if (!stopping_) {
       queue_.push_back(Pending{std::move(event), std::move(end), std::move(done)});
       ++appended_;
-      work_ready_.Signal();
+      // A writer waits for the first event, or for a full batch while it lets events gather:
+      // waking it for each event in between would cost a context switch an event.
+      const size_t max_batch = static_cast<size_t>(std::max(1, options_.max_batch));
+      if (queue_.size() == 1 || queue_.size() == max_batch) work_ready_.Signal();
       return;
     }
   }
@@ -86,6 +95,13 @@ void GroupCommitter::WriterLoop() {
       absl::MutexLock lock(&mu_);
       while (queue_.empty() && !stopping_) work_ready_.Wait(&mu_);
       if (queue_.empty()) return;  // stopping, and nothing left
+      // Let more events gather for this commit, unless a full batch waits or we are stopping.
+      const absl::Time due = last_taken_ + options_.min_interval;
+      while (!stopping_ && queue_.size() < max_batch && absl::Now() < due) {
+        work_ready_.WaitWithDeadline(&mu_, due);
+      }
+      if (queue_.empty()) continue;  // another writer took them meanwhile
+      last_taken_ = absl::Now();
       const size_t n = std::min(queue_.size(), max_batch);
       batch.events.reserve(n);
       callbacks.reserve(n);

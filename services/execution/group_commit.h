@@ -3,12 +3,14 @@
 // across matches is what lets durability keep up with thousands of matches: a commit's fsync is
 // shared by every event in it.
 //
-//   GroupCommitter log(store, {.writers = 2, .max_batch = 512});
+//   GroupCommitter log(store, {.writers = 1, .max_batch = 512,
+//                              .min_interval = absl::Milliseconds(2)});
 //   log.Append(std::move(event), std::nullopt, [](absl::Status s) { ... });
 //
 // Writers are threads, each with its own database connection (through the store's pool): a
-// writer takes everything queued (up to max_batch), commits it, then runs the callbacks in
-// order. A transient failure (UNAVAILABLE, ABORTED, DEADLINE_EXCEEDED, UNKNOWN) is retried
+// writer takes everything queued (up to max_batch; not before min_interval has passed since
+// the last batch was taken, unless max_batch events wait), commits it, then runs the callbacks
+// in order. A transient failure (UNAVAILABLE, ABORTED, DEADLINE_EXCEEDED, UNKNOWN) is retried
 // with backoff up to `retry_for`; after that, or on any other error, every callback of the
 // batch gets the error and nothing of the batch is stored.
 #ifndef BONEYARD_SERVICES_EXECUTION_GROUP_COMMIT_H_
@@ -39,8 +41,15 @@ struct CommitStats {
 class GroupCommitter {
  public:
   struct Options {
-    int writers = 2;
+    int writers = 1;
     int max_batch = 512;
+    // The least time between the starts of two commits (across writers): events that come
+    // meanwhile wait and share the next commit, unless max_batch of them are already waiting.
+    // Each commit costs the database a transaction and an fsync and the service a round trip,
+    // whatever its size, so at thousands of events a second a short wait buys much larger
+    // batches for a bounded latency (docs/performance.md). Zero: commit as soon as a writer
+    // is free.
+    absl::Duration min_interval = absl::ZeroDuration();
     absl::Duration retry_for = absl::Seconds(30);
     std::function<void(const CommitStats&)> on_commit = nullptr;  // may be empty
   };
@@ -85,6 +94,8 @@ class GroupCommitter {
   int64_t appended_ ABSL_GUARDED_BY(mu_) = 0;
   int64_t completed_ ABSL_GUARDED_BY(mu_) = 0;
   int64_t batches_taken_ ABSL_GUARDED_BY(mu_) = 0;
+  // When the last batch was taken (min_interval counts from there).
+  absl::Time last_taken_ ABSL_GUARDED_BY(mu_) = absl::InfinitePast();
   int64_t batches_completed_ ABSL_GUARDED_BY(mu_) = 0;
   std::vector<std::thread> writers_ ABSL_GUARDED_BY(mu_);
 };

@@ -146,6 +146,10 @@ absl::StatusOr<std::shared_ptr<LiveMatch>> LiveMatch::Load(MatchContext& context
 }
 
 void LiveMatch::Post(std::function<void()> task) {
+  strand_->Dispatch([self = shared_from_this(), task = std::move(task)] { task(); });
+}
+
+void LiveMatch::PostToWorker(std::function<void()> task) {
   strand_->Post([self = shared_from_this(), task = std::move(task)] { task(); });
 }
 
@@ -316,7 +320,8 @@ void LiveMatch::CommitEvent(std::unique_ptr<Pending> pending) {
   pending_ = std::move(pending);
   context_.log->Append(std::move(row), std::move(end),
                        [self = shared_from_this()](absl::Status status) {
-                         self->Post([self, status] { self->OnCommitted(status); });
+                         // Not on the writer's thread: it is wanted for the next commit.
+                         self->PostToWorker([self, status] { self->OnCommitted(status); });
                        });
 }
 

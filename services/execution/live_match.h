@@ -105,8 +105,14 @@ class LiveMatch : public std::enable_shared_from_this<LiveMatch> {
 
   LiveMatch(MatchContext& context, NewMatch created, std::shared_ptr<const Game> game);
 
-  // Strand-only helpers.
+  // Runs `task` on the match's strand: at once on this thread when the strand is idle (the
+  // usual case: a gRPC thread with a player's action), else after the strand's earlier tasks.
+  // Never call it holding a lock a task may take.
   void Post(std::function<void()> task);
+  // Runs `task` on the match's strand, always on a worker: for threads that have better things
+  // to do than the match's work (a commit writer, wanted for the next commit).
+  void PostToWorker(std::function<void()> task);
+  // Strand-only helpers.
   void RunOrDefer(std::function<void()> task);
   void RunDeferred();
   // The action resolved against the committed state, or why it cannot be played.

@@ -45,9 +45,15 @@ ABSL_FLAG(absl::Duration, bot_think_budget, absl::Milliseconds(500),
           "A built-in bot's time for one move; over it, the greedy move is played instead.");
 ABSL_FLAG(absl::Duration, bot_delay, absl::ZeroDuration(),
           "A pause before each built-in bot move, so people can follow a match.");
-ABSL_FLAG(int, commit_writers, 2,
+ABSL_FLAG(int, commit_writers, 1,
           "Threads (each with a database connection) that commit the event log.");
 ABSL_FLAG(int, commit_max_batch, 512, "The most events one group commit writes.");
+ABSL_FLAG(absl::Duration, commit_interval, absl::Milliseconds(2),
+          "The least time between the starts of two group commits: events arriving meanwhile "
+          "share the next one (a full batch goes at once). 0 commits whenever a writer is free.");
+ABSL_FLAG(int, play_queues, 0,
+          "gRPC completion queues (each with a thread) serving the Play streams; 0 means one "
+          "per core.");
 ABSL_FLAG(std::string, ratings_target, "",
           "The ratings service (host:port) that finished matches' results are delivered to, "
           "retried until it acknowledges them; empty: results wait in the outbox.");
@@ -70,11 +76,16 @@ constexpr int kExitBadFlags = 2;
 // The largest thread counts the flags accept.
 constexpr int kMaxThreads = 1024;
 constexpr int kMaxCommitBatch = 100000;
+// Every acknowledged action waits for a commit, so the interval bounds its share of latency.
+constexpr absl::Duration kMaxCommitInterval = absl::Seconds(1);
+constexpr int kMaxPlayQueues = 64;
 
 struct ExecutionConfig {
   HostOptions host;
-  int commit_writers = 2;
+  int commit_writers = 1;
   int commit_max_batch = 512;
+  absl::Duration commit_interval;
+  int play_queues = 0;
   // Empty: no delivery (results wait in the outbox).
   std::string ratings_target;
   std::string results_token;
@@ -96,6 +107,8 @@ absl::StatusOr<ExecutionConfig> ExecutionConfigFromFlags() {
   config.host.bot_delay = absl::GetFlag(FLAGS_bot_delay);
   config.commit_writers = absl::GetFlag(FLAGS_commit_writers);
   config.commit_max_batch = absl::GetFlag(FLAGS_commit_max_batch);
+  config.commit_interval = absl::GetFlag(FLAGS_commit_interval);
+  config.play_queues = absl::GetFlag(FLAGS_play_queues);
 
   if (absl::Status s = CheckRange("workers", config.host.workers, 0, kMaxThreads); !s.ok()) {
     return s;
@@ -123,6 +136,15 @@ absl::StatusOr<ExecutionConfig> ExecutionConfigFromFlags() {
   if (absl::Status s =
           CheckRange("commit_max_batch", config.commit_max_batch, 1, kMaxCommitBatch);
       !s.ok()) {
+    return s;
+  }
+  if (config.commit_interval < absl::ZeroDuration() ||
+      config.commit_interval > kMaxCommitInterval) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--commit_interval: must be in 0..", absl::FormatDuration(kMaxCommitInterval),
+                     ", not ", absl::FormatDuration(config.commit_interval)));
+  }
+  if (absl::Status s = CheckRange("play_queues", config.play_queues, 0, kMaxPlayQueues); !s.ok()) {
     return s;
   }
   config.ratings_target = absl::GetFlag(FLAGS_ratings_target);
@@ -234,6 +256,7 @@ int Run(int argc, char** argv) {
       **store, GroupCommitter::Options{
                    .writers = config->commit_writers,
                    .max_batch = config->commit_max_batch,
+                   .min_interval = config->commit_interval,
                    .on_commit = [&commit_metrics](const CommitStats& stats) {
                      commit_metrics.Observe(stats);
                    },
@@ -264,7 +287,7 @@ int Run(int argc, char** argv) {
     return StartupFailed("cannot start the match host", host.status());
   }
 
-  ExecutionServiceImpl service(**host);
+  ExecutionServiceImpl service(**host, config->play_queues);
   absl::StatusOr<std::unique_ptr<GrpcServer>> server = GrpcServer::Start({
       .listen_address = common->listen_address,
       .services = {&service},

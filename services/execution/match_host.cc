@@ -93,9 +93,9 @@ class MatchHost::Impl {
         auth_(AuthConfig{options_.operator_token, {}}),
         own_registry_(options_.metrics ? nullptr : std::make_unique<prometheus::Registry>()),
         metrics_(options_.metrics ? *options_.metrics : *own_registry_),
-        strands_(options_.workers),
-        bots_(options_.bot_workers),
-        blocking_(kBlockingThreads) {
+        strands_(options_.workers, "strands"),
+        bots_(options_.bot_workers, "bots"),
+        blocking_(kBlockingThreads, "blocking") {
     context_.log = &log_;
     context_.strands = &strands_;
     context_.bots = &bots_;

@@ -10,6 +10,7 @@
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
+#include "services/common/thread_name.h"
 #include "absl/time/time.h"
 #include "spdlog/spdlog.h"
 
@@ -25,7 +26,10 @@ OutboxDispatcher::~OutboxDispatcher() { Stop(); }
 void OutboxDispatcher::Start() {
   absl::MutexLock lock(&mu_);
   if (thread_.has_value() || stopping_) return;
-  thread_.emplace([this] { Run(); });
+  thread_.emplace([this] {
+    SetThreadName("outbox");
+    Run();
+  });
 }
 
 void OutboxDispatcher::Wake() {

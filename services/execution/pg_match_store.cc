@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/hash/hash.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
@@ -72,6 +73,31 @@ void ToProto(absl::Time t, google::protobuf::Timestamp* ts) {
   ts->set_seconds(seconds);
   ts->set_nanos(static_cast<int32_t>((t - absl::FromUnixSeconds(seconds)) / absl::Nanoseconds(1)));
 }
+
+// A PostgreSQL array literal built an element at a time ("{\"a\",\"b\"}"): every element
+// quoted, with '"' and '\\' escaped, so any text (commas, braces, quotes, NULL as a word)
+// stays one element.
+class ArrayLiteral {
+ public:
+  void Add(absl::string_view element) {
+    text_.push_back(text_.empty() ? '{' : ',');
+    text_.push_back('"');
+    for (const char c : element) {
+      if (c == '"' || c == '\\') text_.push_back('\\');
+      text_.push_back(c);
+    }
+    text_.push_back('"');
+  }
+  void Add(int64_t number) { Add(absl::StrCat(number)); }
+  std::string Take() {
+    if (text_.empty()) return "{}";
+    text_.push_back('}');
+    return std::move(text_);
+  }
+
+ private:
+  std::string text_;
+};
 
 // bytea as text in hex format, for a parameter that may also be NULL.
 std::string ByteaHex(absl::string_view bytes) {
@@ -234,6 +260,14 @@ PgMatchStore::PgMatchStore(PgPool& pool, const std::string& quoted_schema)
       matches_(absl::StrCat(quoted_schema, ".matches")),
       seat_tokens_(absl::StrCat(quoted_schema, ".seat_tokens")),
       events_(absl::StrCat(quoted_schema, ".events")),
+      insert_events_(absl::StrCat(
+          "INSERT INTO ", events_,
+          " (match_id, sequence, seat, action, reason, round, message, turn_start_time,"
+          " create_time) SELECT * FROM unnest($1::text[], $2::bigint[], $3::integer[],"
+          " $4::text[], $5::smallint[], $6::integer[], $7::text[], $8::timestamptz[],"
+          " $9::timestamptz[])")),
+      // One name per table: a connection may serve stores of several schemas.
+      insert_events_name_(absl::StrCat("insert_events_", absl::Hash<std::string>()(events_))),
       outbox_(absl::StrCat(quoted_schema, ".outbox")) {}
 
 absl::StatusOr<CreateResult> PgMatchStore::CreateMatch(const NewMatch& match) {
@@ -300,6 +334,9 @@ absl::StatusOr<CreateResult> PgMatchStore::CreateMatch(const NewMatch& match) {
 
 absl::Status PgMatchStore::Commit(const CommitBatch& batch) {
   if (batch.events.empty() && batch.ends.empty()) return absl::OkStatus();
+  if (batch.ends.empty() && batch.events.size() <= kMaxEventsPerStatement) {
+    return InsertEvents(batch.events);
+  }
   for (const MatchEnd& end : batch.ends) {
     if (absl::Status s = CheckEnd(end); !s.ok()) return s;
   }
@@ -359,6 +396,29 @@ absl::Status PgMatchStore::Commit(const CommitBatch& batch) {
                       end_time);
     }
     return absl::OkStatus();
+  });
+}
+
+absl::Status PgMatchStore::InsertEvents(const std::vector<EventRow>& events) {
+  ArrayLiteral match_ids, sequences, seats, actions, reasons, rounds, messages, turn_starts,
+      creates;
+  for (const EventRow& e : events) {
+    match_ids.Add(e.match_id);
+    sequences.Add(e.sequence);
+    seats.Add(e.seat);
+    actions.Add(e.action);
+    reasons.Add(static_cast<int64_t>(e.reason));
+    rounds.Add(e.round);
+    messages.Add(e.message);
+    turn_starts.Add(PgTime(e.turn_start_time));
+    creates.Add(PgTime(e.create_time));
+  }
+  return pool_.RunStatements([&](pqxx::nontransaction& tx) {
+    // Prepared once per connection (a repeat with the same text is a no-op in libpqxx).
+    tx.conn().prepare(insert_events_name_, insert_events_);
+    tx.exec_prepared0(insert_events_name_, match_ids.Take(), sequences.Take(), seats.Take(),
+                      actions.Take(), reasons.Take(), rounds.Take(), messages.Take(),
+                      turn_starts.Take(), creates.Take());
   });
 }
 

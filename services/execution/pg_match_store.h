@@ -12,8 +12,13 @@
 // in UTC with six decimals and come back as epoch microseconds, so an absl::Time with whole
 // microseconds round-trips exactly (finer parts are truncated toward the past).
 //
-// Commit writes a batch's events with one COPY (pqxx::stream_to). Measured on 500-event
-// batches against one `INSERT ... SELECT FROM unnest($1::text[], ...)` with array literals
+// Commit writes a batch of events only (nearly every batch: a match ends once in hundreds of
+// events), up to kMaxEventsPerStatement of them, as one prepared `INSERT ... SELECT FROM
+// unnest($1::text[], ...)` outside a transaction block: one statement is atomic by itself, and
+// it is one round trip where BEGIN, COPY and COMMIT were four; at 10,000 actions a second
+// paced, batches hold about ten events and the round trips were most of PostgreSQL's work per
+// commit (docs/performance.md). Larger batches, and any batch that ends a match, go in one
+// transaction with one COPY (pqxx::stream_to) for the events. Measured on 500-event batches
 // (loopback PostgreSQL 15, 2 cores): COPY 2.7-4.4 ms a batch, unnest 3.0-5.3 ms, multi-row
 // VALUES 6-9 ms. The encoding on this side costs about 1.8 ms of CPU a batch.
 #ifndef BONEYARD_SERVICES_EXECUTION_PG_MATCH_STORE_H_
@@ -55,14 +60,22 @@ class PgMatchStore final : public MatchStore {
   absl::Status MarkFailed(int64_t outbox_id, const std::string& error,
                           absl::Time next_attempt) override;
 
+  // Commit's limit for one autocommit INSERT (above it, COPY in a transaction).
+  static constexpr size_t kMaxEventsPerStatement = 128;
+
  private:
   PgMatchStore(PgPool& pool, const std::string& quoted_schema);
+  // Stores `events` with one autocommit statement (Commit, for a batch of events only).
+  absl::Status InsertEvents(const std::vector<EventRow>& events);
 
   PgPool& pool_;
   // The tables' names, schema-qualified and quoted, for SQL text.
   const std::string matches_;
   const std::string seat_tokens_;
   const std::string events_;
+  // InsertEvents' statement and its prepared name.
+  const std::string insert_events_;
+  const std::string insert_events_name_;
   const std::string outbox_;
 };
 

@@ -2,13 +2,20 @@
 
 #include <utility>
 
+#include "services/common/thread_name.h"
+
 namespace boneyard::execution {
 
-ThreadPool::ThreadPool(int threads) {
+ThreadPool::ThreadPool(int threads, std::string name) {
   if (threads <= 0) threads = static_cast<int>(std::thread::hardware_concurrency());
   if (threads <= 0) threads = 1;
   workers_.reserve(threads);
-  for (int i = 0; i < threads; ++i) workers_.emplace_back([this] { Work(); });
+  for (int i = 0; i < threads; ++i) {
+    workers_.emplace_back([this, name] {
+      SetThreadName(name);
+      Work();
+    });
+  }
 }
 
 ThreadPool::~ThreadPool() { Stop(); }
@@ -24,10 +31,24 @@ void ThreadPool::Stop() {
   {
     absl::MutexLock lock(&mu_);
     stopping_ = true;
+    // What runs on callers' threads may still post: let it finish before the workers go.
+    mu_.Await(absl::Condition(this, &ThreadPool::NoneEntered));
   }
   for (std::thread& worker : workers_) {
     if (worker.joinable()) worker.join();
   }
+}
+
+bool ThreadPool::Enter() {
+  absl::MutexLock lock(&mu_);
+  if (stopping_) return false;
+  ++entered_;
+  return true;
+}
+
+void ThreadPool::Leave() {
+  absl::MutexLock lock(&mu_);
+  --entered_;
 }
 
 void ThreadPool::Work() {
@@ -54,22 +75,45 @@ void Strand::Post(std::function<void()> task) {
   pool_.Post([self = shared_from_this()] { self->Run(); });
 }
 
-void Strand::Run() {
-  for (int done = 0; done < kMaxTasksPerRun; ++done) {
+void Strand::Dispatch(std::function<void()> task) {
+  {
+    absl::MutexLock lock(&mu_);
+    if (scheduled_) {
+      queue_.push_back(std::move(task));
+      return;
+    }
+    scheduled_ = true;
+  }
+  // The strand is ours now: nothing else runs it until it is idle again or handed to a worker.
+  // A task may drop the last reference to the strand's owner, and so to the strand.
+  const std::shared_ptr<Strand> self = shared_from_this();
+  if (!pool_.Enter()) return;  // stopping: dropped, like Post; the strand stays closed
+  task();
+  const bool idle = RunQueued(kMaxTasksPerRun - 1);
+  pool_.Leave();
+  if (!idle) pool_.Post([self] { self->Run(); });
+}
+
+bool Strand::RunQueued(int limit) {
+  for (int done = 0; done < limit; ++done) {
     std::function<void()> task;
     {
       absl::MutexLock lock(&mu_);
       if (queue_.empty()) {
         scheduled_ = false;
-        return;
+        return true;
       }
       task = std::move(queue_.front());
       queue_.pop_front();
     }
     task();
   }
-  // More tasks wait: go to the back of the pool's queue.
-  pool_.Post([self = shared_from_this()] { self->Run(); });
+  return false;
+}
+
+void Strand::Run() {
+  // More tasks wait after a full run: go to the back of the pool's queue.
+  if (!RunQueued(kMaxTasksPerRun)) pool_.Post([self = shared_from_this()] { self->Run(); });
 }
 
 }  // namespace boneyard::execution

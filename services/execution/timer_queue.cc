@@ -2,9 +2,15 @@
 
 #include <utility>
 
+#include "services/common/thread_name.h"
+
 namespace boneyard::execution {
 
-TimerQueue::TimerQueue() : thread_([this] { Run(); }) {}
+TimerQueue::TimerQueue()
+    : thread_([this] {
+        SetThreadName("timers");
+        Run();
+      }) {}
 
 TimerQueue::~TimerQueue() { Stop(); }
 

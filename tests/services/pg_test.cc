@@ -257,6 +257,37 @@ TEST_F(PgTest, BrokenConnectionIsReplaced) {
   EXPECT_NE(*after, *before);
 }
 
+TEST_F(PgTest, RunStatementsCommitsEachStatementOnItsOwn) {
+  Exec(absl::StrCat("CREATE SCHEMA \"", schema_, "\"; CREATE TABLE ", In("players"),
+                    " (id bigint PRIMARY KEY)"));
+  const std::string insert = "INSERT INTO " + In("players") + " VALUES ";
+  absl::Status status = admin_->RunStatements([&](pqxx::nontransaction& tx) {
+    tx.exec0(insert + "(1)");
+    tx.exec0(insert + "(1)");  // fails; the first has committed already
+  });
+  EXPECT_EQ(status.code(), absl::StatusCode::kAlreadyExists) << status;
+  EXPECT_EQ(Scalar<int64_t>("SELECT count(*) FROM " + In("players")), 1);
+
+  // One statement is all or nothing: a multi-row insert with a duplicate stores none of it.
+  status = admin_->RunStatements([&](pqxx::nontransaction& tx) { tx.exec0(insert + "(2), (1)"); });
+  EXPECT_EQ(status.code(), absl::StatusCode::kAlreadyExists) << status;
+  EXPECT_EQ(Scalar<int64_t>("SELECT count(*) FROM " + In("players")), 1);
+}
+
+TEST_F(PgTest, RunStatementsOnAConnectionThatBreaksIsUnknownThenRecovers) {
+  std::unique_ptr<PgPool> pool = Connect(1);
+  ASSERT_NE(pool, nullptr);
+  // The statement's session dies under it: whether it committed cannot be known.
+  absl::Status status = pool->RunStatements([](pqxx::nontransaction& tx) {
+    tx.exec("SELECT pg_terminate_backend(pg_backend_pid())");
+  });
+  EXPECT_EQ(status.code(), absl::StatusCode::kUnknown) << status;
+  EXPECT_THAT(status.message(), HasSubstr("outcome unknown"));
+  // The broken connection was replaced.
+  absl::StatusOr<int> after = pool->Run(BackendPid, absl::Seconds(5));
+  EXPECT_TRUE(after.ok()) << after.status();
+}
+
 TEST_F(PgTest, UniqueViolationIsAlreadyExists) {
   Exec(absl::StrCat("CREATE SCHEMA \"", schema_, "\"; CREATE TABLE ", In("players"),
                     " (id bigint PRIMARY KEY, name text NOT NULL)"));

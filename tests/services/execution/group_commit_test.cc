@@ -36,6 +36,7 @@ using ::testing::ElementsAre;
 using ::testing::Ge;
 using ::testing::Gt;
 using ::testing::Le;
+using ::testing::SizeIs;
 using test_util::At;
 using test_util::ExecPgTest;
 
@@ -438,6 +439,51 @@ TEST(GroupCommitScriptedTest, FlushWaitsForEverythingAppendedBefore) {
   log.Flush();
   EXPECT_EQ(done.load(), 10);
   EXPECT_EQ(committed.load(), 10);
+}
+
+// min_interval: the first event commits at once; events arriving within the interval of the
+// last batch wait and share the next commit.
+TEST(GroupCommitScriptedTest, EventsWithinTheIntervalShareTheNextCommit) {
+  absl::Mutex mu;
+  std::vector<absl::Time> commit_times;
+  ScriptedStore store([&](const CommitBatch&) {
+    absl::MutexLock lock(&mu);
+    commit_times.push_back(absl::Now());
+    return absl::OkStatus();
+  });
+  Recorder recorder;
+  constexpr absl::Duration kInterval = absl::Milliseconds(300);
+  GroupCommitter log(store, {.min_interval = kInterval, .on_commit = recorder.OnCommit()});
+  const absl::Time start = absl::Now();
+  log.Append(Event("a", 1), std::nullopt, recorder.Done("a1"));
+  log.Flush();
+  for (int s = 1; s <= 5; ++s) {
+    log.Append(Event("b", s), std::nullopt, recorder.Done(absl::StrCat("b", s)));
+  }
+  log.Flush();
+  EXPECT_THAT(recorder.batch_sizes(), ElementsAre(1, 5));
+  absl::MutexLock lock(&mu);
+  ASSERT_THAT(commit_times, SizeIs(2));
+  EXPECT_GE(commit_times[1] - start, kInterval);  // not before the interval was up
+}
+
+TEST(GroupCommitScriptedTest, AFullBatchOrStopDoesNotWaitForTheInterval) {
+  ScriptedStore store([](const CommitBatch&) { return absl::OkStatus(); });
+  Recorder recorder;
+  // An interval no test run reaches: only a full batch or Stop can end the wait.
+  GroupCommitter log(store, {.max_batch = 4,
+                             .min_interval = absl::Hours(1),
+                             .on_commit = recorder.OnCommit()});
+  log.Append(Event("a", 1), std::nullopt, recorder.Done("a1"));
+  log.Flush();
+  for (int s = 1; s <= 4; ++s) {
+    log.Append(Event("b", s), std::nullopt, recorder.Done(absl::StrCat("b", s)));
+  }
+  log.Flush();  // the fourth filled the batch: it went at once
+  log.Append(Event("c", 1), std::nullopt, recorder.Done("c1"));
+  log.Stop();  // flushes what waits, without waiting out the interval
+  EXPECT_THAT(recorder.batch_sizes(), ElementsAre(1, 4, 1));
+  EXPECT_EQ(recorder.order().size(), 6u);
 }
 
 }  // namespace

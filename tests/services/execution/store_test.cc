@@ -358,27 +358,44 @@ TEST_F(StoreTest, EndsOfUnknownOrEndedMatchesAndBadEndsFailTheBatch) {
   EXPECT_TRUE(store_->Commit({}).ok());
 }
 
-TEST_F(StoreTest, EventTextSurvivesCopyExactly) {
-  const NewMatch a = CreateMatch(At(kT0));
-  CommitBatch batch;
+// Both ways a batch of events is written: one autocommit statement with array literals (up to
+// kMaxEventsPerStatement events) and COPY in a transaction (more).
+TEST_F(StoreTest, EventTextSurvivesTheStatementAndCopyExactly) {
   const std::vector<std::string> texts = {
       "",        "6-4",          "tab\there", "new\nline\r\n", "back\\slash\\N", "\\.",
       "quote\"'", "comma,{brace}", "é ✓ 🁣",   "\x01\x1f",      "NULL",
   };
-  for (size_t i = 0; i < texts.size(); ++i) {
-    EventRow e = MakeEvent(a.id, static_cast<int64_t>(i) + 1);
-    e.action = texts[i];
-    e.message = texts[texts.size() - 1 - i];
-    batch.events.push_back(e);
+  for (const size_t events : {texts.size(), PgMatchStore::kMaxEventsPerStatement + 1}) {
+    SCOPED_TRACE(absl::StrCat(events, " events"));
+    const NewMatch a = CreateMatch(At(kT0));
+    CommitBatch batch;
+    for (size_t i = 0; i < events; ++i) {
+      EventRow e = MakeEvent(a.id, static_cast<int64_t>(i) + 1);
+      e.action = texts[i % texts.size()];
+      e.message = texts[texts.size() - 1 - i % texts.size()];
+      batch.events.push_back(e);
+    }
+    ASSERT_TRUE(store_->Commit(batch).ok());
+    absl::StatusOr<std::vector<ActiveMatch>> active = store_->LoadActiveMatches();
+    ASSERT_TRUE(active.ok()) << active.status();
+    auto stored = std::find_if(active->begin(), active->end(),
+                               [&](const ActiveMatch& m) { return m.match.id == a.id; });
+    ASSERT_NE(stored, active->end());
+    ASSERT_THAT(stored->events, SizeIs(events));
+    for (size_t i = 0; i < events; ++i) ExpectSameEvent(stored->events[i], batch.events[i]);
   }
-  ASSERT_TRUE(store_->Commit(batch).ok());
-  absl::StatusOr<std::vector<ActiveMatch>> active = store_->LoadActiveMatches();
-  ASSERT_TRUE(active.ok()) << active.status();
-  ASSERT_THAT(*active, SizeIs(1));
-  ASSERT_THAT((*active)[0].events, SizeIs(texts.size()));
-  for (size_t i = 0; i < texts.size(); ++i) {
-    ExpectSameEvent((*active)[0].events[i], batch.events[i]);
+}
+
+TEST_F(StoreTest, ALargeBatchWithADuplicateStoresNothingEither) {
+  const NewMatch a = CreateMatch(At(kT0));
+  CommitBatch batch;
+  for (size_t i = 0; i <= PgMatchStore::kMaxEventsPerStatement; ++i) {
+    batch.events.push_back(MakeEvent(a.id, static_cast<int64_t>(i) + 1));
   }
+  batch.events.push_back(MakeEvent(a.id, 1));
+  const absl::Status status = store_->Commit(batch);
+  EXPECT_EQ(status.code(), absl::StatusCode::kAlreadyExists) << status;
+  EXPECT_EQ(Count("events"), 0);
 }
 
 // --- Recovery and listing ---
