@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "absl/strings/string_view.h"
+#include "absl/time/time.h"
 #include "grpcpp/client_context.h"
 #include "grpcpp/completion_queue.h"
 #include "grpcpp/support/async_unary_call.h"
@@ -49,7 +50,21 @@ class ClientQueues {
   grpc::CompletionQueue* Pick();
   int size() const { return static_cast<int>(queues_.size()); }
 
+  // On a queue's thread only (from a tag's Complete): `tag` completes (ok = true) on this same
+  // thread once `when` has come. For the players' think times, instead of a grpc::Alarm: an
+  // alarm adds an operation to the queue's list, which Debian's debug-built libgrpc scans on
+  // every completion, and wakes gRPC's timer thread, which then wakes the queue's. A timer
+  // cannot be cancelled; its owner waits for it.
+  static void RunLater(absl::Time when, AsyncTag* tag);
+
  private:
+  class Timers;
+  // The timers of the queue whose thread this is; null on any other thread.
+  static thread_local Timers* current_timers_;
+
+  // A queue's thread: completions and due timers, until the queue is shut down and drained.
+  static void Serve(grpc::CompletionQueue& queue);
+
   std::vector<std::unique_ptr<grpc::CompletionQueue>> queues_;
   std::vector<std::thread> threads_;
   std::atomic<unsigned> next_{0};

@@ -11,7 +11,6 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "engine/core/rng.h"
-#include "absl/container/flat_hash_set.h"
 #include "grpcpp/alarm.h"
 #include "grpcpp/client_context.h"
 #include "grpcpp/support/async_stream.h"
@@ -133,7 +132,7 @@ class RemotePlayer::Core : public std::enable_shared_from_this<RemotePlayer::Cor
   RemotePlayerStats stats_ ABSL_GUARDED_BY(mu_);
 };
 
-// One Play call on gRPC's async API. Every operation of the call, and every think-time alarm,
+// One Play call on gRPC's async API. Every operation of the call, and every think-time timer,
 // completes on the one thread of the queue it was given, in order, so the stream's state needs
 // no lock; only Cancel comes from other threads (TryCancel may be called from any). Owns itself
 // (self_) from Begin until the call has finished and its last operation has completed; then it
@@ -142,8 +141,8 @@ class RemotePlayer::Core : public std::enable_shared_from_this<RemotePlayer::Cor
 //
 // One read is always outstanding until the reads end (the server closed the stream, or the
 // call broke or was cancelled); one write at a time, the hello first. Finish is started once
-// the reads have ended and no write is in flight; think-time alarms still waiting then are
-// cancelled (they complete at once, unsent).
+// the reads have ended and no write is in flight; an action still in its think time then is
+// not sent, and the stream is handed over once that time is up.
 class RemotePlayer::Stream {
  public:
   Stream(std::shared_ptr<Core> core, grpc::CompletionQueue* queue)
@@ -175,22 +174,17 @@ class RemotePlayer::Stream {
     const Event event_;
   };
 
-  // An action held back for its think time; its alarm fires on the stream's queue.
+  // An action held back for its think time: a timer of the stream's queue thread.
   class DelayedSend final : public AsyncTag {
    public:
     DelayedSend(Stream* stream, v1::PlayRequest request)
         : stream_(stream), request_(std::move(request)) {}
-    void Set(grpc::CompletionQueue* queue, absl::Time when) {
-      alarm_.Set(queue, absl::ToChronoTime(when), this);
-    }
-    void Cancel() { alarm_.Cancel(); }
-    void Complete(bool ok) override { stream_->DelayedSendDue(this, ok); }
+    void Complete(bool) override { stream_->DelayedSendDue(this); }
     v1::PlayRequest& request() { return request_; }
 
    private:
     Stream* const stream_;
     v1::PlayRequest request_;
-    grpc::Alarm alarm_;
   };
 
   void Completed(Event event, bool ok) {
@@ -240,10 +234,9 @@ class RemotePlayer::Stream {
       context_.TryCancel();  // the read below then fails, and the stream finishes
     } else if (reaction.send.has_value()) {
       if (reaction.delay > absl::ZeroDuration()) {
-        auto* delayed = new DelayedSend(this, *std::move(reaction.send));
-        delayed_.insert(delayed);
         ++outstanding_;
-        delayed->Set(queue_, absl::Now() + reaction.delay);
+        ClientQueues::RunLater(absl::Now() + reaction.delay,
+                               new DelayedSend(this, *std::move(reaction.send)));
       } else {
         Send(*std::move(reaction.send));
       }
@@ -251,10 +244,9 @@ class RemotePlayer::Stream {
     StartRead();
   }
 
-  void DelayedSendDue(DelayedSend* delayed, bool ok) {
+  void DelayedSendDue(DelayedSend* delayed) {
     --outstanding_;
-    delayed_.erase(delayed);
-    if (ok && !reads_over_) {
+    if (!reads_over_) {
       core_->NoteSent(delayed->request().seen_sequence());
       Send(std::move(delayed->request()));
     }
@@ -276,15 +268,11 @@ class RemotePlayer::Stream {
     call_->Write(writes_.front(), &written_tag_);
   }
 
-  // Once the reads have ended: cancels the waiting alarms and finishes the call when no write
-  // is in flight; once the call has finished and nothing is outstanding, hands the stream over
-  // (which may destroy it: nothing of `this` is used after that).
+  // Once the reads have ended, finishes the call when no write is in flight; once the call has
+  // finished and nothing is outstanding (a think time still running included), hands the
+  // stream over (which may destroy it: nothing of `this` is used after that).
   void FinishOrHandOver() {
     if (reads_over_ && !finish_started_) {
-      if (!alarms_cancelled_) {
-        alarms_cancelled_ = true;
-        for (DelayedSend* delayed : delayed_) delayed->Cancel();
-      }
       if (!writing_) {
         finish_started_ = true;
         ++outstanding_;
@@ -310,13 +298,11 @@ class RemotePlayer::Stream {
   grpc::Status status_;
   // The writes not yet done; the front is being written while writing_.
   std::deque<v1::PlayRequest> writes_;
-  absl::flat_hash_set<DelayedSend*> delayed_;
-  int outstanding_ = 0;  // operations and alarms started and not yet completed
+  int outstanding_ = 0;  // operations and think times started and not yet completed
   bool started_ = false;
   bool writing_ = false;
   bool broken_ = false;
   bool reads_over_ = false;
-  bool alarms_cancelled_ = false;
   bool finish_started_ = false;
   bool finished_ = false;
 };
