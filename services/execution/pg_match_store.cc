@@ -266,7 +266,8 @@ PgMatchStore::PgMatchStore(PgPool& pool, const std::string& quoted_schema)
           " create_time) SELECT * FROM unnest($1::text[], $2::bigint[], $3::integer[],"
           " $4::text[], $5::smallint[], $6::integer[], $7::text[], $8::timestamptz[],"
           " $9::timestamptz[])")),
-      // One name per table: a connection may serve stores of several schemas.
+      // One name per table (unique within this process, whose connections alone use it): a
+      // connection may serve stores of several schemas.
       insert_events_name_(absl::StrCat("insert_events_", absl::Hash<std::string>()(events_))),
       outbox_(absl::StrCat(quoted_schema, ".outbox")) {}
 

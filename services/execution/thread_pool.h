@@ -5,9 +5,9 @@
 //
 // A strand can also run a task on the thread that hands it over (Dispatch), when nothing of the
 // strand is running or queued. Under load every hand-off to a worker is a wake-up and a
-// context switch, and an action crossed two of them (the gRPC thread to the match, the commit
-// writer back to the match): on two cores they were the execution service's largest cost
-// (docs/performance.md).
+// context switch, and on two cores they were the execution service's largest cost
+// (docs/performance.md): a player's action now runs on the gRPC thread that read it. The commit
+// writer still hands its answers to workers, since it is wanted for the next commit.
 #ifndef BONEYARD_SERVICES_EXECUTION_THREAD_POOL_H_
 #define BONEYARD_SERVICES_EXECUTION_THREAD_POOL_H_
 
@@ -84,7 +84,6 @@ class Strand : public std::enable_shared_from_this<Strand> {
   // Runs queued tasks, at most `limit`; true when the queue was found empty (the strand is
   // then idle again).
   bool RunQueued(int limit);
-
 
   ThreadPool& pool_;
   absl::Mutex mu_;
