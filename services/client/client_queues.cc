@@ -8,7 +8,7 @@
 
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
-#include "services/common/thread_name.h"
+#include "services/common/threads.h"
 
 namespace boneyard::client {
 
@@ -91,8 +91,7 @@ std::shared_ptr<ClientQueues> ClientQueues::Shared() {
   static std::weak_ptr<ClientQueues>* shared = new std::weak_ptr<ClientQueues>;  // guarded by mu
   absl::MutexLock lock(&mu);
   if (std::shared_ptr<ClientQueues> queues = shared->lock()) return queues;
-  auto queues = std::make_shared<ClientQueues>(
-      static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
+  auto queues = std::make_shared<ClientQueues>(CoreCount());
   *shared = queues;
   return queues;
 }

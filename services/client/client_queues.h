@@ -5,8 +5,8 @@
 // through one queue per channel, and Debian's libgrpc is built with its debug checks, which
 // scan a queue's outstanding operations on every completion; in `boneyard load`, with thousands
 // of streams, that scan, the hand-offs between gRPC's threads and its alarms were a third of
-// the machine's CPU (docs/performance.md). Here every operation of a stream, its think-time
-// alarms included, completes on the one thread of the queue it was given, in order, so a
+// the machine's CPU (docs/performance.md). Here every operation of a stream, and its think-time
+// timers (RunLater), complete on the one thread of the queue it was given, in order, so a
 // stream needs no lock of its own.
 //
 //   std::shared_ptr<ClientQueues> queues = ClientQueues::Shared();

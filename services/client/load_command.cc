@@ -181,7 +181,7 @@ class LoadRun {
   };
   struct Event {
     std::unique_ptr<Created> created;  // set: a CreateMatch answered
-    int64_t finished_slot = -1;           // else: every player of this slot is done
+    int64_t finished_slot = -1;        // else: every player of this slot is done
   };
 
   void StartCreate();
@@ -321,15 +321,15 @@ absl::Status LoadRun::Run() {
     if (!event.has_value()) break;
     if (event->created != nullptr) {
       --creating_;
-      const Created& call = *event->created;
-      if (call.status.ok()) {
-        StartPlayers(call.response);
+      const Created& created = *event->created;
+      if (created.status.ok()) {
+        StartPlayers(created.response);
         continue;
       }
-      const std::string message = DescribeRpcError("CreateMatch", FromGrpc(call.status));
+      const std::string message = DescribeRpcError("CreateMatch", FromGrpc(created.status));
       if (report_.matches_created == 0) {
         // Not one match yet: the service is unreachable or refuses us; no point going on.
-        failure = FromGrpc(call.status);
+        failure = FromGrpc(created.status);
         report_.error_examples.assign(1, message);
         break;
       }

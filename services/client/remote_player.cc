@@ -164,15 +164,8 @@ class RemotePlayer::Stream {
  private:
   enum class Event { kStarted, kRead, kWritten, kFinished };
 
-  class Tag final : public AsyncTag {
-   public:
-    Tag(Stream* stream, Event event) : stream_(stream), event_(event) {}
-    void Complete(bool ok) override { stream_->Completed(event_, ok); }
-
-   private:
-    Stream* const stream_;
-    const Event event_;
-  };
+  using Tag = EventTag<Stream, Event>;
+  friend Tag;
 
   // An action held back for its think time: a timer of the stream's queue thread.
   class DelayedSend final : public AsyncTag {

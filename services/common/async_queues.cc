@@ -1,6 +1,6 @@
 #include "services/common/async_queues.h"
 
-#include "services/common/thread_name.h"
+#include "services/common/threads.h"
 
 namespace boneyard {
 

@@ -14,6 +14,20 @@ class AsyncTag {
   ~AsyncTag() = default;
 };
 
+// The tag of one kind of operation of an object that has several in flight (a call's read,
+// write, finish, ...): completing it calls owner->Completed(event, ok). The owner declares
+// `friend class EventTag<Owner, Event>;` and keeps one tag per event as a member.
+template <class Owner, class Event>
+class EventTag final : public AsyncTag {
+ public:
+  EventTag(Owner* owner, Event event) : owner_(owner), event_(event) {}
+  void Complete(bool ok) override { owner_->Completed(event_, ok); }
+
+ private:
+  Owner* const owner_;
+  const Event event_;
+};
+
 }  // namespace boneyard
 
 #endif  // BONEYARD_SERVICES_COMMON_ASYNC_TAG_H_

@@ -1,11 +1,9 @@
 #include "services/execution/execution_service.h"
 
-#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
-#include <thread>
 #include <utility>
 
 #include "absl/base/thread_annotations.h"
@@ -16,6 +14,7 @@
 #include "services/common/auth.h"
 #include "services/common/grpc_status.h"
 #include "services/common/logging.h"
+#include "services/common/threads.h"
 #include "spdlog/spdlog.h"
 
 namespace boneyard::execution {
@@ -234,15 +233,8 @@ class PlayCall final : private ReactorOps<v1::PlayResponse> {
  private:
   enum class Event { kRequested, kRead, kWritten, kFinished, kDone };
 
-  class Tag final : public AsyncTag {
-   public:
-    Tag(PlayCall* call, Event event) : call_(call), event_(event) {}
-    void Complete(bool ok) override { call_->Completed(event_, ok); }
-
-   private:
-    PlayCall* const call_;
-    const Event event_;
-  };
+  using Tag = EventTag<PlayCall, Event>;
+  friend Tag;
 
   PlayCall(ExecutionServiceBase& service, MatchHost& host, grpc::ServerCompletionQueue* queue)
       : service_(service),
@@ -448,9 +440,7 @@ class WatchReactor final : public grpc::ServerWriteReactor<v1::WatchMatchRespons
 
 ExecutionServiceImpl::ExecutionServiceImpl(MatchHost& host, int play_queues)
     : host_(host),
-      play_queues_(play_queues > 0
-                       ? play_queues
-                       : std::max(1, static_cast<int>(std::thread::hardware_concurrency()))) {}
+      play_queues_(play_queues > 0 ? play_queues : CoreCount()) {}
 
 grpc::ServerUnaryReactor* ExecutionServiceImpl::CreateMatch(grpc::CallbackServerContext* context,
                                                             const v1::CreateMatchRequest* request,

@@ -12,7 +12,7 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
-#include "services/common/thread_name.h"
+#include "services/common/threads.h"
 
 namespace boneyard::execution {
 namespace {
@@ -35,7 +35,9 @@ bool IsTransient(const absl::Status& status) {
 }  // namespace
 
 GroupCommitter::GroupCommitter(MatchStore& store, Options options)
-    : store_(store), options_(std::move(options)) {
+    : store_(store),
+      options_(std::move(options)),
+      max_batch_(static_cast<size_t>(std::max(1, options_.max_batch))) {
   const int writers = std::max(1, options_.writers);
   absl::MutexLock lock(&mu_);
   writers_.reserve(writers);
@@ -57,8 +59,7 @@ void GroupCommitter::Append(EventRow event, std::optional<MatchEnd> end, Callbac
       ++appended_;
       // A writer waits for the first event, or for a full batch while it lets events gather:
       // waking it for each event in between would cost a context switch an event.
-      const size_t max_batch = static_cast<size_t>(std::max(1, options_.max_batch));
-      if (queue_.size() == 1 || queue_.size() == max_batch) work_ready_.Signal();
+      if (queue_.size() == 1 || queue_.size() == max_batch_) work_ready_.Signal();
       return;
     }
   }
@@ -86,7 +87,6 @@ void GroupCommitter::Stop() {
 }
 
 void GroupCommitter::WriterLoop() {
-  const size_t max_batch = static_cast<size_t>(std::max(1, options_.max_batch));
   for (;;) {
     CommitBatch batch;
     std::vector<Callback> callbacks;
@@ -97,12 +97,12 @@ void GroupCommitter::WriterLoop() {
       if (queue_.empty()) return;  // stopping, and nothing left
       // Let more events gather for this commit, unless a full batch waits or we are stopping.
       const absl::Time due = last_taken_ + options_.min_interval;
-      while (!stopping_ && queue_.size() < max_batch && absl::Now() < due) {
+      while (!stopping_ && queue_.size() < max_batch_ && absl::Now() < due) {
         work_ready_.WaitWithDeadline(&mu_, due);
       }
       if (queue_.empty()) continue;  // another writer took them meanwhile
       last_taken_ = absl::Now();
-      const size_t n = std::min(queue_.size(), max_batch);
+      const size_t n = std::min(queue_.size(), max_batch_);
       batch.events.reserve(n);
       callbacks.reserve(n);
       for (size_t i = 0; i < n; ++i) {

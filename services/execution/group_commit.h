@@ -82,6 +82,7 @@ class GroupCommitter {
 
   MatchStore& store_;
   const Options options_;
+  const size_t max_batch_;  // options_.max_batch, at least 1
 
   absl::Mutex mu_;
   absl::CondVar work_ready_;  // queue_ has work, or stopping_ was set

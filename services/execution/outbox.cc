@@ -10,7 +10,7 @@
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
-#include "services/common/thread_name.h"
+#include "services/common/threads.h"
 #include "absl/time/time.h"
 #include "spdlog/spdlog.h"
 

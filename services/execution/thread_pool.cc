@@ -2,13 +2,12 @@
 
 #include <utility>
 
-#include "services/common/thread_name.h"
+#include "services/common/threads.h"
 
 namespace boneyard::execution {
 
 ThreadPool::ThreadPool(int threads, std::string name) {
-  if (threads <= 0) threads = static_cast<int>(std::thread::hardware_concurrency());
-  if (threads <= 0) threads = 1;
+  if (threads <= 0) threads = CoreCount();
   workers_.reserve(threads);
   for (int i = 0; i < threads; ++i) {
     workers_.emplace_back([this, name] {

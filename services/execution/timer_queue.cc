@@ -2,7 +2,7 @@
 
 #include <utility>
 
-#include "services/common/thread_name.h"
+#include "services/common/threads.h"
 
 namespace boneyard::execution {
 
