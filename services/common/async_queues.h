@@ -1,11 +1,14 @@
 // Methods served on gRPC's async API, on completion queues of the service's own.
 //
-// Why not the callback API, which every other method uses: in libgrpc 1.51 every callback-API
-// server shares one process-wide completion queue, and Debian's libgrpc is built with its debug
-// checks, which scan that queue's list of outstanding operations on every completion. A Play
-// stream always keeps a read outstanding, so at 2,000 matches that scan was a fifth of the
-// execution service's CPU (docs/performance.md). Spreading the streams over several queues of
-// our own divides the list, and so the scan, by their number.
+// Why not the callback API: in libgrpc 1.51 every callback-API server shares one process-wide
+// completion queue, and Debian's libgrpc is built with its debug checks, which scan that
+// queue's list of outstanding operations on every completion. A Play stream always keeps a
+// read outstanding, so at 2,000 matches that scan was a fifth of the execution service's CPU
+// (docs/performance.md). Spreading the streams over several queues of our own divides the
+// list, and so the scan, by their number. And a server with even one callback method gets
+// that queue's threads, which poll the sockets alongside ours and then wake the thread each
+// read is for: the execution service serves every method, and health checking
+// (health_service.h), on the async API, so it has none.
 //
 // A service with such methods derives from AsyncService as well as from its grpc::Service.
 // GrpcServer (server.h) adds the queues it asks for to the builder; once the server has

@@ -1,6 +1,7 @@
 #include "services/common/server.h"
 
 #include <grpc/grpc.h>
+#include <grpcpp/ext/health_check_service_server_builder_option.h>
 #include <grpcpp/ext/proto_server_reflection_plugin.h>
 #include <grpcpp/health_check_service_interface.h>
 #include <grpcpp/impl/server_builder_option.h>
@@ -16,18 +17,16 @@
 
 #include "absl/strings/str_cat.h"
 #include "services/common/async_queues.h"
+#include "services/common/health_service.h"
 #include "services/common/logging.h"
 #include "spdlog/spdlog.h"
 
 namespace boneyard {
 namespace {
 
-constexpr char kHealthService[] = "grpc.health.v1.Health";
-
 // gRPC has no public way to ask a grpc::Service for its name, but builder plugins are shown
 // the names of the services the server registered: in InitServer, before the server starts,
-// those registered so far (ours and reflection's); in Finish, once it has started, all of them
-// (the default health service too). This plugin copies them out.
+// and in Finish, once it has started. This plugin copies them out.
 class ServiceNamesPlugin : public grpc::ServerBuilderPlugin {
  public:
   ServiceNamesPlugin(std::vector<std::string>* names, RpcMetrics* metrics)
@@ -36,11 +35,9 @@ class ServiceNamesPlugin : public grpc::ServerBuilderPlugin {
   void InitServer(grpc::ServerInitializer* si) override {
     // Before any call, so that no known method is ever labelled "unknown".
     if (metrics_ == nullptr) return;
-    std::vector<std::string> names = {kHealthService};
-    if (const std::vector<std::string>* registered = si->GetServiceList()) {
-      names.insert(names.end(), registered->begin(), registered->end());
+    if (const std::vector<std::string>* names = si->GetServiceList()) {
+      metrics_->AddKnownServices(*names);
     }
-    metrics_->AddKnownServices(names);
   }
   void Finish(grpc::ServerInitializer* si) override {
     if (const std::vector<std::string>* names = si->GetServiceList()) *names_ = *names;
@@ -70,10 +67,12 @@ class ServiceNamesOption : public grpc::ServerBuilderOption {
 
 }  // namespace
 
-GrpcServer::GrpcServer(std::unique_ptr<grpc::Server> server,
+GrpcServer::GrpcServer(HealthService* health,
+                       std::unique_ptr<grpc::Server> server,
                        std::vector<std::string> service_names, int port,
                        std::unique_ptr<CompletionQueueThreads> async_queues)
-    : server_(std::move(server)),
+    : health_(health),
+      server_(std::move(server)),
       service_names_(std::move(service_names)),
       port_(port),
       async_queues_(std::move(async_queues)) {}
@@ -89,9 +88,8 @@ absl::StatusOr<std::unique_ptr<GrpcServer>> GrpcServer::Start(GrpcServerOptions 
         absl::StrCat("grpc: max_message_bytes must be positive, not ", options.max_message_bytes));
   }
 
-  // Both are process-wide settings read when a builder builds: the default health service is
-  // created by every server built afterwards, and the reflection plugin added to it.
-  grpc::EnableDefaultHealthCheckService(true);
+  // A process-wide setting read when a builder builds: the reflection plugin is added to every
+  // server built afterwards.
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
 
   grpc::ServerBuilder builder;
@@ -104,6 +102,14 @@ absl::StatusOr<std::unique_ptr<GrpcServer>> GrpcServer::Start(GrpcServerOptions 
   // service it carries.
   std::vector<std::unique_ptr<grpc::ServerCompletionQueue>> queues;
   std::vector<AsyncService*> queue_services;
+  // Our health service instead of gRPC's default one, which is on the callback API
+  // (health_service.h says why that matters); it shares the first queue. The server owns it
+  // (and so Server::GetHealthCheckService returns it).
+  auto owned_health = std::make_unique<HealthService>();
+  HealthService* const health = owned_health.get();
+  builder.SetOption(
+      std::make_unique<grpc::HealthCheckServiceServerBuilderOption>(std::move(owned_health)));
+  builder.RegisterService(health);
   for (grpc::Service* service : options.services) {
     builder.RegisterService(service);
     if (auto* async = dynamic_cast<AsyncService*>(service)) {
@@ -112,6 +118,10 @@ absl::StatusOr<std::unique_ptr<GrpcServer>> GrpcServer::Start(GrpcServerOptions 
         queue_services.push_back(async);
       }
     }
+  }
+  if (queues.empty()) {  // a queue for the health service alone
+    queues.push_back(builder.AddCompletionQueue());
+    queue_services.push_back(nullptr);
   }
   if (options.metrics != nullptr) {
     std::vector<std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>> creators;
@@ -124,7 +134,10 @@ absl::StatusOr<std::unique_ptr<GrpcServer>> GrpcServer::Start(GrpcServerOptions 
   std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
   const bool started = server != nullptr && port != 0;
   if (started) {
-    for (size_t i = 0; i < queues.size(); ++i) queue_services[i]->RequestCalls(queues[i].get());
+    health->RequestCalls(queues.front().get());
+    for (size_t i = 0; i < queues.size(); ++i) {
+      if (queue_services[i] != nullptr) queue_services[i]->RequestCalls(queues[i].get());
+    }
   }
   // Shuts the queues down and drains them when it goes, also if the server did not start.
   auto async_queues = std::make_unique<CompletionQueueThreads>(std::move(queues));
@@ -135,7 +148,7 @@ absl::StatusOr<std::unique_ptr<GrpcServer>> GrpcServer::Start(GrpcServerOptions 
   }
   async_queues->Start();
   auto grpc_server = std::unique_ptr<GrpcServer>(new GrpcServer(
-      std::move(server), std::move(service_names), port, std::move(async_queues)));
+      health, std::move(server), std::move(service_names), port, std::move(async_queues)));
   grpc_server->SetServing(true);
   spdlog::info("grpc server listening {}", Fields()
                                                .Add("address", options.listen_address)
@@ -144,10 +157,8 @@ absl::StatusOr<std::unique_ptr<GrpcServer>> GrpcServer::Start(GrpcServerOptions 
 }
 
 void GrpcServer::SetServing(bool serving) {
-  grpc::HealthCheckServiceInterface* health = server_->GetHealthCheckService();
-  if (health == nullptr) return;
-  health->SetServingStatus("", serving);
-  for (const std::string& name : service_names_) health->SetServingStatus(name, serving);
+  health_->SetServingStatus("", serving);
+  for (const std::string& name : service_names_) health_->SetServingStatus(name, serving);
 }
 
 void GrpcServer::Shutdown(absl::Duration grace) {
@@ -156,9 +167,7 @@ void GrpcServer::Shutdown(absl::Duration grace) {
   shut_down_ = true;
   spdlog::info("grpc server shutting down {}", Fields().Add("grace", grace));
   // NOT_SERVING everywhere, and later SetServingStatus calls are ignored.
-  if (grpc::HealthCheckServiceInterface* health = server_->GetHealthCheckService()) {
-    health->Shutdown();
-  }
+  health_->Shutdown();
   if (grace == absl::InfiniteDuration()) {
     server_->Shutdown();  // no deadline: wait for every call however long it takes
   } else {

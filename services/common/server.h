@@ -13,7 +13,9 @@
 //   (*server)->Shutdown(config.shutdown_grace);
 //
 // A service that also derives from AsyncService (async_queues.h) gets the completion queues it
-// asks for, each with a thread, from start until the server has shut down.
+// asks for, each with a thread, from start until the server has shut down. The health service
+// (health_service.h) is on the async API too, on the first of those queues, or on a queue of
+// its own when no service asks for any.
 //
 // Health: the overall status ("") and each registered service's name report SERVING from Start
 // until SetServing(false) or Shutdown. The services, and the RpcMetrics, must outlive the
@@ -36,6 +38,7 @@
 namespace boneyard {
 
 class CompletionQueueThreads;
+class HealthService;
 
 struct GrpcServerOptions {
   // "host:port"; port 0 picks a free port (see GrpcServer::port()).
@@ -75,8 +78,12 @@ class GrpcServer {
   grpc::Server& server() { return *server_; }
 
  private:
-  GrpcServer(std::unique_ptr<grpc::Server> server, std::vector<std::string> service_names,
-             int port, std::unique_ptr<CompletionQueueThreads> async_queues);
+  GrpcServer(HealthService* health, std::unique_ptr<grpc::Server> server,
+             std::vector<std::string> service_names, int port,
+             std::unique_ptr<CompletionQueueThreads> async_queues);
+
+  // The server's health service, which the server owns.
+  HealthService* const health_;
 
   const std::unique_ptr<grpc::Server> server_;
   // Every service the server has registered, including the health and reflection services.

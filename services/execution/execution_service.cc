@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
 #include "services/common/auth.h"
+#include "services/common/call_lifetime.h"
 #include "services/common/grpc_status.h"
 #include "services/common/logging.h"
 #include "services/common/threads.h"
@@ -24,35 +25,35 @@ using execution_internal::OutgoingQueue;
 
 // ----- Streams ------------------------------------------------------------------------------
 
-// The operations a ServerStream starts on its gRPC reactor.
+// The operations a ServerStream starts on its gRPC call (PlayCall, WatchCall).
 template <class Response>
-class ReactorOps {
+class StreamOps {
  public:
   virtual void StartReadOp() = 0;
   virtual void StartWriteOp(const Response* message) = 0;
   virtual void FinishOp(grpc::Status status) = 0;
 
  protected:
-  ~ReactorOps() = default;
+  ~StreamOps() = default;
 };
 
-// The outgoing side of a server stream, shared by its reactor and the host (it is the host's
-// sink), so it outlives the reactor: after the reactor's OnDone, Send returns false and nothing
-// touches the reactor again.
+// The outgoing side of a server stream, shared by its call and the host (it is the host's
+// sink), so it outlives the call: after the call's Done, Send returns false and nothing
+// touches the call again.
 //
-// Every reactor operation (StartRead, StartWrite, Finish) is started by Pump, which runs on one
-// thread at a time (`pumping_`) and calls gRPC without holding the mutex (a reaction may run
+// Every operation on the call (Read, Write, Finish) is started by Pump, which runs on one
+// thread at a time (`pumping_`) and calls gRPC without holding the mutex (a completion may run
 // on another thread meanwhile and take it). Because only the pumping thread starts operations,
-// no operation can be started after Finish, and the reactor cannot reach OnDone (which needs
+// no operation can be started after Finish, and the call cannot reach Done (which needs
 // Finish) while an operation is being started. Rules kept: one write in flight (its message
-// held in `writing_` until OnWriteDone); one read in flight; Finish only with no write in
+// held in `writing_` until WriteDone); one read in flight; Finish only with no write in
 // flight (a read may be: it then completes with ok = false), after the queue has drained,
 // except on cancellation, which drops the queue.
 template <class Response>
 class ServerStream final : public StreamSink<Response>,
                            public std::enable_shared_from_this<ServerStream<Response>> {
  public:
-  explicit ServerStream(ReactorOps<Response>* ops) : ops_(ops) {}
+  explicit ServerStream(StreamOps<Response>* ops) : ops_(ops) {}
 
   // StreamSink, from the host's threads.
   bool Send(std::shared_ptr<const Response> message) override {
@@ -91,7 +92,7 @@ class ServerStream final : public StreamSink<Response>,
     Pump();
   }
 
-  // Reactions.
+  // Completions, from the call.
   void ReadDone() {
     absl::MutexLock lock(&mu_);
     reading_ = false;
@@ -158,7 +159,7 @@ class ServerStream final : public StreamSink<Response>,
   }
 
   void Pump() ABSL_LOCKS_EXCLUDED(mu_) {
-    // Keeps the stream alive to the end of the loop even if the reactor's OnDone drops its
+    // Keeps the stream alive to the end of the loop even if the call's Done drops its
     // reference meanwhile.
     const std::shared_ptr<ServerStream> self = this->shared_from_this();
     mu_.Lock();
@@ -173,7 +174,7 @@ class ServerStream final : public StreamSink<Response>,
       grpc::Status status;
       const Op op = Next(message, status);
       if (op == Op::kNone) break;
-      ReactorOps<Response>* const ops = ops_;
+      StreamOps<Response>* const ops = ops_;
       mu_.Unlock();
       switch (op) {
         case Op::kRead:
@@ -195,14 +196,14 @@ class ServerStream final : public StreamSink<Response>,
   }
 
   mutable absl::Mutex mu_;
-  // Null once the reactor is done.
-  ReactorOps<Response>* ops_ ABSL_GUARDED_BY(mu_);
+  // Null once the call is done.
+  StreamOps<Response>* ops_ ABSL_GUARDED_BY(mu_);
   OutgoingQueue<Response> queue_ ABSL_GUARDED_BY(mu_);
   // The message being written.
   std::shared_ptr<const Response> writing_ ABSL_GUARDED_BY(mu_);
   // The status to finish with, once set; nothing more is queued then.
   std::optional<grpc::Status> finish_ ABSL_GUARDED_BY(mu_);
-  bool finished_ ABSL_GUARDED_BY(mu_) = false;   // Finish started (or the reactor is done)
+  bool finished_ ABSL_GUARDED_BY(mu_) = false;   // Finish started (or the call is done)
   bool cancelled_ ABSL_GUARDED_BY(mu_) = false;  // nothing more can be written
   bool want_read_ ABSL_GUARDED_BY(mu_) = false;
   bool reading_ ABSL_GUARDED_BY(mu_) = false;
@@ -217,10 +218,10 @@ class ServerStream final : public StreamSink<Response>,
 // On the async API, one PlayCall a call: it asks gRPC for the next Play call on its queue and
 // lives until the call is done. Its operations are started by the ServerStream's Pump (on any
 // thread) and complete on the queue's thread. It deletes itself once gRPC has said the call is
-// done, Finish has completed and no operation is outstanding: Finish is always started (a
-// cancellation finishes the stream too), and the Pump starts nothing after it, so then nothing
-// can touch the call again.
-class PlayCall final : private ReactorOps<v1::PlayResponse> {
+// done, Finish has completed and no operation is outstanding (CallLifetime): Finish is always
+// started (a cancellation finishes the stream too), and the Pump starts nothing after it, so
+// then nothing can touch the call again.
+class PlayCall final : private StreamOps<v1::PlayResponse> {
  public:
   // Asks for the next Play call on `queue`.
   static void Request(ExecutionServiceBase& service, MatchHost& host,
@@ -241,7 +242,7 @@ class PlayCall final : private ReactorOps<v1::PlayResponse> {
         host_(host),
         queue_(queue),
         stream_(&context_),
-        session_(std::make_shared<Session>(static_cast<ReactorOps<v1::PlayResponse>*>(this))) {}
+        session_(std::make_shared<Session>(static_cast<StreamOps<v1::PlayResponse>*>(this))) {}
 
   void Completed(Event event, bool ok) {
     switch (event) {
@@ -266,17 +267,8 @@ class PlayCall final : private ReactorOps<v1::PlayResponse> {
         if (context_.IsCancelled()) session_->out->Cancelled();
         break;
     }
-    bool last = false;
-    {
-      absl::MutexLock lock(&ops_mu_);
-      if (event == Event::kDone) {
-        done_ = true;
-      } else {
-        --outstanding_;
-        if (event == Event::kFinished) finished_ = true;
-      }
-      last = done_ && finished_ && outstanding_ == 0;
-    }
+    const bool last = event == Event::kDone ? lifetime_.Done()
+                                            : lifetime_.Completed(event == Event::kFinished);
     if (last) {
       session_->out->Done();
       delete this;
@@ -323,7 +315,7 @@ class PlayCall final : private ReactorOps<v1::PlayResponse> {
   // What may outlive the call: the outgoing stream (the host's sink) and the seat stream the
   // host opened, which the host's callback sets.
   struct Session {
-    explicit Session(ReactorOps<v1::PlayResponse>* ops)
+    explicit Session(StreamOps<v1::PlayResponse>* ops)
         : out(std::make_shared<ServerStream<v1::PlayResponse>>(ops)) {}
     const std::shared_ptr<ServerStream<v1::PlayResponse>> out;
     absl::Mutex mu;
@@ -365,22 +357,17 @@ class PlayCall final : private ReactorOps<v1::PlayResponse> {
         });
   }
 
-  // ReactorOps, from the Pump. Counted before they start, so their completion never finds the
-  // count at zero.
-  void Started() {
-    absl::MutexLock lock(&ops_mu_);
-    ++outstanding_;
-  }
+  // StreamOps, from the Pump.
   void StartReadOp() override {
-    Started();
+    lifetime_.Started();
     stream_.Read(&request_, &read_tag_);
   }
   void StartWriteOp(const v1::PlayResponse* message) override {
-    Started();
+    lifetime_.Started();
     stream_.Write(*message, &write_tag_);
   }
   void FinishOp(grpc::Status status) override {
-    Started();
+    lifetime_.Started();
     stream_.Finish(status, &finish_tag_);
   }
 
@@ -401,102 +388,136 @@ class PlayCall final : private ReactorOps<v1::PlayResponse> {
   v1::PlayRequest request_;
   bool first_ = true;
   std::string name_;
-
-  absl::Mutex ops_mu_;
-  int outstanding_ ABSL_GUARDED_BY(ops_mu_) = 0;
-  bool finished_ ABSL_GUARDED_BY(ops_mu_) = false;
-  bool done_ ABSL_GUARDED_BY(ops_mu_) = false;
+  CallLifetime lifetime_;
 };
 
-// WatchMatch: the host sends public views to the stream until it closes it.
-class WatchReactor final : public grpc::ServerWriteReactor<v1::WatchMatchResponse>,
-                           private ReactorOps<v1::WatchMatchResponse> {
+// WatchMatch: the host sends public views to the stream until it closes it. On the async API
+// like PlayCall, and deleted the same way, but with nothing to read.
+class WatchCall final : private StreamOps<v1::WatchMatchResponse> {
  public:
-  WatchReactor(MatchHost& host, const v1::WatchMatchRequest& request)
-      : out_(std::make_shared<ServerStream<v1::WatchMatchResponse>>(
-            static_cast<ReactorOps<v1::WatchMatchResponse>*>(this))) {
-    host.Watch(request.name(), request.view_mask(), out_,
-               [out = out_](absl::Status status) {
-                 if (!status.ok()) out->FinishWith(ToGrpcStatus(status));
-               });
-  }
-
-  void OnWriteDone(bool ok) override { out_->WriteDone(ok); }
-  void OnCancel() override { out_->Cancelled(); }
-  void OnDone() override {
-    out_->Done();
-    delete this;
+  // Asks for the next WatchMatch call on `queue`.
+  static void Request(ExecutionServiceBase& service, MatchHost& host,
+                      grpc::ServerCompletionQueue* queue) {
+    auto* call = new WatchCall(service, host, queue);
+    call->context_.AsyncNotifyWhenDone(&call->done_tag_);
+    service.RequestWatchMatch(&call->context_, &call->request_, &call->writer_, queue, queue,
+                              &call->request_tag_);
   }
 
  private:
-  void StartReadOp() override {}  // nothing to read on a server-streaming call
-  void StartWriteOp(const v1::WatchMatchResponse* message) override { StartWrite(message); }
-  void FinishOp(grpc::Status status) override { Finish(std::move(status)); }
+  enum class Event { kRequested, kWritten, kFinished, kDone };
 
+  using Tag = EventTag<WatchCall, Event>;
+  friend Tag;
+
+  WatchCall(ExecutionServiceBase& service, MatchHost& host, grpc::ServerCompletionQueue* queue)
+      : service_(service),
+        host_(host),
+        queue_(queue),
+        writer_(&context_),
+        out_(std::make_shared<ServerStream<v1::WatchMatchResponse>>(
+            static_cast<StreamOps<v1::WatchMatchResponse>*>(this))) {}
+
+  void Completed(Event event, bool ok) {
+    switch (event) {
+      case Event::kRequested:
+        if (!ok) {  // the server is shutting down: no call came, and none will
+          delete this;
+          return;
+        }
+        Request(service_, host_, queue_);
+        host_.Watch(request_.name(), request_.view_mask(), out_,
+                    [out = out_](absl::Status status) {
+                      if (!status.ok()) out->FinishWith(ToGrpcStatus(status));
+                    });
+        return;
+      case Event::kWritten:
+        out_->WriteDone(ok);
+        break;
+      case Event::kFinished:
+        break;
+      case Event::kDone:
+        if (context_.IsCancelled()) out_->Cancelled();
+        break;
+    }
+    const bool last = event == Event::kDone ? lifetime_.Done()
+                                            : lifetime_.Completed(event == Event::kFinished);
+    if (last) {
+      out_->Done();
+      delete this;
+    }
+  }
+
+  // StreamOps, from the Pump.
+  void StartReadOp() override {}  // nothing to read on a server-streaming call
+  void StartWriteOp(const v1::WatchMatchResponse* message) override {
+    lifetime_.Started();
+    writer_.Write(*message, &write_tag_);
+  }
+  void FinishOp(grpc::Status status) override {
+    lifetime_.Started();
+    writer_.Finish(status, &finish_tag_);
+  }
+
+  ExecutionServiceBase& service_;
+  MatchHost& host_;
+  grpc::ServerCompletionQueue* const queue_;
+  grpc::ServerContext context_;
+  v1::WatchMatchRequest request_;
+  grpc::ServerAsyncWriter<v1::WatchMatchResponse> writer_;
+  Tag request_tag_{this, Event::kRequested};
+  Tag write_tag_{this, Event::kWritten};
+  Tag finish_tag_{this, Event::kFinished};
+  Tag done_tag_{this, Event::kDone};
   const std::shared_ptr<ServerStream<v1::WatchMatchResponse>> out_;
+  CallLifetime lifetime_;
 };
 
 }  // namespace
 
-ExecutionServiceImpl::ExecutionServiceImpl(MatchHost& host, int play_queues)
+ExecutionServiceImpl::ExecutionServiceImpl(MatchHost& host, int queues)
     : host_(host),
-      play_queues_(play_queues > 0 ? play_queues : CoreCount()) {}
-
-grpc::ServerUnaryReactor* ExecutionServiceImpl::CreateMatch(grpc::CallbackServerContext* context,
-                                                            const v1::CreateMatchRequest* request,
-                                                            v1::CreateMatchResponse* response) {
-  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  host_.CreateMatch(BearerToken(*context), *request, FinishCall(reactor, response));
-  return reactor;
-}
-
-grpc::ServerUnaryReactor* ExecutionServiceImpl::GetMatch(grpc::CallbackServerContext* context,
-                                                         const v1::GetMatchRequest* request,
-                                                         v1::Match* response) {
-  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  host_.GetMatch(request->name(), FinishCall(reactor, response));
-  return reactor;
-}
-
-grpc::ServerUnaryReactor* ExecutionServiceImpl::ListMatches(grpc::CallbackServerContext* context,
-                                                            const v1::ListMatchesRequest* request,
-                                                            v1::ListMatchesResponse* response) {
-  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  host_.ListMatches(*request, FinishCall(reactor, response));
-  return reactor;
-}
-
-grpc::ServerUnaryReactor* ExecutionServiceImpl::SubmitAction(
-    grpc::CallbackServerContext* context, const v1::SubmitActionRequest* request,
-    v1::SeatView* response) {
-  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  host_.SubmitAction(BearerToken(*context), *request, FinishCall(reactor, response));
-  return reactor;
-}
-
-grpc::ServerWriteReactor<v1::WatchMatchResponse>* ExecutionServiceImpl::WatchMatch(
-    grpc::CallbackServerContext* context, const v1::WatchMatchRequest* request) {
-  return new WatchReactor(host_, *request);
-}
-
-grpc::ServerUnaryReactor* ExecutionServiceImpl::GetRecord(grpc::CallbackServerContext* context,
-                                                          const v1::GetRecordRequest* request,
-                                                          v1::Record* response) {
-  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  host_.GetRecord(request->name(), FinishCall(reactor, response));
-  return reactor;
-}
-
-grpc::ServerUnaryReactor* ExecutionServiceImpl::AbortMatch(grpc::CallbackServerContext* context,
-                                                           const v1::AbortMatchRequest* request,
-                                                           v1::Match* response) {
-  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  host_.AbortMatch(BearerToken(*context), *request, FinishCall(reactor, response));
-  return reactor;
-}
+      queues_(queues > 0 ? queues : CoreCount()),
+      create_match_([this](auto&&... args) { RequestCreateMatch(args...); },
+                    [this](grpc::ServerContext& context, v1::CreateMatchRequest request,
+                           auto done) {
+                      host_.CreateMatch(BearerToken(context), std::move(request),
+                                        std::move(done));
+                    }),
+      get_match_([this](auto&&... args) { RequestGetMatch(args...); },
+                 [this](grpc::ServerContext&, v1::GetMatchRequest request, auto done) {
+                   host_.GetMatch(std::move(*request.mutable_name()), std::move(done));
+                 }),
+      list_matches_([this](auto&&... args) { RequestListMatches(args...); },
+                    [this](grpc::ServerContext&, v1::ListMatchesRequest request, auto done) {
+                      host_.ListMatches(std::move(request), std::move(done));
+                    }),
+      submit_action_([this](auto&&... args) { RequestSubmitAction(args...); },
+                     [this](grpc::ServerContext& context, v1::SubmitActionRequest request,
+                            auto done) {
+                       host_.SubmitAction(BearerToken(context), std::move(request),
+                                          std::move(done));
+                     }),
+      get_record_([this](auto&&... args) { RequestGetRecord(args...); },
+                  [this](grpc::ServerContext&, v1::GetRecordRequest request, auto done) {
+                    host_.GetRecord(std::move(*request.mutable_name()), std::move(done));
+                  }),
+      abort_match_([this](auto&&... args) { RequestAbortMatch(args...); },
+                   [this](grpc::ServerContext& context, v1::AbortMatchRequest request,
+                          auto done) {
+                     host_.AbortMatch(BearerToken(context), std::move(request),
+                                      std::move(done));
+                   }) {}
 
 void ExecutionServiceImpl::RequestCalls(grpc::ServerCompletionQueue* queue) {
   PlayCall::Request(*this, host_, queue);
+  WatchCall::Request(*this, host_, queue);
+  create_match_.Await(queue);
+  get_match_.Await(queue);
+  list_matches_.Await(queue);
+  submit_action_.Await(queue);
+  get_record_.Await(queue);
+  abort_match_.Await(queue);
 }
 
 }  // namespace boneyard::execution

@@ -1,9 +1,8 @@
-// The execution service's gRPC handlers (proto/boneyard/v1/execution.proto): Play, the stream
-// that carries nearly every call, on gRPC's async API with completion queues of the service's
-// own (services/common/async_queues.h says why); the others on the callback API. They are
-// thin: each decodes the call (its bearer token and request), hands it to the MatchHost and
-// encodes the host's answer; the host does the work and answers later on one of its threads.
-// No handler ever blocks.
+// The execution service's gRPC handlers (proto/boneyard/v1/execution.proto), all on gRPC's
+// async API with completion queues of the service's own (services/common/async_queues.h says
+// why). They are thin: each decodes the call (its bearer token and request), hands it to the
+// MatchHost and encodes the host's answer; the host does the work and answers later on one of
+// its threads. No handler ever blocks.
 //
 // The two streaming RPCs share one piece of plumbing, the outgoing queue of a stream: the host
 // sends each view to a sink (StreamSink in match_host.h) from its own threads; the sink queues
@@ -24,64 +23,52 @@
 #include "boneyard/v1/execution.grpc.pb.h"
 #include "boneyard/v1/execution.pb.h"
 #include "services/common/async_queues.h"
+#include "services/common/async_unary_call.h"
 #include "services/execution/match_host.h"
 
 namespace boneyard::execution {
 
-// Every method on the callback API but Play, which is on the async API. (Play is marked async
-// first, in the innermost base: gRPC drops a method's handler when it turns from sync to async,
-// not from callback to async.)
-using ExecutionServiceBase = v1::ExecutionService::WithCallbackMethod_CreateMatch<
-    v1::ExecutionService::WithCallbackMethod_GetMatch<
-        v1::ExecutionService::WithCallbackMethod_ListMatches<
-            v1::ExecutionService::WithCallbackMethod_SubmitAction<
-                v1::ExecutionService::WithCallbackMethod_WatchMatch<
-                    v1::ExecutionService::WithCallbackMethod_GetRecord<
-                        v1::ExecutionService::WithCallbackMethod_AbortMatch<
+// Every method on the async API, on completion queues of the service's own
+// (services/common/async_queues.h says why): Play, which carries nearly every call, because of
+// gRPC's scan of a queue's outstanding operations; the others too, because a single
+// callback-API method gives the server gRPC's callback threads, which poll the sockets and then
+// wake the thread each read is for (docs/performance.md).
+using ExecutionServiceBase = v1::ExecutionService::WithAsyncMethod_CreateMatch<
+    v1::ExecutionService::WithAsyncMethod_GetMatch<
+        v1::ExecutionService::WithAsyncMethod_ListMatches<
+            v1::ExecutionService::WithAsyncMethod_SubmitAction<
+                v1::ExecutionService::WithAsyncMethod_WatchMatch<
+                    v1::ExecutionService::WithAsyncMethod_GetRecord<
+                        v1::ExecutionService::WithAsyncMethod_AbortMatch<
                             v1::ExecutionService::WithAsyncMethod_Play<
                                 v1::ExecutionService::Service>>>>>>>>;
 
 class ExecutionServiceImpl final : public ExecutionServiceBase, public AsyncService {
  public:
   // `host` must outlive the service (and so the gRPC server it is registered with).
-  // `play_queues` completion queues, each with a thread, carry the Play streams; 0 means one per
-  // core. A queue per core keeps each queue's list of outstanding operations short (Debian's
-  // libgrpc scans it on every completion) while few threads wake: with eight queues on two
-  // cores, a sleeping queue thread was woken for most reads and writes, two context switches
-  // an action more (docs/performance.md).
-  explicit ExecutionServiceImpl(MatchHost& host, int play_queues = 0);
+  // `queues` completion queues, each with a thread, carry the calls; 0 means one per core. A
+  // queue per core keeps each queue's list of outstanding operations short (Debian's libgrpc
+  // scans it on every completion) while few threads wake: with eight queues on two cores, a
+  // sleeping queue thread was woken for most reads and writes, two context switches an action
+  // more (docs/performance.md).
+  explicit ExecutionServiceImpl(MatchHost& host, int queues = 0);
 
   ExecutionServiceImpl(const ExecutionServiceImpl&) = delete;
   ExecutionServiceImpl& operator=(const ExecutionServiceImpl&) = delete;
 
-  grpc::ServerUnaryReactor* CreateMatch(grpc::CallbackServerContext* context,
-                                        const v1::CreateMatchRequest* request,
-                                        v1::CreateMatchResponse* response) override;
-  grpc::ServerUnaryReactor* GetMatch(grpc::CallbackServerContext* context,
-                                     const v1::GetMatchRequest* request,
-                                     v1::Match* response) override;
-  grpc::ServerUnaryReactor* ListMatches(grpc::CallbackServerContext* context,
-                                        const v1::ListMatchesRequest* request,
-                                        v1::ListMatchesResponse* response) override;
-  grpc::ServerUnaryReactor* SubmitAction(grpc::CallbackServerContext* context,
-                                         const v1::SubmitActionRequest* request,
-                                         v1::SeatView* response) override;
-  grpc::ServerWriteReactor<v1::WatchMatchResponse>* WatchMatch(
-      grpc::CallbackServerContext* context, const v1::WatchMatchRequest* request) override;
-  grpc::ServerUnaryReactor* GetRecord(grpc::CallbackServerContext* context,
-                                      const v1::GetRecordRequest* request,
-                                      v1::Record* response) override;
-  grpc::ServerUnaryReactor* AbortMatch(grpc::CallbackServerContext* context,
-                                       const v1::AbortMatchRequest* request,
-                                       v1::Match* response) override;
-
-  // AsyncService: the Play streams.
-  int completion_queues() const override { return play_queues_; }
+  // AsyncService.
+  int completion_queues() const override { return queues_; }
   void RequestCalls(grpc::ServerCompletionQueue* queue) override;
 
  private:
   MatchHost& host_;
-  const int play_queues_;
+  const int queues_;
+  const AsyncUnaryMethod<v1::CreateMatchRequest, v1::CreateMatchResponse> create_match_;
+  const AsyncUnaryMethod<v1::GetMatchRequest, v1::Match> get_match_;
+  const AsyncUnaryMethod<v1::ListMatchesRequest, v1::ListMatchesResponse> list_matches_;
+  const AsyncUnaryMethod<v1::SubmitActionRequest, v1::SeatView> submit_action_;
+  const AsyncUnaryMethod<v1::GetRecordRequest, v1::Record> get_record_;
+  const AsyncUnaryMethod<v1::AbortMatchRequest, v1::Match> abort_match_;
 };
 
 namespace execution_internal {
