@@ -8,7 +8,9 @@
 namespace boneyard::execution {
 
 google::protobuf::Struct EffectOf(const State& before, const State& after) {
-  nlohmann::json effect = nlohmann::json::object();
+  // Built as a Struct directly, not through JSON: this runs for every event.
+  google::protobuf::Struct effect;
+  auto& fields = *effect.mutable_fields();
   const std::vector<int> old_scores = before.Scores();
   const std::vector<int> new_scores = after.Scores();
   std::vector<int> points(new_scores.size(), 0);
@@ -17,14 +19,17 @@ google::protobuf::Struct EffectOf(const State& before, const State& after) {
     points[i] = new_scores[i] - old_scores[i];
     scored = scored || points[i] != 0;
   }
-  if (scored) effect["points"] = points;
-  if (after.IsTerminal()) {
-    effect["match_over"] = true;
-    effect["round_over"] = true;
-  } else if (after.Round() != before.Round()) {
-    effect["round_over"] = true;
+  if (scored) {
+    google::protobuf::ListValue& list = *fields["points"].mutable_list_value();
+    for (int p : points) list.add_values()->set_number_value(p);
   }
-  return JsonToStruct(effect);
+  if (after.IsTerminal()) {
+    fields["match_over"].set_bool_value(true);
+    fields["round_over"].set_bool_value(true);
+  } else if (after.Round() != before.Round()) {
+    fields["round_over"].set_bool_value(true);
+  }
+  return effect;
 }
 
 v1::MatchEvent EventProto(const EventRow& row, std::string public_action,

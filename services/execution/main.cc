@@ -52,8 +52,8 @@ ABSL_FLAG(absl::Duration, commit_interval, absl::Milliseconds(2),
           "The least time between the starts of two group commits: events arriving meanwhile "
           "share the next one (a full batch goes at once). 0 commits whenever a writer is free.");
 ABSL_FLAG(int, play_queues, 0,
-          "gRPC completion queues (each with a thread) serving the Play streams; 0 means one "
-          "per core.");
+          "gRPC completion queues (each with a thread) serving every call (named for the Play "
+          "streams, which carry nearly all of them); 0 means one per core.");
 ABSL_FLAG(std::string, ratings_target, "",
           "The ratings service (host:port) that finished matches' results are delivered to, "
           "retried until it acknowledges them; empty: results wait in the outbox.");
