@@ -211,72 +211,126 @@ class ServerStream final : public StreamSink<Response>,
   int64_t dropped_views_ ABSL_GUARDED_BY(mu_) = 0;
 };
 
-// Play: the first message names the match and opens the seat's stream at the host; later
-// messages are hellos or actions for it. Reading goes on until the client half-closes (the
-// stream then stays open for views until the host closes it) or the call ends.
+// What PlayCall and WatchCall share: one object a call on gRPC's async API, which asks for the
+// next call on its queue when one arrives and lives until the call is done. Its operations are
+// started by its ServerStream's Pump (on any thread) and complete on the queue's thread. It
+// deletes itself once gRPC has said the call is done, Finish has completed and no operation is
+// outstanding (CallLifetime): Finish is always started (a cancellation finishes the stream
+// too), and the Pump starts nothing after it, so then nothing can touch the call again.
 //
-// On the async API, one PlayCall a call: it asks gRPC for the next Play call on its queue and
-// lives until the call is done. Its operations are started by the ServerStream's Pump (on any
-// thread) and complete on the queue's thread. It deletes itself once gRPC has said the call is
-// done, Finish has completed and no operation is outstanding (CallLifetime): Finish is always
-// started (a cancellation finishes the stream too), and the Pump starts nothing after it, so
-// then nothing can touch the call again.
-class PlayCall final : private StreamOps<v1::PlayResponse> {
+// `Derived` (final, befriending StreamCall) asks gRPC for its call (AskForCall, with
+// `arrived_tag_`), acts on its arrival (Arrived) and on its reads (ReadDone, with `read_tag_`),
+// and starts reads (StartReadOp). `Stream` is gRPC's async stream of the call's kind.
+template <class Derived, class Response, class Stream>
+class StreamCall : protected StreamOps<Response> {
  public:
-  // Asks for the next Play call on `queue`.
-  static void Request(ExecutionServiceBase& service, MatchHost& host,
-                      grpc::ServerCompletionQueue* queue) {
-    auto* call = new PlayCall(service, host, queue);
+  // Asks for the next call on `queue`.
+  static void Await(ExecutionServiceBase& service, MatchHost& host,
+                    grpc::ServerCompletionQueue* queue) {
+    auto* call = new Derived(service, host, queue);
     call->context_.AsyncNotifyWhenDone(&call->done_tag_);
-    service.RequestPlay(&call->context_, &call->stream_, queue, queue, &call->request_tag_);
+    call->AskForCall();
   }
 
- private:
-  enum class Event { kRequested, kRead, kWritten, kFinished, kDone };
-
-  using Tag = EventTag<PlayCall, Event>;
+ protected:
+  enum class Event { kArrived, kRead, kWritten, kFinished, kDone };
+  using Tag = EventTag<StreamCall, Event>;
   friend Tag;
 
-  PlayCall(ExecutionServiceBase& service, MatchHost& host, grpc::ServerCompletionQueue* queue)
+  StreamCall(ExecutionServiceBase& service, MatchHost& host, grpc::ServerCompletionQueue* queue)
       : service_(service),
         host_(host),
         queue_(queue),
         stream_(&context_),
-        session_(std::make_shared<Session>(static_cast<StreamOps<v1::PlayResponse>*>(this))) {}
+        out_(std::make_shared<ServerStream<Response>>(static_cast<StreamOps<Response>*>(this))) {}
+  ~StreamCall() = default;
 
+  // StreamOps, from the Pump.
+  void StartWriteOp(const Response* message) override {
+    lifetime_.Started();
+    stream_.Write(*message, &written_tag_);
+  }
+  void FinishOp(grpc::Status status) override {
+    lifetime_.Started();
+    stream_.Finish(status, &finished_tag_);
+  }
+
+  ExecutionServiceBase& service_;
+  MatchHost& host_;
+  grpc::ServerCompletionQueue* const queue_;
+  grpc::ServerContext context_;
+  Stream stream_;
+  Tag arrived_tag_{this, Event::kArrived};
+  Tag read_tag_{this, Event::kRead};
+  // The outgoing stream, which is also the host's sink, so it may outlive the call.
+  const std::shared_ptr<ServerStream<Response>> out_;
+  CallLifetime lifetime_;
+
+ private:
   void Completed(Event event, bool ok) {
+    Derived& call = static_cast<Derived&>(*this);
     switch (event) {
-      case Event::kRequested:
+      case Event::kArrived:
         if (!ok) {  // the server is shutting down: no call came, and none will
-          delete this;
+          delete &call;
           return;
         }
-        Request(service_, host_, queue_);
-        token_ = BearerToken(context_);
-        session_->out->WantRead();
+        Await(service_, host_, queue_);
+        call.Arrived();
         return;
       case Event::kRead:
-        ReadDone(ok);
+        call.ReadDone(ok);
         break;
       case Event::kWritten:
-        session_->out->WriteDone(ok);
+        out_->WriteDone(ok);
         break;
       case Event::kFinished:
         break;
       case Event::kDone:
-        if (context_.IsCancelled()) session_->out->Cancelled();
+        if (context_.IsCancelled()) out_->Cancelled();
         break;
     }
     const bool last = event == Event::kDone ? lifetime_.Done()
                                             : lifetime_.Completed(event == Event::kFinished);
     if (last) {
-      session_->out->Done();
-      delete this;
+      out_->Done();
+      delete &call;
     }
   }
 
+  Tag written_tag_{this, Event::kWritten};
+  Tag finished_tag_{this, Event::kFinished};
+  Tag done_tag_{this, Event::kDone};
+};
+
+// Play: the first message names the match and opens the seat's stream at the host; later
+// messages are hellos or actions for it. Reading goes on until the client half-closes (the
+// stream then stays open for views until the host closes it) or the call ends.
+class PlayCall final
+    : public StreamCall<PlayCall, v1::PlayResponse,
+                        grpc::ServerAsyncReaderWriter<v1::PlayResponse, v1::PlayRequest>> {
+ private:
+  friend StreamCall;
+
+  PlayCall(ExecutionServiceBase& service, MatchHost& host, grpc::ServerCompletionQueue* queue)
+      : StreamCall(service, host, queue), session_(std::make_shared<Session>(out_)) {}
+
+  void AskForCall() {
+    service_.RequestPlay(&context_, &stream_, queue_, queue_, &arrived_tag_);
+  }
+
+  void Arrived() {
+    token_ = BearerToken(context_);
+    out_->WantRead();
+  }
+
+  void StartReadOp() override {
+    lifetime_.Started();
+    stream_.Read(&request_, &read_tag_);
+  }
+
   void ReadDone(bool ok) {
-    ServerStream<v1::PlayResponse>& out = *session_->out;
+    ServerStream<v1::PlayResponse>& out = *out_;
     out.ReadDone();
     if (!ok) {
       // The client half-closed, or the call is gone (the done event finishes it then). Without
@@ -315,8 +369,7 @@ class PlayCall final : private StreamOps<v1::PlayResponse> {
   // What may outlive the call: the outgoing stream (the host's sink) and the seat stream the
   // host opened, which the host's callback sets.
   struct Session {
-    explicit Session(StreamOps<v1::PlayResponse>* ops)
-        : out(std::make_shared<ServerStream<v1::PlayResponse>>(ops)) {}
+    explicit Session(std::shared_ptr<ServerStream<v1::PlayResponse>> out) : out(std::move(out)) {}
     const std::shared_ptr<ServerStream<v1::PlayResponse>> out;
     absl::Mutex mu;
     std::shared_ptr<SeatStream> seat ABSL_GUARDED_BY(mu);
@@ -329,7 +382,7 @@ class PlayCall final : private StreamOps<v1::PlayResponse> {
     name_ = name;
     const bool named = !name.empty();
     host_.OpenSeatStream(
-        token_, std::move(name), view_mask, session_->out,
+        token_, std::move(name), view_mask, out_,
         [session = session_, named, action = std::move(action),
          seen_sequence](absl::StatusOr<std::shared_ptr<SeatStream>> seat) mutable {
           ServerStream<v1::PlayResponse>& out = *session->out;
@@ -357,30 +410,6 @@ class PlayCall final : private StreamOps<v1::PlayResponse> {
         });
   }
 
-  // StreamOps, from the Pump.
-  void StartReadOp() override {
-    lifetime_.Started();
-    stream_.Read(&request_, &read_tag_);
-  }
-  void StartWriteOp(const v1::PlayResponse* message) override {
-    lifetime_.Started();
-    stream_.Write(*message, &write_tag_);
-  }
-  void FinishOp(grpc::Status status) override {
-    lifetime_.Started();
-    stream_.Finish(status, &finish_tag_);
-  }
-
-  ExecutionServiceBase& service_;
-  MatchHost& host_;
-  grpc::ServerCompletionQueue* const queue_;
-  grpc::ServerContext context_;
-  grpc::ServerAsyncReaderWriter<v1::PlayResponse, v1::PlayRequest> stream_;
-  Tag request_tag_{this, Event::kRequested};
-  Tag read_tag_{this, Event::kRead};
-  Tag write_tag_{this, Event::kWritten};
-  Tag finish_tag_{this, Event::kFinished};
-  Tag done_tag_{this, Event::kDone};
   // Set when the call arrives, before any operation starts.
   std::optional<std::string> token_;
   const std::shared_ptr<Session> session_;
@@ -388,89 +417,31 @@ class PlayCall final : private StreamOps<v1::PlayResponse> {
   v1::PlayRequest request_;
   bool first_ = true;
   std::string name_;
-  CallLifetime lifetime_;
 };
 
-// WatchMatch: the host sends public views to the stream until it closes it. On the async API
-// like PlayCall, and deleted the same way, but with nothing to read.
-class WatchCall final : private StreamOps<v1::WatchMatchResponse> {
- public:
-  // Asks for the next WatchMatch call on `queue`.
-  static void Request(ExecutionServiceBase& service, MatchHost& host,
-                      grpc::ServerCompletionQueue* queue) {
-    auto* call = new WatchCall(service, host, queue);
-    call->context_.AsyncNotifyWhenDone(&call->done_tag_);
-    service.RequestWatchMatch(&call->context_, &call->request_, &call->writer_, queue, queue,
-                              &call->request_tag_);
-  }
-
+// WatchMatch: the host sends public views to the stream until it closes it.
+class WatchCall final
+    : public StreamCall<WatchCall, v1::WatchMatchResponse,
+                        grpc::ServerAsyncWriter<v1::WatchMatchResponse>> {
  private:
-  enum class Event { kRequested, kWritten, kFinished, kDone };
+  friend StreamCall;
 
-  using Tag = EventTag<WatchCall, Event>;
-  friend Tag;
+  using StreamCall::StreamCall;
 
-  WatchCall(ExecutionServiceBase& service, MatchHost& host, grpc::ServerCompletionQueue* queue)
-      : service_(service),
-        host_(host),
-        queue_(queue),
-        writer_(&context_),
-        out_(std::make_shared<ServerStream<v1::WatchMatchResponse>>(
-            static_cast<StreamOps<v1::WatchMatchResponse>*>(this))) {}
-
-  void Completed(Event event, bool ok) {
-    switch (event) {
-      case Event::kRequested:
-        if (!ok) {  // the server is shutting down: no call came, and none will
-          delete this;
-          return;
-        }
-        Request(service_, host_, queue_);
-        host_.Watch(request_.name(), request_.view_mask(), out_,
-                    [out = out_](absl::Status status) {
-                      if (!status.ok()) out->FinishWith(ToGrpcStatus(status));
-                    });
-        return;
-      case Event::kWritten:
-        out_->WriteDone(ok);
-        break;
-      case Event::kFinished:
-        break;
-      case Event::kDone:
-        if (context_.IsCancelled()) out_->Cancelled();
-        break;
-    }
-    const bool last = event == Event::kDone ? lifetime_.Done()
-                                            : lifetime_.Completed(event == Event::kFinished);
-    if (last) {
-      out_->Done();
-      delete this;
-    }
+  void AskForCall() {
+    service_.RequestWatchMatch(&context_, &request_, &stream_, queue_, queue_, &arrived_tag_);
   }
 
-  // StreamOps, from the Pump.
-  void StartReadOp() override {}  // nothing to read on a server-streaming call
-  void StartWriteOp(const v1::WatchMatchResponse* message) override {
-    lifetime_.Started();
-    writer_.Write(*message, &write_tag_);
-  }
-  void FinishOp(grpc::Status status) override {
-    lifetime_.Started();
-    writer_.Finish(status, &finish_tag_);
+  void Arrived() {
+    host_.Watch(request_.name(), request_.view_mask(), out_, [out = out_](absl::Status status) {
+      if (!status.ok()) out->FinishWith(ToGrpcStatus(status));
+    });
   }
 
-  ExecutionServiceBase& service_;
-  MatchHost& host_;
-  grpc::ServerCompletionQueue* const queue_;
-  grpc::ServerContext context_;
+  void ReadDone(bool) {}       // nothing to read on a server-streaming call
+  void StartReadOp() override {}
+
   v1::WatchMatchRequest request_;
-  grpc::ServerAsyncWriter<v1::WatchMatchResponse> writer_;
-  Tag request_tag_{this, Event::kRequested};
-  Tag write_tag_{this, Event::kWritten};
-  Tag finish_tag_{this, Event::kFinished};
-  Tag done_tag_{this, Event::kDone};
-  const std::shared_ptr<ServerStream<v1::WatchMatchResponse>> out_;
-  CallLifetime lifetime_;
 };
 
 }  // namespace
@@ -510,8 +481,8 @@ ExecutionServiceImpl::ExecutionServiceImpl(MatchHost& host, int queues)
                    }) {}
 
 void ExecutionServiceImpl::RequestCalls(grpc::ServerCompletionQueue* queue) {
-  PlayCall::Request(*this, host_, queue);
-  WatchCall::Request(*this, host_, queue);
+  PlayCall::Await(*this, host_, queue);
+  WatchCall::Await(*this, host_, queue);
   create_match_.Await(queue);
   get_match_.Await(queue);
   list_matches_.Await(queue);
