@@ -37,16 +37,8 @@ TEST(ParseBearerHeaderTest, RejectsAnythingElse) {
 
 // BearerToken reads the metadata of a real call: the test service answers GetMatch with the
 // token it saw.
-class BearerTokenTest : public ::testing::Test {
+class BearerTokenTest : public testutil::LoopbackServerTest {
  protected:
-  void SetUp() override {
-    absl::StatusOr<std::unique_ptr<GrpcServer>> server =
-        GrpcServer::Start({.listen_address = "127.0.0.1:0", .services = {&service_}});
-    ASSERT_TRUE(server.ok()) << server.status();
-    server_ = *std::move(server);
-    stub_ = boneyard::v1::ExecutionService::NewStub(testutil::LoopbackChannel(server_->port()));
-  }
-
   // The token the server saw, or the call's error.
   grpc::Status Call(const std::vector<std::string>& authorization, std::string* token) {
     grpc::ClientContext ctx;
@@ -59,10 +51,6 @@ class BearerTokenTest : public ::testing::Test {
     *token = match.name();
     return status;
   }
-
-  testutil::TestExecutionService service_;
-  std::unique_ptr<GrpcServer> server_;
-  std::unique_ptr<boneyard::v1::ExecutionService::Stub> stub_;
 };
 
 TEST_F(BearerTokenTest, ReadsTheToken) {

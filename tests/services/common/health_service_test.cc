@@ -86,14 +86,11 @@ TEST(HealthServiceTest, AfterShutdownEverythingIsNotServingForGood) {
   health.RemoveWatcher("b.Service", &late);
 }
 
-class HealthOverGrpcTest : public ::testing::Test {
+class HealthOverGrpcTest : public testutil::LoopbackServerTest {
  protected:
   void SetUp() override {
-    absl::StatusOr<std::unique_ptr<GrpcServer>> server =
-        GrpcServer::Start({.listen_address = "127.0.0.1:0", .services = {&service_}});
-    ASSERT_TRUE(server.ok()) << server.status();
-    server_ = *std::move(server);
-    stub_ = Health::NewStub(testutil::LoopbackChannel(server_->port()));
+    ASSERT_NO_FATAL_FAILURE(LoopbackServerTest::SetUp());
+    health_ = Health::NewStub(channel_);
   }
 
   grpc::Status Check(const std::string& name, HealthCheckResponse* response) {
@@ -101,12 +98,10 @@ class HealthOverGrpcTest : public ::testing::Test {
     ctx.set_deadline(testutil::CallDeadline());
     HealthCheckRequest request;
     request.set_service(name);
-    return stub_->Check(&ctx, request, response);
+    return health_->Check(&ctx, request, response);
   }
 
-  testutil::TestExecutionService service_;
-  std::unique_ptr<GrpcServer> server_;
-  std::unique_ptr<Health::Stub> stub_;
+  std::unique_ptr<Health::Stub> health_;
 };
 
 TEST_F(HealthOverGrpcTest, CheckAnswersTheStatusOrNotFoundNamingTheService) {
@@ -124,7 +119,7 @@ TEST_F(HealthOverGrpcTest, WatchFollowsANameFromUnknownToServing) {
   ctx.set_deadline(testutil::CallDeadline());
   HealthCheckRequest request;
   request.set_service("later.Service");
-  std::unique_ptr<grpc::ClientReader<HealthCheckResponse>> watch = stub_->Watch(&ctx, request);
+  std::unique_ptr<grpc::ClientReader<HealthCheckResponse>> watch = health_->Watch(&ctx, request);
   HealthCheckResponse update;
   ASSERT_TRUE(watch->Read(&update));
   EXPECT_EQ(update.status(), HealthCheckResponse::SERVICE_UNKNOWN);
@@ -142,7 +137,7 @@ TEST_F(HealthOverGrpcTest, ShutdownEndsAWatchWithNotServingThenUnavailable) {
   grpc::ClientContext ctx;
   ctx.set_deadline(testutil::CallDeadline());
   std::unique_ptr<grpc::ClientReader<HealthCheckResponse>> watch =
-      stub_->Watch(&ctx, HealthCheckRequest());
+      health_->Watch(&ctx, HealthCheckRequest());
   HealthCheckResponse update;
   ASSERT_TRUE(watch->Read(&update));
   EXPECT_EQ(update.status(), HealthCheckResponse::SERVING);

@@ -19,23 +19,7 @@ using testutil::Health;
 
 constexpr char kExecutionService[] = "boneyard.v1.ExecutionService";
 
-class GrpcServerTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    absl::StatusOr<std::unique_ptr<GrpcServer>> server =
-        GrpcServer::Start({.listen_address = "127.0.0.1:0", .services = {&service_}});
-    ASSERT_TRUE(server.ok()) << server.status();
-    server_ = *std::move(server);
-    ASSERT_GT(server_->port(), 0);
-    channel_ = testutil::LoopbackChannel(server_->port());
-    stub_ = boneyard::v1::ExecutionService::NewStub(channel_);
-  }
-
-  testutil::TestExecutionService service_;
-  std::unique_ptr<GrpcServer> server_;
-  std::shared_ptr<grpc::Channel> channel_;
-  std::unique_ptr<boneyard::v1::ExecutionService::Stub> stub_;
-};
+using GrpcServerTest = testutil::LoopbackServerTest;
 
 TEST_F(GrpcServerTest, HealthReportsEveryServiceAndFollowsSetServing) {
   EXPECT_EQ(testutil::CheckHealth(channel_, ""), Health::kServing);

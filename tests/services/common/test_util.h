@@ -21,7 +21,9 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/synchronization/notification.h"
 #include "boneyard/v1/execution.grpc.pb.h"
+#include "gtest/gtest.h"
 #include "services/common/auth.h"
+#include "services/common/server.h"
 
 namespace boneyard::testutil {
 
@@ -92,6 +94,26 @@ class TestExecutionService : public boneyard::v1::ExecutionService::CallbackServ
   absl::Mutex mu_;
   grpc::ServerUnaryReactor* held_ ABSL_GUARDED_BY(mu_) = nullptr;
   absl::Notification held_notification_;
+};
+
+// A real GrpcServer on a free loopback port, serving a TestExecutionService, with a channel to
+// it and a stub of the service.
+class LoopbackServerTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    absl::StatusOr<std::unique_ptr<GrpcServer>> server =
+        GrpcServer::Start({.listen_address = "127.0.0.1:0", .services = {&service_}});
+    ASSERT_TRUE(server.ok()) << server.status();
+    server_ = *std::move(server);
+    ASSERT_GT(server_->port(), 0);
+    channel_ = LoopbackChannel(server_->port());
+    stub_ = boneyard::v1::ExecutionService::NewStub(channel_);
+  }
+
+  TestExecutionService service_;
+  std::unique_ptr<GrpcServer> server_;
+  std::shared_ptr<grpc::Channel> channel_;
+  std::unique_ptr<boneyard::v1::ExecutionService::Stub> stub_;
 };
 
 inline grpc::ByteBuffer ToByteBuffer(const std::string& bytes) {
