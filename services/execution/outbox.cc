@@ -10,8 +10,8 @@
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
-#include "services/common/threads.h"
 #include "absl/time/time.h"
+#include "services/common/threads.h"
 #include "spdlog/spdlog.h"
 
 namespace boneyard::execution {
