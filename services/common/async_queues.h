@@ -28,6 +28,8 @@
 
 namespace boneyard {
 
+class RpcMetrics;
+
 // A grpc::Service that serves some methods on the async API also derives from this.
 class AsyncService {
  public:
@@ -39,6 +41,11 @@ class AsyncService {
   // Asks for the first calls on `queue`, once the server has started (for each of its queues,
   // before their threads start). As calls arrive, the service asks for more itself.
   virtual void RequestCalls(grpc::ServerCompletionQueue* queue) = 0;
+
+  // The server's per-RPC metrics, given before the server starts (if it has them), for the
+  // methods whose calls the service records itself (RpcMetrics::RecordedByService). They
+  // outlive the server.
+  virtual void UseRpcMetrics(RpcMetrics& /*metrics*/) {}
 };
 
 // Completion queues and one thread draining each.

@@ -89,6 +89,13 @@ const prometheus::Histogram::BucketBoundaries& LatencyBuckets() {
   return *kBuckets;
 }
 
+void LogCall(absl::string_view method_label, grpc::StatusCode code, absl::Duration duration) {
+  spdlog::debug("rpc {}", Fields()
+                              .Add("method", method_label)
+                              .Add("code", StatusCodeName(code))
+                              .Add("seconds", absl::ToDoubleSeconds(duration)));
+}
+
 class MetricsInterceptor : public grpc::experimental::Interceptor {
  public:
   MetricsInterceptor(RpcMetrics* metrics, std::string method)
@@ -116,10 +123,7 @@ class MetricsInterceptor : public grpc::experimental::Interceptor {
     const absl::Duration duration =
         absl::FromChrono(std::chrono::steady_clock::now() - start_);
     metrics_->Record(method_, code, duration);
-    spdlog::debug("rpc {}", Fields()
-                                .Add("method", method_)
-                                .Add("code", StatusCodeName(code))
-                                .Add("seconds", absl::ToDoubleSeconds(duration)));
+    LogCall(method_, code, duration);
   }
 
   RpcMetrics* const metrics_;
@@ -136,8 +140,9 @@ class MetricsInterceptorFactory
 
   grpc::experimental::Interceptor* CreateServerInterceptor(
       grpc::experimental::ServerRpcInfo* info) override {
-    return new MetricsInterceptor(
-        metrics_, metrics_->MethodLabel(info->method() == nullptr ? "" : info->method()));
+    const absl::string_view method = info->method() == nullptr ? "" : info->method();
+    if (metrics_->IsRecordedByService(method)) return nullptr;
+    return new MetricsInterceptor(metrics_, metrics_->MethodLabel(method));
   }
 
  private:
@@ -336,6 +341,23 @@ void RpcMetrics::Record(absl::string_view method, grpc::StatusCode code,
       .Increment();
   handling_seconds_.Add({{"grpc_method", std::move(method_label)}}, LatencyBuckets())
       .Observe(absl::ToDoubleSeconds(duration));
+}
+
+void RpcMetrics::RecordedByService(std::string full_method) {
+  absl::MutexLock lock(&mu_);
+  recorded_by_service_.insert(std::move(full_method));
+}
+
+bool RpcMetrics::IsRecordedByService(absl::string_view full_method) const {
+  absl::ReaderMutexLock lock(&mu_);
+  return recorded_by_service_.find(full_method) != recorded_by_service_.end();
+}
+
+void RpcMetrics::RecordCall(absl::string_view full_method, grpc::StatusCode code,
+                            absl::Duration duration) {
+  const std::string label = MethodLabel(full_method);
+  Record(label, code, duration);
+  LogCall(label, code, duration);
 }
 
 std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>

@@ -136,10 +136,22 @@ class RpcMetrics {
   // Counts one call; `method` is used as the label as it is.
   void Record(absl::string_view method, grpc::StatusCode code, absl::Duration duration);
 
+  // Leaves the calls of `full_method` ("/pkg.Service/Method") to the service, which records
+  // each with RecordCall. For streams: grpc++ runs a call's interceptors on every batch, so on
+  // every message of a stream, which cost the execution service's Play streams a few per cent
+  // of its CPU (docs/performance.md). Before the server accepts calls.
+  void RecordedByService(std::string full_method);
+
+  // Counts one call of `full_method` under MethodLabel and logs it at debug level, as the
+  // interceptor does.
+  void RecordCall(absl::string_view full_method, grpc::StatusCode code, absl::Duration duration);
+  bool IsRecordedByService(absl::string_view full_method) const;
+
   // An interceptor factory for grpc::ServerBuilder::experimental().SetInterceptorCreators
   // (GrpcServer does that when given these metrics). Each call's interceptor records the call
   // under MethodLabel when its status is sent (or, if it never sends one, as CANCELLED when
-  // the call is gone) and logs it at debug level.
+  // the call is gone) and logs it at debug level. Calls of the methods RecordedByService get
+  // none.
   std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface> MakeInterceptorFactory();
 
  private:
@@ -147,6 +159,7 @@ class RpcMetrics {
   prometheus::Family<prometheus::Histogram>& handling_seconds_;
   mutable absl::Mutex mu_;
   std::set<std::string, std::less<>> known_services_ ABSL_GUARDED_BY(mu_);
+  std::set<std::string, std::less<>> recorded_by_service_ ABSL_GUARDED_BY(mu_);
 };
 
 // The canonical name of a status code: "OK", "CANCELLED", ..., "UNAUTHENTICATED"; "UNKNOWN"

@@ -18,15 +18,16 @@ absl::StatusOr<ViewMask> ViewMask::Parse(const google::protobuf::FieldMask& mask
           absl::StrCat(request_field, ": ", view.name(), " has no field \"", path,
                        "\" (paths are top-level field names, such as \"legal_actions\")"));
     }
-    out.fields_.push_back(field->number());
+    out.all_ = false;
+    if (field->number() < kBits) {
+      out.low_ |= uint64_t{1} << field->number();
+    } else {
+      out.high_.push_back(field->number());
+    }
   }
-  std::sort(out.fields_.begin(), out.fields_.end());
-  out.fields_.erase(std::unique(out.fields_.begin(), out.fields_.end()), out.fields_.end());
+  std::sort(out.high_.begin(), out.high_.end());
+  out.high_.erase(std::unique(out.high_.begin(), out.high_.end()), out.high_.end());
   return out;
-}
-
-bool ViewMask::Includes(int field_number) const {
-  return all() || std::binary_search(fields_.begin(), fields_.end(), field_number);
 }
 
 void ViewMask::Trim(google::protobuf::Message& view) const {

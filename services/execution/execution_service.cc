@@ -214,21 +214,26 @@ class ServerStream final : public StreamSink<Response>,
 // What PlayCall and WatchCall share: one object a call on gRPC's async API, which asks for the
 // next call on its queue when one arrives and lives until the call is done. Its operations are
 // started by its ServerStream's Pump (on any thread) and complete on the queue's thread. It
-// deletes itself once gRPC has said the call is done, Finish has completed and no operation is
-// outstanding (CallLifetime): Finish is always started (a cancellation finishes the stream
-// too), and the Pump starts nothing after it, so then nothing can touch the call again.
+// deletes itself once Finish has completed, no operation is outstanding and (if it asked)
+// gRPC has said the call is done (CallLifetime): Finish is always started (a cancellation
+// finishes the stream too), and the Pump starts nothing after it, so then nothing can touch
+// the call again.
 //
 // `Derived` (final, befriending StreamCall) asks gRPC for its call (AskForCall, with
 // `arrived_tag_`), acts on its arrival (Arrived) and on its reads (ReadDone, with `read_tag_`),
 // and starts reads (StartReadOp). `Stream` is gRPC's async stream of the call's kind.
+// `Derived::kDoneEvent` says whether it asks gRPC for the done event: a call that keeps a read
+// outstanding learns of a cancellation from it (or from its next write) and goes without, as
+// each outstanding tag costs every completion on the queue a little (async_queues.h).
 template <class Derived, class Response, class Stream>
 class StreamCall : protected StreamOps<Response> {
  public:
-  // Asks for the next call on `queue`.
-  static void Await(ExecutionServiceBase& service, MatchHost& host,
+  // Asks for the next call on `queue`; `metrics` (or null) records the call when it finishes.
+  static void Await(ExecutionServiceBase& service, MatchHost& host, RpcMetrics* metrics,
                     grpc::ServerCompletionQueue* queue) {
     auto* call = new Derived(service, host, queue);
-    call->context_.AsyncNotifyWhenDone(&call->done_tag_);
+    call->metrics_ = metrics;
+    if (Derived::kDoneEvent) call->context_.AsyncNotifyWhenDone(&call->done_tag_);
     call->AskForCall();
   }
 
@@ -251,6 +256,10 @@ class StreamCall : protected StreamOps<Response> {
     stream_.Write(*message, &written_tag_);
   }
   void FinishOp(grpc::Status status) override {
+    if (metrics_ != nullptr) {
+      metrics_->RecordCall(Derived::FullMethod(), status.error_code(),
+                           absl::Now() - arrival_time_);
+    }
     lifetime_.Started();
     stream_.Finish(status, &finished_tag_);
   }
@@ -264,7 +273,7 @@ class StreamCall : protected StreamOps<Response> {
   Tag read_tag_{this, Event::kRead};
   // The outgoing stream, which is also the host's sink, so it may outlive the call.
   const std::shared_ptr<ServerStream<Response>> out_;
-  CallLifetime lifetime_;
+  CallLifetime lifetime_{Derived::kDoneEvent};
 
  private:
   void Completed(Event event, bool ok) {
@@ -275,7 +284,8 @@ class StreamCall : protected StreamOps<Response> {
           delete &call;
           return;
         }
-        Await(service_, host_, queue_);
+        arrival_time_ = absl::Now();
+        Await(service_, host_, metrics_, queue_);
         call.Arrived();
         return;
       case Event::kRead:
@@ -298,6 +308,8 @@ class StreamCall : protected StreamOps<Response> {
     }
   }
 
+  RpcMetrics* metrics_ = nullptr;
+  absl::Time arrival_time_;  // set before any operation starts
   Tag written_tag_{this, Event::kWritten};
   Tag finished_tag_{this, Event::kFinished};
   Tag done_tag_{this, Event::kDone};
@@ -306,11 +318,26 @@ class StreamCall : protected StreamOps<Response> {
 // Play: the first message names the match and opens the seat's stream at the host; later
 // messages are hellos or actions for it. Reading goes on until the client half-closes (the
 // stream then stays open for views until the host closes it) or the call ends.
+//
+// It has no done event: there are two Play streams a match, and that tag would double the
+// list the queue scans on every completion. A failed read is a half-close or a cancellation,
+// which it cannot tell apart, so it keeps the stream open either way: if the call is gone,
+// the next view's write fails and finishes it; if no view comes, the host finishes it when
+// the match ends, when the seat opens too many streams (kMaxStreamsPerSeat) or at shutdown.
 class PlayCall final
     : public StreamCall<PlayCall, v1::PlayResponse,
                         grpc::ServerAsyncReaderWriter<v1::PlayResponse, v1::PlayRequest>> {
+ public:
+  // "/boneyard.v1.ExecutionService/Play"
+  static const std::string& FullMethod() {
+    static const auto* const kMethod =
+        new std::string(absl::StrCat("/", v1::ExecutionService::service_full_name(), "/Play"));
+    return *kMethod;
+  }
+
  private:
   friend StreamCall;
+  static constexpr bool kDoneEvent = false;
 
   PlayCall(ExecutionServiceBase& service, MatchHost& host, grpc::ServerCompletionQueue* queue)
       : StreamCall(service, host, queue), session_(std::make_shared<Session>(out_)) {}
@@ -333,9 +360,9 @@ class PlayCall final
     ServerStream<v1::PlayResponse>& out = *out_;
     out.ReadDone();
     if (!ok) {
-      // The client half-closed, or the call is gone (the done event finishes it then). Without
-      // a first message there is no stream to keep open: the host answers for the missing name
-      // (after checking the token, as for any call).
+      // The client half-closed, or the call is gone. Without a first message there is no
+      // stream to keep open: the host answers for the missing name (after checking the token,
+      // as for any call), which finishes the call either way.
       if (first_ && !out.Ending()) Open(std::string(), {}, std::nullopt, 0);
       return;
     }
@@ -423,8 +450,18 @@ class PlayCall final
 class WatchCall final
     : public StreamCall<WatchCall, v1::WatchMatchResponse,
                         grpc::ServerAsyncWriter<v1::WatchMatchResponse>> {
+ public:
+  // "/boneyard.v1.ExecutionService/WatchMatch"
+  static const std::string& FullMethod() {
+    static const auto* const kMethod = new std::string(
+        absl::StrCat("/", v1::ExecutionService::service_full_name(), "/WatchMatch"));
+    return *kMethod;
+  }
+
  private:
   friend StreamCall;
+  // Nothing to read: only the done event tells it of a cancellation between views.
+  static constexpr bool kDoneEvent = true;
 
   using StreamCall::StreamCall;
 
@@ -480,9 +517,15 @@ ExecutionServiceImpl::ExecutionServiceImpl(MatchHost& host, int queues)
                                       std::move(done));
                    }) {}
 
+void ExecutionServiceImpl::UseRpcMetrics(RpcMetrics& metrics) {
+  metrics_ = &metrics;
+  metrics.RecordedByService(PlayCall::FullMethod());
+  metrics.RecordedByService(WatchCall::FullMethod());
+}
+
 void ExecutionServiceImpl::RequestCalls(grpc::ServerCompletionQueue* queue) {
-  PlayCall::Await(*this, host_, queue);
-  WatchCall::Await(*this, host_, queue);
+  PlayCall::Await(*this, host_, metrics_, queue);
+  WatchCall::Await(*this, host_, metrics_, queue);
   create_match_.Await(queue);
   get_match_.Await(queue);
   list_matches_.Await(queue);

@@ -24,6 +24,7 @@
 #include "boneyard/v1/execution.pb.h"
 #include "services/common/async_queues.h"
 #include "services/common/async_unary_call.h"
+#include "services/common/metrics.h"
 #include "services/execution/match_host.h"
 
 namespace boneyard::execution {
@@ -59,10 +60,13 @@ class ExecutionServiceImpl final : public ExecutionServiceBase, public AsyncServ
   // AsyncService.
   int completion_queues() const override { return queues_; }
   void RequestCalls(grpc::ServerCompletionQueue* queue) override;
+  // The streams (Play, WatchMatch) record themselves when they finish.
+  void UseRpcMetrics(RpcMetrics& metrics) override;
 
  private:
   MatchHost& host_;
   const int queues_;
+  RpcMetrics* metrics_ = nullptr;  // set before the server starts, if at all
   const AsyncUnaryMethod<v1::CreateMatchRequest, v1::CreateMatchResponse> create_match_;
   const AsyncUnaryMethod<v1::GetMatchRequest, v1::Match> get_match_;
   const AsyncUnaryMethod<v1::ListMatchesRequest, v1::ListMatchesResponse> list_matches_;

@@ -634,7 +634,14 @@ void LiveMatch::AttachSeat(int seat, std::shared_ptr<SeatSink> sink, ViewMask ma
     } else if (end_state_ != v1::Match::ACTIVE) {
       sink->Close(absl::OkStatus());
     } else {
-      seat_sinks_[seat].push_back({sink, mask});
+      std::vector<Subscriber<v1::PlayResponse>>& subscribers = seat_sinks_[seat];
+      if (subscribers.size() >= kMaxStreamsPerSeat) {
+        subscribers.front().sink->Close(absl::ResourceExhaustedError(absl::StrCat(
+            "seat ", seat, " opened more than ", kMaxStreamsPerSeat,
+            " streams; its oldest is closed")));
+        subscribers.erase(subscribers.begin());
+      }
+      subscribers.push_back({sink, mask});
     }
   });
 }

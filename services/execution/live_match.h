@@ -12,6 +12,7 @@
 #ifndef BONEYARD_SERVICES_EXECUTION_LIVE_MATCH_H_
 #define BONEYARD_SERVICES_EXECUTION_LIVE_MATCH_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -37,6 +38,12 @@
 #include "services/execution/timer_queue.h"
 
 namespace boneyard::execution {
+
+// The most Play streams one seat keeps open. It bounds what a seat's holder can pin down by
+// opening streams and dropping them: a dropped stream whose client had half-closed is only
+// noticed at its next view (execution_service.cc, PlayCall), which may be far off while the
+// match waits for that very seat.
+inline constexpr std::size_t kMaxStreamsPerSeat = 16;
 
 // What every live match shares; owned by the host, outlives the matches' work.
 struct MatchContext {
@@ -78,7 +85,8 @@ class LiveMatch : public std::enable_shared_from_this<LiveMatch> {
   // Sends the seat's current view to `sink` (a hello), with the fields of `mask`.
   void SendSeatView(int seat, std::shared_ptr<SeatSink> sink, ViewMask mask);
   // Adds a Play stream: it gets the current view now and one after every event, each with the
-  // fields of `mask`.
+  // fields of `mask`. A seat keeps at most kMaxStreamsPerSeat: one more closes its oldest with
+  // RESOURCE_EXHAUSTED.
   void AttachSeat(int seat, std::shared_ptr<SeatSink> sink, ViewMask mask);
   // Adds a spectator: the public view now and after every event.
   void AttachWatcher(std::shared_ptr<WatchSink> sink, ViewMask mask);

@@ -3,6 +3,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "boneyard/v1/game.pb.h"
+#include "google/protobuf/descriptor.pb.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -64,6 +65,37 @@ TEST(ViewMaskTest, TrimKeepsOnlyTheNamedFields) {
                                                   *v1::SeatView::descriptor(), "view_mask");
   ASSERT_TRUE(same.ok());
   EXPECT_TRUE(*same == *mask);
+}
+
+// Field numbers below 64 are bits of a word, larger ones a list: both count, in any order.
+TEST(ViewMaskTest, LargeFieldNumbersCountToo) {
+  const google::protobuf::Descriptor& options = *google::protobuf::FileOptions::descriptor();
+  absl::StatusOr<ViewMask> mask = ViewMask::Parse(
+      Mask({"uninterpreted_option", "java_package", "uninterpreted_option"}), options, "mask");
+  ASSERT_TRUE(mask.ok()) << mask.status();
+  EXPECT_FALSE(mask->all());
+  EXPECT_TRUE(mask->Includes(google::protobuf::FileOptions::kJavaPackageFieldNumber));
+  EXPECT_TRUE(mask->Includes(google::protobuf::FileOptions::kUninterpretedOptionFieldNumber));
+  EXPECT_FALSE(mask->Includes(google::protobuf::FileOptions::kJavaOuterClassnameFieldNumber));
+  EXPECT_FALSE(mask->Includes(1000));
+
+  absl::StatusOr<ViewMask> reordered =
+      ViewMask::Parse(Mask({"java_package", "uninterpreted_option"}), options, "mask");
+  ASSERT_TRUE(reordered.ok()) << reordered.status();
+  EXPECT_TRUE(*mask == *reordered);
+  absl::StatusOr<ViewMask> fewer = ViewMask::Parse(Mask({"java_package"}), options, "mask");
+  ASSERT_TRUE(fewer.ok()) << fewer.status();
+  EXPECT_FALSE(*mask == *fewer);
+  EXPECT_FALSE(*fewer == ViewMask());
+
+  google::protobuf::FileOptions message;
+  message.set_java_package("p");
+  message.set_java_outer_classname("C");
+  message.add_uninterpreted_option()->set_identifier_value("x");
+  mask->Trim(message);
+  EXPECT_EQ(message.java_package(), "p");
+  EXPECT_FALSE(message.has_java_outer_classname());
+  EXPECT_EQ(message.uninterpreted_option_size(), 1);
 }
 
 TEST(ViewMaskTest, AnUnknownOrNestedPathIsInvalidArgumentNamingIt) {

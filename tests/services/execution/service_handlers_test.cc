@@ -9,6 +9,7 @@
 #include <grpcpp/grpcpp.h>
 
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <map>
@@ -32,9 +33,12 @@
 #include "engine/core/registry.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "prometheus/registry.h"
+#include "services/common/metrics.h"
 #include "services/common/pg_pool.h"
 #include "services/common/server.h"
 #include "services/execution/group_commit.h"
+#include "services/execution/live_match.h"
 #include "services/execution/match_host.h"
 #include "services/execution/match_store.h"
 
@@ -470,6 +474,131 @@ TEST_F(ServiceHandlersTest, PlayErrorsCloseTheStream) {
   }
   const grpc::Status status = stream->Finish();
   EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << status.error_message();
+}
+
+TEST_F(ServiceHandlersTest, ASeatKeepsAtMostItsStreamLimitAndClosesTheOldest) {
+  const v1::CreateMatchResponse created = CreateCastleRock();
+  ASSERT_EQ(created.seat_tokens_size(), 1);
+  const std::string& token = created.seat_tokens(0).token();
+  const std::string& name = created.match().name();
+
+  struct Stream {
+    std::unique_ptr<grpc::ClientContext> context;
+    std::unique_ptr<grpc::ClientReaderWriter<v1::PlayRequest, v1::PlayResponse>> stream;
+  };
+  std::vector<Stream> streams;
+  for (std::size_t i = 0; i <= kMaxStreamsPerSeat; ++i) {
+    Stream s{Context(token), nullptr};
+    s.stream = stub_->Play(s.context.get());
+    v1::PlayRequest hello;
+    hello.set_name(name);
+    ASSERT_TRUE(s.stream->Write(hello));
+    v1::PlayResponse response;
+    ASSERT_TRUE(s.stream->Read(&response)) << "stream " << i;
+    EXPECT_EQ(response.view().sequence(), 0);
+    streams.push_back(std::move(s));
+  }
+
+  // The one over the limit pushed out the first; the match is as it was.
+  streams[0].stream->WritesDone();
+  v1::PlayResponse response;
+  EXPECT_FALSE(streams[0].stream->Read(&response));
+  const grpc::Status oldest = streams[0].stream->Finish();
+  EXPECT_EQ(oldest.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED) << oldest.error_message();
+  EXPECT_THAT(oldest.error_message(), HasSubstr("oldest"));
+  absl::StatusOr<v1::Match> match = GetMatch(name);
+  ASSERT_TRUE(match.ok()) << match.status();
+  EXPECT_EQ(match->sequence(), 0);
+  EXPECT_EQ(match->state(), v1::Match::ACTIVE);
+
+  // Every other stream still gets the view after an action.
+  v1::SeatView view;
+  const grpc::Status played = Submit(token, name, FirstLegalActions().front(), 0, &view);
+  ASSERT_TRUE(played.ok()) << played.error_message();
+  for (std::size_t i = 1; i < streams.size(); ++i) {
+    ASSERT_TRUE(streams[i].stream->Read(&response)) << "stream " << i;
+    EXPECT_EQ(response.view().sequence(), 1) << "stream " << i;
+    streams[i].context->TryCancel();
+  }
+}
+
+// grpc_server_handled_total for `method` and `code` in `registry`; 0 when there is none.
+double HandledCount(prometheus::Registry& registry, const std::string& method,
+                    const std::string& code) {
+  for (const prometheus::MetricFamily& family : registry.Collect()) {
+    if (family.name != "grpc_server_handled_total") continue;
+    for (const prometheus::ClientMetric& metric : family.metric) {
+      bool method_matches = false;
+      bool code_matches = false;
+      for (const prometheus::ClientMetric::Label& label : metric.label) {
+        if (label.name == "grpc_method") method_matches = label.value == method;
+        if (label.name == "grpc_code") code_matches = label.value == code;
+      }
+      if (method_matches && code_matches) return metric.counter.value;
+    }
+  }
+  return 0;
+}
+
+// The streams record themselves, without the per-message interceptor: each call is counted
+// once, with the status it finished with, before the client sees that status.
+TEST_F(ServiceHandlersTest, StreamsAreCountedOnceWhenTheyFinish) {
+  prometheus::Registry registry;
+  RpcMetrics metrics(registry);
+  ExecutionServiceImpl service(*host_);
+  absl::StatusOr<std::unique_ptr<GrpcServer>> server = GrpcServer::Start(
+      {.listen_address = "127.0.0.1:0", .services = {&service}, .metrics = &metrics});
+  ASSERT_TRUE(server.ok()) << server.status();
+  auto stub = v1::ExecutionService::NewStub(grpc::CreateChannel(
+      absl::StrCat("127.0.0.1:", (*server)->port()), grpc::InsecureChannelCredentials()));
+  const v1::CreateMatchResponse created = CreateCastleRock();
+  const std::string& token = created.seat_tokens(0).token();
+
+  {  // a Play stream that fails
+    std::unique_ptr<grpc::ClientContext> context = Context(token);
+    auto stream = stub->Play(context.get());
+    v1::PlayRequest hello;
+    hello.set_name("games/1");
+    stream->Write(hello);
+    stream->WritesDone();
+    v1::PlayResponse response;
+    EXPECT_FALSE(stream->Read(&response));
+    EXPECT_EQ(stream->Finish().error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  }
+  {  // one that plays the match to its end
+    std::unique_ptr<grpc::ClientContext> context = Context(token);
+    auto stream = stub->Play(context.get());
+    v1::PlayRequest hello;
+    hello.set_name(created.match().name());
+    ASSERT_TRUE(stream->Write(hello));
+    v1::PlayResponse response;
+    ASSERT_TRUE(stream->Read(&response));
+    v1::AbortMatchRequest abort;
+    abort.set_name(created.match().name());
+    abort.set_reason("the test is over");
+    v1::Match aborted;
+    ASSERT_TRUE(stub->AbortMatch(Context(kOperatorToken).get(), abort, &aborted).ok());
+    while (stream->Read(&response)) {
+    }
+    EXPECT_TRUE(stream->Finish().ok());
+  }
+  {  // a WatchMatch stream that fails
+    std::unique_ptr<grpc::ClientContext> context = Context();
+    v1::WatchMatchRequest request;
+    request.set_name("matches/nothing-here");
+    auto stream = stub->WatchMatch(context.get(), request);
+    v1::WatchMatchResponse response;
+    EXPECT_FALSE(stream->Read(&response));
+    EXPECT_EQ(stream->Finish().error_code(), grpc::StatusCode::NOT_FOUND);
+  }
+
+  const std::string play = "boneyard.v1.ExecutionService/Play";
+  EXPECT_EQ(HandledCount(registry, play, "INVALID_ARGUMENT"), 1);
+  EXPECT_EQ(HandledCount(registry, play, "OK"), 1);
+  EXPECT_EQ(HandledCount(registry, "boneyard.v1.ExecutionService/WatchMatch", "NOT_FOUND"), 1);
+  // The unary calls still go through the interceptor.
+  EXPECT_EQ(HandledCount(registry, "boneyard.v1.ExecutionService/AbortMatch", "OK"), 1);
+  (*server)->Shutdown(absl::Seconds(5));
 }
 
 google::protobuf::FieldMask Mask(std::initializer_list<const char*> paths) {
