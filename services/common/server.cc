@@ -124,7 +124,9 @@ absl::StatusOr<std::unique_ptr<GrpcServer>> GrpcServer::Start(GrpcServerOptions 
   }
   if (options.metrics != nullptr) {
     for (grpc::Service* service : options.services) {
-      if (auto* async = dynamic_cast<AsyncService*>(service)) async->UseRpcMetrics(*options.metrics);
+      if (auto* async = dynamic_cast<AsyncService*>(service)) {
+        async->UseRpcMetrics(*options.metrics);
+      }
     }
     std::vector<std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>> creators;
     creators.push_back(options.metrics->MakeInterceptorFactory());
