@@ -145,6 +145,8 @@ class RpcMetrics {
   // Counts one call of `full_method` under MethodLabel and logs it at debug level, as the
   // interceptor does.
   void RecordCall(absl::string_view full_method, grpc::StatusCode code, absl::Duration duration);
+
+  // Whether RecordedByService named `full_method`.
   bool IsRecordedByService(absl::string_view full_method) const;
 
   // An interceptor factory for grpc::ServerBuilder::experimental().SetInterceptorCreators

@@ -18,7 +18,6 @@ absl::StatusOr<ViewMask> ViewMask::Parse(const google::protobuf::FieldMask& mask
           absl::StrCat(request_field, ": ", view.name(), " has no field \"", path,
                        "\" (paths are top-level field names, such as \"legal_actions\")"));
     }
-    out.all_ = false;
     if (field->number() < kBits) {
       out.low_ |= uint64_t{1} << field->number();
     } else {

@@ -32,9 +32,10 @@ class ViewMask {
                                         const google::protobuf::Descriptor& view,
                                         absl::string_view request_field);
 
-  bool all() const { return all_; }
+  // A mask names at least one field (field numbers start at 1), so no bit and no list is all.
+  bool all() const { return low_ == 0 && high_.empty(); }
   bool Includes(int field_number) const {
-    if (all_) return true;
+    if (all()) return true;
     if (field_number >= 0 && field_number < kBits) return (low_ >> field_number) & 1;
     return std::binary_search(high_.begin(), high_.end(), field_number);
   }
@@ -48,7 +49,6 @@ class ViewMask {
   // the usual field numbers are bits, so that costs no allocation and no search.
   static constexpr int kBits = 64;
 
-  bool all_ = true;
   uint64_t low_ = 0;        // bit n: field n, for n < kBits
   std::vector<int> high_;  // sorted field numbers from kBits up (none in today's views)
 };

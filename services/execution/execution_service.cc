@@ -340,7 +340,7 @@ class PlayCall final
   static constexpr bool kDoneEvent = false;
 
   PlayCall(ExecutionServiceBase& service, MatchHost& host, grpc::ServerCompletionQueue* queue)
-      : StreamCall(service, host, queue), session_(std::make_shared<Session>(out_)) {}
+      : StreamCall(service, host, queue), session_(std::make_shared<Session>()) {}
 
   void AskForCall() {
     service_.RequestPlay(&context_, &stream_, queue_, queue_, &arrived_tag_);
@@ -393,11 +393,9 @@ class PlayCall final
     out.WantRead();
   }
 
-  // What may outlive the call: the outgoing stream (the host's sink) and the seat stream the
-  // host opened, which the host's callback sets.
+  // The seat stream the host opened, which the host's callback sets: like `out_`, it may
+  // outlive the call.
   struct Session {
-    explicit Session(std::shared_ptr<ServerStream<v1::PlayResponse>> out) : out(std::move(out)) {}
-    const std::shared_ptr<ServerStream<v1::PlayResponse>> out;
     absl::Mutex mu;
     std::shared_ptr<SeatStream> seat ABSL_GUARDED_BY(mu);
   };
@@ -410,9 +408,9 @@ class PlayCall final
     const bool named = !name.empty();
     host_.OpenSeatStream(
         token_, std::move(name), view_mask, out_,
-        [session = session_, named, action = std::move(action),
+        [out_stream = out_, session = session_, named, action = std::move(action),
          seen_sequence](absl::StatusOr<std::shared_ptr<SeatStream>> seat) mutable {
-          ServerStream<v1::PlayResponse>& out = *session->out;
+          ServerStream<v1::PlayResponse>& out = *out_stream;
           if (!seat.ok()) {
             out.FinishWith(ToGrpcStatus(seat.status()));
             return;

@@ -88,6 +88,22 @@ std::vector<std::string> FirstLegalActions() {
   return (*state)->LegalActionStrings();
 }
 
+// A Play stream with its context, its hello (naming `name`) written.
+struct PlayStream {
+  std::unique_ptr<grpc::ClientContext> context;
+  std::unique_ptr<grpc::ClientReaderWriter<v1::PlayRequest, v1::PlayResponse>> stream;
+};
+
+PlayStream OpenPlay(v1::ExecutionService::Stub& stub, const std::string& token,
+                    const std::string& name) {
+  PlayStream play{Context(token), nullptr};
+  play.stream = stub.Play(play.context.get());
+  v1::PlayRequest hello;
+  hello.set_name(name);
+  EXPECT_TRUE(play.stream->Write(hello)) << "the hello to " << name;
+  return play;
+}
+
 class ServiceHandlersTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -482,17 +498,9 @@ TEST_F(ServiceHandlersTest, ASeatKeepsAtMostItsStreamLimitAndClosesTheOldest) {
   const std::string& token = created.seat_tokens(0).token();
   const std::string& name = created.match().name();
 
-  struct Stream {
-    std::unique_ptr<grpc::ClientContext> context;
-    std::unique_ptr<grpc::ClientReaderWriter<v1::PlayRequest, v1::PlayResponse>> stream;
-  };
-  std::vector<Stream> streams;
+  std::vector<PlayStream> streams;
   for (std::size_t i = 0; i <= kMaxStreamsPerSeat; ++i) {
-    Stream s{Context(token), nullptr};
-    s.stream = stub_->Play(s.context.get());
-    v1::PlayRequest hello;
-    hello.set_name(name);
-    ASSERT_TRUE(s.stream->Write(hello));
+    PlayStream s = OpenPlay(*stub_, token, name);
     v1::PlayResponse response;
     ASSERT_TRUE(s.stream->Read(&response)) << "stream " << i;
     EXPECT_EQ(response.view().sequence(), 0);
@@ -555,32 +563,24 @@ TEST_F(ServiceHandlersTest, StreamsAreCountedOnceWhenTheyFinish) {
   const std::string& token = created.seat_tokens(0).token();
 
   {  // a Play stream that fails
-    std::unique_ptr<grpc::ClientContext> context = Context(token);
-    auto stream = stub->Play(context.get());
-    v1::PlayRequest hello;
-    hello.set_name("games/1");
-    stream->Write(hello);
-    stream->WritesDone();
+    PlayStream play = OpenPlay(*stub, token, "games/1");
+    play.stream->WritesDone();
     v1::PlayResponse response;
-    EXPECT_FALSE(stream->Read(&response));
-    EXPECT_EQ(stream->Finish().error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+    EXPECT_FALSE(play.stream->Read(&response));
+    EXPECT_EQ(play.stream->Finish().error_code(), grpc::StatusCode::INVALID_ARGUMENT);
   }
   {  // one that plays the match to its end
-    std::unique_ptr<grpc::ClientContext> context = Context(token);
-    auto stream = stub->Play(context.get());
-    v1::PlayRequest hello;
-    hello.set_name(created.match().name());
-    ASSERT_TRUE(stream->Write(hello));
+    PlayStream play = OpenPlay(*stub, token, created.match().name());
     v1::PlayResponse response;
-    ASSERT_TRUE(stream->Read(&response));
+    ASSERT_TRUE(play.stream->Read(&response));
     v1::AbortMatchRequest abort;
     abort.set_name(created.match().name());
     abort.set_reason("the test is over");
     v1::Match aborted;
     ASSERT_TRUE(stub->AbortMatch(Context(kOperatorToken).get(), abort, &aborted).ok());
-    while (stream->Read(&response)) {
+    while (play.stream->Read(&response)) {
     }
-    EXPECT_TRUE(stream->Finish().ok());
+    EXPECT_TRUE(play.stream->Finish().ok());
   }
   {  // a WatchMatch stream that fails
     std::unique_ptr<grpc::ClientContext> context = Context();
