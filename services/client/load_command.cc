@@ -15,7 +15,10 @@
 // move queues behind the creations, is not the steady state the latency should describe. The
 // matches still being played are then aborted (reason "load test over") so the service is not
 // left hosting them. Latency is the RemotePlayers' measure: from sending an action to the view
-// acknowledging it.
+// acknowledging it. The report also splits it where the service applied the action (the event's
+// create_time): the wait to get there (network, the service's reader) and the rest (the group
+// commit, the views' writing and delivery). The split reads two processes' clocks, so it means
+// something only when they run on one machine, as in tests/bench/load.sh.
 // Errors are failed creations, players ending with an error and rejected actions other than
 // stale ones (ABORTED, a normal race). The service's resident memory comes from its metrics
 // page (`process_resident_memory_bytes`), read once at the end of the window.
@@ -113,9 +116,22 @@ struct LoadReport {
   int64_t errors = 0;
   std::vector<std::string> error_examples;
   std::vector<double> latencies_ms;  // sorted
+  // The latency split at the moment the service applied the action (its event's create_time):
+  // sent → applied and applied → acknowledged, sorted. Meaningful only when the tool and the
+  // service read one clock (the same machine); empty when the views carry no event time.
+  std::vector<double> to_applied_ms;
+  std::vector<double> applied_to_view_ms;
   std::optional<double> resident_memory_bytes;
   std::string memory_error;
 };
+
+std::vector<double> SortedMs(const std::vector<absl::Duration>& durations) {
+  std::vector<double> ms;
+  ms.reserve(durations.size());
+  for (absl::Duration d : durations) ms.push_back(absl::ToDoubleMilliseconds(d));
+  std::sort(ms.begin(), ms.end());
+  return ms;
+}
 
 // The value of `metric` (unlabelled or with labels) on a Prometheus text page at `url`.
 absl::StatusOr<double> FetchMetric(const std::string& url, absl::string_view metric) {
@@ -211,6 +227,8 @@ class LoadRun {
   // When the window opens (the warm-up is over).
   absl::Time measure_from_;
   std::vector<absl::Duration> latencies_;
+  std::vector<absl::Duration> to_applied_;
+  std::vector<absl::Duration> applied_to_view_;
 
   absl::Mutex mu_;
   std::deque<Event> events_ ABSL_GUARDED_BY(mu_);
@@ -303,6 +321,12 @@ void LoadRun::Harvest(const Slot& slot, bool final) {
       }
       ++report_.actions_acknowledged;
       latencies_.push_back(stats.latencies[i]);
+      const absl::Time applied = stats.applied_at[i];
+      if (applied != absl::InfinitePast()) {
+        const absl::Time sent = stats.acknowledged_at[i] - stats.latencies[i];
+        to_applied_.push_back(applied - sent);
+        applied_to_view_.push_back(stats.acknowledged_at[i] - applied);
+      }
     }
     for (int64_t i = 0; i < stats.error_rejections; ++i) {
       AddError(absl::StrCat(slot.name, ": an action was rejected"));
@@ -361,10 +385,9 @@ absl::Status LoadRun::Run() {
   }
   StopAndDrain();
 
-  std::vector<double>& ms = report_.latencies_ms;
-  ms.reserve(latencies_.size());
-  for (absl::Duration d : latencies_) ms.push_back(absl::ToDoubleMilliseconds(d));
-  std::sort(ms.begin(), ms.end());
+  report_.latencies_ms = SortedMs(latencies_);
+  report_.to_applied_ms = SortedMs(to_applied_);
+  report_.applied_to_view_ms = SortedMs(applied_to_view_);
   return failure;
 }
 
@@ -514,6 +537,17 @@ void PrintReport(const LoadConfig& config, const LoadReport& report, bool json, 
           {"p90", MsJson(report.latencies_ms, 0.90)},
           {"p99", MsJson(report.latencies_ms, 0.99)},
           {"max", MsJson(report.latencies_ms, 1.0)}}},
+        {"latency_split_ms",
+         {{"to_applied",
+           {{"count", report.to_applied_ms.size()},
+            {"p50", MsJson(report.to_applied_ms, 0.50)},
+            {"p99", MsJson(report.to_applied_ms, 0.99)},
+            {"max", MsJson(report.to_applied_ms, 1.0)}}},
+          {"applied_to_view",
+           {{"count", report.applied_to_view_ms.size()},
+            {"p50", MsJson(report.applied_to_view_ms, 0.50)},
+            {"p99", MsJson(report.applied_to_view_ms, 0.99)},
+            {"max", MsJson(report.applied_to_view_ms, 1.0)}}}}},
         {"errors", report.errors},
         {"error_examples", report.error_examples},
         {"metrics_url", config.metrics_url}};
@@ -562,6 +596,10 @@ void PrintReport(const LoadConfig& config, const LoadReport& report, bool json, 
          << Ms(report.latencies_ms, 0.90) << ", p99 " << Ms(report.latencies_ms, 0.99)
          << ", max " << Ms(report.latencies_ms, 1.0) << " (" << report.latencies_ms.size()
          << " actions)\n"
+         << "  split:     sent to applied p50 " << Ms(report.to_applied_ms, 0.50) << ", p99 "
+         << Ms(report.to_applied_ms, 0.99) << "; applied to view p50 "
+         << Ms(report.applied_to_view_ms, 0.50) << ", p99 " << Ms(report.applied_to_view_ms, 0.99)
+         << " (by the service's clock: one machine only)\n"
          << "errors:      " << report.errors << "\n";
   for (const std::string& example : report.error_examples) io.out << "  " << example << "\n";
   if (report.resident_memory_bytes.has_value()) {

@@ -16,6 +16,7 @@
 #include "grpcpp/support/async_stream.h"
 #include "services/client/channel.h"
 #include "services/common/async_tag.h"
+#include "services/common/engine_proto.h"
 
 namespace boneyard::client {
 
@@ -377,6 +378,9 @@ void RemotePlayer::Core::AcknowledgeLocked(const v1::SeatView& view) {
     const absl::Time now = absl::Now();
     stats_.latencies.push_back(now - pending_.front().sent);
     stats_.acknowledged_at.push_back(now);
+    stats_.applied_at.push_back(view.last_event().has_create_time()
+                                    ? FromTimestamp(view.last_event().create_time())
+                                    : absl::InfinitePast());
     ++stats_.actions_acknowledged;
     pending_.pop_front();
     consecutive_errors_ = 0;

@@ -100,6 +100,9 @@ struct RemotePlayerStats {
   // One per acknowledged action, in the order acknowledged, and when each was acknowledged.
   std::vector<absl::Duration> latencies;
   std::vector<absl::Time> acknowledged_at;
+  // And when the service applied each (its event's create_time, by the service's clock);
+  // InfinitePast when the view did not say.
+  std::vector<absl::Time> applied_at;
 };
 
 class RemotePlayer {

@@ -424,7 +424,9 @@ TEST_F(ClientCommandsTest, LoadReportsThroughputLatencyAndMemory) {
               AllOf(HasSubstr("load:        20 matches at once of castle_rock"),
                     HasSubstr("for 5m or until 5 have finished"),
                     MatchesRegex("(.|\n)*matches: +[0-9]+ created, 5 finished(.|\n)*"),
-                    HasSubstr("latency:     p50 "), HasSubstr(", p99 "), HasSubstr("errors:      0\n"),
+                    HasSubstr("latency:     p50 "), HasSubstr(", p99 "),
+                    HasSubstr("  split:     sent to applied p50 "),
+                    HasSubstr("; applied to view p50 "), HasSubstr("errors:      0\n"),
                     HasSubstr("service rss: "), ::testing::Not(HasSubstr("unavailable"))));
 }
 
@@ -443,6 +445,17 @@ TEST_F(ClientCommandsTest, LoadJsonCountsTwoSeatMatches) {
   EXPECT_EQ(report["errors"], 0) << result.out;
   EXPECT_GT(report["latency_ms"]["p99"].get<double>(), 0.0);
   EXPECT_GE(report["latency_ms"]["max"].get<double>(), report["latency_ms"]["p50"].get<double>());
+  // The service here shares the tool's clock: every action splits into two parts, neither
+  // negative nor longer than the whole (the event time is stored in whole microseconds).
+  const json& split = report["latency_split_ms"];
+  const double max_ms = report["latency_ms"]["max"].get<double>();
+  for (const char* part : {"to_applied", "applied_to_view"}) {
+    SCOPED_TRACE(part);
+    EXPECT_EQ(split[part]["count"], report["latency_ms"]["count"]) << result.out;
+    EXPECT_GE(split[part]["p50"].get<double>(), -0.001) << result.out;
+    EXPECT_LE(split[part]["max"].get<double>(), max_ms + 0.001) << result.out;
+  }
+  EXPECT_GT(split["applied_to_view"]["p50"].get<double>(), 0.0) << result.out;
   EXPECT_GT(report["service_resident_memory_bytes"].get<double>(), 0.0);
   EXPECT_EQ(report["lean_views"], false);
   EXPECT_EQ(report["think_time_ms"], 0.0);

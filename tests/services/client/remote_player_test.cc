@@ -209,6 +209,14 @@ TEST_F(RemotePlayerServiceTest, LeanViewsAndThinkTimeStillPlayToTheEnd) {
     EXPECT_GT(stats.actions_acknowledged, 0);
     // Latency is from the send, after the think time.
     for (absl::Duration latency : stats.latencies) EXPECT_GE(latency, absl::ZeroDuration());
+    // The service (one clock with this test) applied each action between its send and its
+    // acknowledgement; event times are stored in whole microseconds.
+    ASSERT_EQ(stats.applied_at.size(), stats.latencies.size());
+    for (size_t i = 0; i < stats.applied_at.size(); ++i) {
+      const absl::Time sent = stats.acknowledged_at[i] - stats.latencies[i];
+      EXPECT_GE(stats.applied_at[i], sent - absl::Microseconds(1));
+      EXPECT_LE(stats.applied_at[i], stats.acknowledged_at[i]);
+    }
     acknowledged += stats.actions_acknowledged;
   }
   const v1::Match match = GetMatch(created.match().name());
