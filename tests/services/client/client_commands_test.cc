@@ -445,8 +445,9 @@ TEST_F(ClientCommandsTest, LoadJsonCountsTwoSeatMatches) {
   EXPECT_EQ(report["errors"], 0) << result.out;
   EXPECT_GT(report["latency_ms"]["p99"].get<double>(), 0.0);
   EXPECT_GE(report["latency_ms"]["max"].get<double>(), report["latency_ms"]["p50"].get<double>());
-  // The service here shares the tool's clock: every action splits into two parts, neither
-  // negative nor longer than the whole (the event time is stored in whole microseconds).
+  // The service here shares the tool's clock: every action is split, and neither part is
+  // longer than the whole (the event time is stored in whole microseconds). That no part is
+  // negative, action by action, is remote_player_test's.
   const json& split = report["latency_split_ms"];
   const double max_ms = report["latency_ms"]["max"].get<double>();
   for (const char* part : {"to_applied", "applied_to_view"}) {
