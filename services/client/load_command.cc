@@ -484,6 +484,14 @@ nlohmann::json MsJson(const std::vector<double>& sorted, double q) {
   return sorted[std::clamp<size_t>(rank, 1, sorted.size()) - 1];
 }
 
+// One part of the latency split: {"count", "p50", "p99", "max"}.
+nlohmann::json SplitPartJson(const std::vector<double>& sorted) {
+  return {{"count", sorted.size()},
+          {"p50", MsJson(sorted, 0.50)},
+          {"p99", MsJson(sorted, 0.99)},
+          {"max", MsJson(sorted, 1.0)}};
+}
+
 // The value of a duration flag that may be 0 but not negative; 0 when it is not given.
 absl::StatusOr<absl::Duration> NonNegativeDurationFlag(const cli::ParsedArgs& parsed,
                                                        absl::string_view name) {
@@ -538,16 +546,8 @@ void PrintReport(const LoadConfig& config, const LoadReport& report, bool json, 
           {"p99", MsJson(report.latencies_ms, 0.99)},
           {"max", MsJson(report.latencies_ms, 1.0)}}},
         {"latency_split_ms",
-         {{"to_applied",
-           {{"count", report.to_applied_ms.size()},
-            {"p50", MsJson(report.to_applied_ms, 0.50)},
-            {"p99", MsJson(report.to_applied_ms, 0.99)},
-            {"max", MsJson(report.to_applied_ms, 1.0)}}},
-          {"applied_to_view",
-           {{"count", report.applied_to_view_ms.size()},
-            {"p50", MsJson(report.applied_to_view_ms, 0.50)},
-            {"p99", MsJson(report.applied_to_view_ms, 0.99)},
-            {"max", MsJson(report.applied_to_view_ms, 1.0)}}}}},
+         {{"to_applied", SplitPartJson(report.to_applied_ms)},
+          {"applied_to_view", SplitPartJson(report.applied_to_view_ms)}}},
         {"errors", report.errors},
         {"error_examples", report.error_examples},
         {"metrics_url", config.metrics_url}};
