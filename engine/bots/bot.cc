@@ -2,6 +2,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "engine/core/registry.h"
 
 namespace boneyard {
 
@@ -35,6 +36,15 @@ absl::StatusOr<std::unique_ptr<Bot>> BotRegistry::Make(absl::string_view bot, co
   return absl::NotFoundError(absl::StrCat("unknown bot '", bot, "' for ", game.name(),
                                           " (bots: ", absl::StrJoin(BotsFor(game.name()), ", "),
                                           ")"));
+}
+
+absl::StatusOr<std::unique_ptr<Bot>> BotRegistry::MakeDefault(const Game& game,
+                                                              uint64_t seed) const {
+  const GameSpec* spec = DefaultRegistry().Find(game.name());
+  if (spec == nullptr) {
+    return absl::NotFoundError(absl::StrCat("no default bot: '", game.name(), "' is not registered"));
+  }
+  return Make(spec->default_bot, game, seed);
 }
 
 const BotRegistry& DefaultBots() {

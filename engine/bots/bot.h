@@ -48,6 +48,8 @@ class BotRegistry {
   absl::StatusOr<std::unique_ptr<Bot>> Make(absl::string_view bot, const Game& game,
                                             uint64_t seed) const;
   std::vector<std::string> BotsFor(absl::string_view game) const;
+  // The game's default bot (GameSpec::default_bot in DefaultRegistry()).
+  absl::StatusOr<std::unique_ptr<Bot>> MakeDefault(const Game& game, uint64_t seed) const;
 
  private:
   std::map<std::string, std::map<std::string, BotFactory>, std::less<>> factories_;

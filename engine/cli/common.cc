@@ -62,6 +62,14 @@ absl::StatusOr<std::vector<std::string>> ParseSeatList(absl::string_view text) {
   return seats;
 }
 
+std::vector<std::string> ResolveDefaultBots(const Game& game, std::vector<std::string> seats) {
+  const GameSpec* spec = DefaultRegistry().Find(game.name());
+  for (std::string& seat : seats) {
+    if (seat == kDefaultBot && spec != nullptr) seat = spec->default_bot;
+  }
+  return seats;
+}
+
 namespace {
 
 bool HasOption(const GameSpec& spec, absl::string_view name) {

@@ -19,11 +19,14 @@
 
 namespace boneyard::cli {
 
+// The seat name that stands for the game's default bot in --seats.
+inline constexpr absl::string_view kDefaultBot = "default";
+
 // One-line usage of each command; the hint printed after a command-line error.
 inline constexpr absl::string_view kGamesUsage = "boneyard games [--json]";
 inline constexpr absl::string_view kSimulateUsage =
     "boneyard simulate --game G --seats BOT,BOT,... --matches N [--seed S] [--rules k=v,...] "
-    "[--jobs J] [--records DIR] [--json]";
+    "[--jobs J] [--max-actions N] [--records DIR] [--json]";
 inline constexpr absl::string_view kReplayUsage = "boneyard replay FILE|- [--json]";
 inline constexpr absl::string_view kPlayUsage =
     "boneyard play --game G --seats human,BOT,... [--seat K] [--seed S] [--rules k=v,...] "
@@ -38,6 +41,10 @@ int PrintCommandHelp(Io& io, absl::string_view usage);
 
 // "greedy, random" → {"greedy", "random"}; an empty entry is an error.
 absl::StatusOr<std::vector<std::string>> ParseSeatList(absl::string_view text);
+
+// The seat list with every "default" replaced by `game`'s default bot (GameSpec::default_bot),
+// so records and summaries name the bot that played.
+std::vector<std::string> ResolveDefaultBots(const Game& game, std::vector<std::string> seats);
 
 // The game named `game` with the rules in `rules_text` ("k=v,..."), checked to have
 // `num_seats` seats. When the rules do not set `players` and the game has that option, it is

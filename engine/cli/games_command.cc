@@ -59,7 +59,8 @@ json GameToJson(const GameSpec& spec) {
           {"max_seats", spec.max_seats},
           {"options", options},
           {"presets", presets},
-          {"bots", DefaultBots().BotsFor(spec.name)}};
+          {"bots", DefaultBots().BotsFor(spec.name)},
+          {"default_bot", spec.default_bot}};
 }
 
 std::string PresetValuesText(const Preset& preset) {
@@ -88,7 +89,8 @@ void PrintGameText(const GameSpec& spec, std::ostream& out) {
           << PresetValuesText(preset) << "]\n";
     }
   }
-  out << "  bots: " << absl::StrJoin(DefaultBots().BotsFor(spec.name), ", ") << "\n";
+  out << "  bots: " << absl::StrJoin(DefaultBots().BotsFor(spec.name), ", ") << " (default "
+      << spec.default_bot << ": it stands in for a timed-out seat; --seats default)\n";
 }
 
 }  // namespace

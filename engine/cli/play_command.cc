@@ -290,6 +290,7 @@ int RunPlay(const std::vector<std::string>& args, Io& io) {
   absl::StatusOr<std::shared_ptr<const Game>> game =
       CreateGameForSeats(options->game, options->rules, static_cast<int>(options->seats.size()));
   if (!game.ok()) return UsageError(io, game.status().message(), kPlayUsage);
+  options->seats = ResolveDefaultBots(**game, std::move(options->seats));
   absl::StatusOr<std::vector<std::unique_ptr<Bot>>> bots = MakeBots(**game, *options);
   if (!bots.ok()) return UsageError(io, bots.status().message(), kPlayUsage);
   absl::StatusOr<std::unique_ptr<State>> state = (*game)->NewMatch(options->seed);

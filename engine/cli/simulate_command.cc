@@ -44,8 +44,11 @@ using nlohmann::json;
 
 constexpr int kMaxJobs = 64;
 constexpr int64_t kMaxMatches = 1'000'000'000;
-// A match that runs this long is a bug in a game (it never ends), not a long match.
-constexpr int64_t kMaxDecisionsPerMatch = 10'000'000;
+// The bound on one match's length is the caller's, not the rules': a match may go on as long as
+// its rules say (a random Moon match can drift below zero for ever). --max-actions stops a match
+// there and counts it as unfinished.
+constexpr int64_t kDefaultMaxActions = 100'000;
+constexpr int64_t kMaxMaxActions = 100'000'000;
 constexpr uint64_t kBotSeedStream = 1000;
 
 struct SimulateOptions {
@@ -55,6 +58,7 @@ struct SimulateOptions {
   int64_t matches = 0;
   uint64_t seed = 1;
   int jobs = 1;
+  int64_t max_actions = kDefaultMaxActions;
   std::optional<std::string> records_dir;
   bool json = false;
 };
@@ -87,6 +91,10 @@ absl::StatusOr<SimulateOptions> ReadOptions(const ParsedArgs& args) {
   if (!jobs.ok()) return jobs.status();
   options.jobs = static_cast<int>(jobs->value_or(1));
 
+  absl::StatusOr<std::optional<int64_t>> max_actions = args.Int("max-actions", 1, kMaxMaxActions);
+  if (!max_actions.ok()) return max_actions.status();
+  options.max_actions = max_actions->value_or(kDefaultMaxActions);
+
   options.records_dir = args.Value("records");
   options.json = args.Has("json");
   return options;
@@ -102,6 +110,7 @@ absl::Status CheckBots(const Game& game, const std::vector<std::string>& seats) 
 }
 
 struct MatchOutcome {
+  bool finished = false;  // false: stopped at --max-actions, no result
   std::vector<int> scores;
   std::vector<int> ranks;
   int64_t decisions = 0;
@@ -112,7 +121,8 @@ struct MatchOutcome {
 // Plays one match between bots. An error is always an internal one: the bots were checked
 // before, so a failure here is a bot or a game breaking its contract.
 absl::StatusOr<MatchOutcome> PlayMatch(const Game& game, const std::vector<std::string>& seats,
-                                       uint64_t match_seed, bool keep_record) {
+                                       uint64_t match_seed, int64_t max_actions,
+                                       bool keep_record) {
   absl::StatusOr<std::unique_ptr<State>> made = game.NewMatch(match_seed);
   if (!made.ok()) return made.status();
   std::unique_ptr<State> state = *std::move(made);
@@ -129,11 +139,7 @@ absl::StatusOr<MatchOutcome> PlayMatch(const Game& game, const std::vector<std::
 
   MatchOutcome outcome;
   ActionList legal;
-  while (!state->IsTerminal()) {
-    if (outcome.decisions >= kMaxDecisionsPerMatch) {
-      return absl::InternalError(absl::StrCat("match with seed ", match_seed, " did not end after ",
-                                              kMaxDecisionsPerMatch, " decisions"));
-    }
+  while (!state->IsTerminal() && outcome.decisions < max_actions) {
     const int seat = state->CurrentSeat();
     legal.clear();
     state->LegalActions(legal);
@@ -152,18 +158,22 @@ absl::StatusOr<MatchOutcome> PlayMatch(const Game& game, const std::vector<std::
     state->Apply(action);
     ++outcome.decisions;
   }
+  if (builder.has_value()) outcome.record = builder->Build(*state);
+  outcome.finished = state->IsTerminal();
+  if (!outcome.finished) return outcome;
   outcome.scores = state->Scores();
   outcome.ranks = state->Ranks();
   outcome.details = state->ResultDetails();
-  if (builder.has_value()) outcome.record = builder->Build(*state);
   return outcome;
 }
 
-// Totals over finished matches: integer sums only, so they do not depend on the order in
-// which matches finish. Game details are summed when they are whole numbers or booleans
-// (true counts 1); other detail values are left out of the summary.
+// Totals over the matches played: integer sums only, so they do not depend on the order in
+// which matches finish. Wins, scores and details count finished matches only. Game details are
+// summed when they are whole numbers or booleans (true counts 1); other detail values are left
+// out of the summary.
 struct Totals {
-  int64_t matches = 0;
+  int64_t matches = 0;     // played, finished or not
+  int64_t unfinished = 0;  // stopped at --max-actions
   int64_t decisions = 0;
   std::vector<int64_t> wins;
   std::vector<int64_t> team_wins;
@@ -174,9 +184,15 @@ struct Totals {
   Totals(int num_seats, int num_teams)
       : wins(num_seats), team_wins(num_teams), score_sums(num_seats) {}
 
+  int64_t finished() const { return matches - unfinished; }
+
   void Add(const MatchOutcome& outcome, const Game& game) {
     ++matches;
     decisions += outcome.decisions;
+    if (!outcome.finished) {
+      ++unfinished;
+      return;
+    }
     for (size_t s = 0; s < outcome.ranks.size(); ++s) {
       if (outcome.ranks[s] == 1) ++wins[s];  // tied seats all count a win
       score_sums[s] += outcome.scores[s];
@@ -254,7 +270,7 @@ class Simulation {
     const uint64_t match_seed = DeriveSeed(options_.seed, static_cast<uint64_t>(index));
     const bool keep_record = options_.records_dir.has_value();
     absl::StatusOr<MatchOutcome> outcome =
-        PlayMatch(*game_, options_.seats, match_seed, keep_record);
+        PlayMatch(*game_, options_.seats, match_seed, options_.max_actions, keep_record);
     if (!outcome.ok()) {
       return absl::InternalError(absl::StrCat("match ", index, ": ", outcome.status().message()));
     }
@@ -322,14 +338,14 @@ std::string DetailName(const std::string& key, bool is_bool) {
 json DetailsJson(const Totals& totals) {
   json details = json::object();
   for (const auto& [key, sum] : totals.detail_sums) {
-    details[DetailName(key, totals.detail_is_bool.at(key))] = Mean(sum, totals.matches);
+    details[DetailName(key, totals.detail_is_bool.at(key))] = Mean(sum, totals.finished());
   }
   return details;
 }
 
 std::vector<double> MeanScores(const Totals& totals) {
   std::vector<double> means;
-  for (int64_t sum : totals.score_sums) means.push_back(Mean(sum, totals.matches));
+  for (int64_t sum : totals.score_sums) means.push_back(Mean(sum, totals.finished()));
   return means;
 }
 
@@ -338,6 +354,8 @@ json SummaryJson(const SimulateOptions& options, const Game& game, const Totals&
   json out = {{"game", game.name()},
               {"rules", RulesToJson(game.rules().values())},
               {"matches", totals.matches},
+              {"unfinished", totals.unfinished},
+              {"max_actions", options.max_actions},
               {"seed", options.seed},
               {"jobs", options.jobs},
               {"seats", options.seats},
@@ -365,20 +383,25 @@ void PrintSummaryText(const SimulateOptions& options, const Game& game, const To
       << "rules:     " << game.rules().ToString() << "\n"
       << "matches:   " << totals.matches << " (seed " << options.seed << ", jobs " << options.jobs
       << ")\n";
+  if (totals.unfinished > 0) {
+    out << "unfinished: " << totals.unfinished << " stopped at --max-actions "
+        << options.max_actions << " (no result; wins and means count the "
+        << totals.finished() << " finished)\n";
+  }
   const std::vector<double> means = MeanScores(totals);
   // A solitaire seat is always ranked first; its game-specific win rate is in the details.
   const bool solitaire = options.seats.size() == 1;
   for (size_t s = 0; s < options.seats.size(); ++s) {
     const std::string wins =
         solitaire ? "" : absl::StrCat("wins ", totals.wins[s], " (",
-                                      Percent(totals.wins[s], totals.matches), ")");
+                                      Percent(totals.wins[s], totals.finished()), ")");
     out << absl::StrFormat("seat %d:    %-10s %-20s mean score %.2f\n", s, options.seats[s],
                            wins, means[s]);
   }
   for (size_t t = 0; t < game.teams().size(); ++t) {
     out << absl::StrFormat("team %d:    seats %-4s wins %d (%s)\n", t,
                            absl::StrJoin(game.teams()[t], "+"), totals.team_wins[t],
-                           Percent(totals.team_wins[t], totals.matches));
+                           Percent(totals.team_wins[t], totals.finished()));
   }
   out << absl::StrFormat("decisions: %d total, %.2f per match\n", totals.decisions,
                          Mean(totals.decisions, totals.matches));
@@ -388,7 +411,7 @@ void PrintSummaryText(const SimulateOptions& options, const Game& game, const To
   out << "details:\n";
   for (const auto& [key, sum] : totals.detail_sums) {
     out << absl::StrFormat("  %-20s %.4f\n", DetailName(key, totals.detail_is_bool.at(key)),
-                           Mean(sum, totals.matches));
+                           Mean(sum, totals.finished()));
   }
 }
 
@@ -414,6 +437,7 @@ int RunSimulate(const std::vector<std::string>& args, Io& io) {
                                                        {"matches", FlagKind::kValue},
                                                        {"seed", FlagKind::kValue},
                                                        {"jobs", FlagKind::kValue},
+                                                       {"max-actions", FlagKind::kValue},
                                                        {"records", FlagKind::kValue},
                                                        {"json", FlagKind::kSwitch}});
   if (!parsed.ok()) return UsageError(io, parsed.status().message(), kSimulateUsage);
@@ -424,6 +448,7 @@ int RunSimulate(const std::vector<std::string>& args, Io& io) {
   absl::StatusOr<std::shared_ptr<const Game>> game =
       CreateGameForSeats(options->game, options->rules, static_cast<int>(options->seats.size()));
   if (!game.ok()) return UsageError(io, game.status().message(), kSimulateUsage);
+  options->seats = ResolveDefaultBots(**game, std::move(options->seats));
   if (absl::Status s = CheckBots(**game, options->seats); !s.ok()) {
     return UsageError(io, s.message(), kSimulateUsage);
   }

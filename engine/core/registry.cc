@@ -9,6 +9,9 @@ absl::Status GameRegistry::Register(GameSpec spec) {
   if (games_.contains(spec.name)) {
     return absl::AlreadyExistsError(absl::StrCat("game '", spec.name, "' is registered twice"));
   }
+  if (spec.default_bot.empty()) {
+    return absl::InvalidArgumentError(absl::StrCat("game '", spec.name, "' names no default bot"));
+  }
   std::string name = spec.name;
   games_.emplace(std::move(name), std::move(spec));
   return absl::OkStatus();

@@ -25,6 +25,9 @@ struct GameSpec {
   int max_seats = 1;
   std::vector<OptionSpec> options;
   std::vector<Preset> presets;
+  // The built-in bot that stands in for a seat wherever "a sensible move for this seat" is
+  // needed: a timed-out player, an over-budget bot, `simulate --seats default`. Required.
+  std::string default_bot;
   // Makes the game from fully resolved rules; rejects combinations (the error names them).
   std::function<absl::StatusOr<std::shared_ptr<const Game>>(const Rules&)> factory;
 };

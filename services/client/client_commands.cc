@@ -57,4 +57,6 @@ std::string ClientUsage() {
       "exit code 4: the service answered with an error or could not be reached\n");
 }
 
+cli::CommandGroup ClientCommands() { return {&RunClientCommand, &ClientUsage}; }
+
 }  // namespace boneyard::client

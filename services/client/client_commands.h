@@ -1,5 +1,5 @@
-// The `boneyard` commands that talk to the services over gRPC (docs/cli.md): they are linked
-// into the CLI when the services are built. Exit codes as for every command
+// The `boneyard` commands that talk to the services over gRPC (docs/cli.md): one of the
+// program's command groups (services/cli/main.cc). Exit codes as for every command
 // (engine/cli/commands.h), plus 4 when the service answers with an error or cannot be reached.
 #ifndef BONEYARD_SERVICES_CLIENT_CLIENT_COMMANDS_H_
 #define BONEYARD_SERVICES_CLIENT_CLIENT_COMMANDS_H_
@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "engine/cli/commands.h"
+#include "engine/cli/program.h"
 
 namespace boneyard::client {
 
@@ -18,6 +19,9 @@ std::optional<int> RunClientCommand(const std::string& command,
 
 // The usage lines of the service commands, appended to `boneyard help`.
 std::string ClientUsage();
+
+// RunClientCommand and ClientUsage as the program's command group.
+cli::CommandGroup ClientCommands();
 
 }  // namespace boneyard::client
 

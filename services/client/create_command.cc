@@ -53,7 +53,7 @@ absl::StatusOr<v1::CreateMatchRequest> BuildRequest(const cli::ParsedArgs& args)
     }
     const std::string lower = absl::AsciiStrToLower(*policy);
     if (lower == "auto") {
-      request.mutable_clock()->set_timeout_policy(v1::ClockSettings::AUTO_PLAY_GREEDY);
+      request.mutable_clock()->set_timeout_policy(v1::ClockSettings::AUTO_PLAY_DEFAULT_BOT);
     } else if (lower == "forfeit") {
       request.mutable_clock()->set_timeout_policy(v1::ClockSettings::FORFEIT);
     } else {

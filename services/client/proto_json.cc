@@ -51,7 +51,7 @@ std::string PolicyName(v1::ClockSettings::TimeoutPolicy policy) {
   switch (policy) {
     case v1::ClockSettings::FORFEIT:
       return "forfeit";
-    case v1::ClockSettings::AUTO_PLAY_GREEDY:
+    case v1::ClockSettings::AUTO_PLAY_DEFAULT_BOT:
     case v1::ClockSettings::TIMEOUT_POLICY_UNSPECIFIED:
     default:
       return "auto";

@@ -10,6 +10,7 @@
 #include "engine/core/action.h"
 #include "engine/core/rng.h"
 #include "services/common/engine_proto.h"
+#include "services/execution/bot_seeds.h"
 #include "services/execution/events.h"
 #include "services/execution/ids.h"
 
@@ -28,17 +29,13 @@ struct LiveMatch::Pending {
 
 namespace {
 
-// The stand-in for timed-out seats and over-budget bots: the game's greedy bot, or its
-// random one when it has no greedy bot.
+// The stand-in for timed-out seats and over-budget bots: the game's default bot
+// (GameSpec::default_bot), which sees only the seat's view like any bot.
 std::unique_ptr<Bot> MakeStandIn(const BotRegistry& registry, const Game& game, uint64_t seed) {
-  absl::StatusOr<std::unique_ptr<Bot>> bot = registry.Make("greedy", game, seed);
-  if (!bot.ok()) bot = registry.Make("random", game, seed);
+  absl::StatusOr<std::unique_ptr<Bot>> bot = registry.MakeDefault(game, seed);
   return bot.ok() ? std::move(*bot) : nullptr;
 }
 
-// Seeds of the bots: streams far above the rounds' (DeriveSeed(seed, round)).
-constexpr uint64_t kBotSeedStream = 1'000'000;
-constexpr uint64_t kStandInSeedStream = 2'000'000;
 
 v1::ActionRejected Rejection(const v1::Action& action, int64_t seen_sequence,
                              const absl::Status& status) {

@@ -42,7 +42,7 @@
 ABSL_FLAG(int, workers, 0, "Threads that run the matches' strands; 0 means one per core.");
 ABSL_FLAG(int, bot_workers, 0, "Threads on which built-in bots think; 0 means one per core.");
 ABSL_FLAG(absl::Duration, bot_think_budget, absl::Milliseconds(500),
-          "A built-in bot's time for one move; over it, the greedy move is played instead.");
+          "A built-in bot's time for one move; over it, the game's default bot's move is played instead.");
 ABSL_FLAG(absl::Duration, bot_delay, absl::ZeroDuration(),
           "A pause before each built-in bot move, so people can follow a match.");
 ABSL_FLAG(int, commit_writers, 1,

@@ -222,7 +222,7 @@ class MatchHost::Impl {
     *match.mutable_clock() = clock;
     if (FromDuration(clock.per_move()) > absl::ZeroDuration() &&
         clock.timeout_policy() == v1::ClockSettings::TIMEOUT_POLICY_UNSPECIFIED) {
-      match.mutable_clock()->set_timeout_policy(v1::ClockSettings::AUTO_PLAY_GREEDY);
+      match.mutable_clock()->set_timeout_policy(v1::ClockSettings::AUTO_PLAY_DEFAULT_BOT);
     }
     match.set_state(v1::Match::ACTIVE);
     *match.mutable_create_time() = ToTimestamp(now);

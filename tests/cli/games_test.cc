@@ -1,4 +1,6 @@
 // `boneyard games`: the text listing and the shape of --json.
+#include <algorithm>
+#include <map>
 #include <set>
 #include <string>
 
@@ -58,7 +60,25 @@ TEST(Games, JsonShape) {
     ASSERT_TRUE(g.at("bots").is_array());
     EXPECT_EQ(g.at("bots").get<std::vector<std::string>>(),
               DefaultBots().BotsFor(g.at("name").get<std::string>()));
+    // Every game names a default bot, one of its own, stronger than random.
+    const std::vector<std::string> bots = g.at("bots").get<std::vector<std::string>>();
+    const std::string default_bot = g.at("default_bot").get<std::string>();
+    EXPECT_NE(std::find(bots.begin(), bots.end(), default_bot), bots.end()) << default_bot;
+    EXPECT_NE(default_bot, "random");
   }
+}
+
+// The trick games' stand-in is their heuristic bot, the others' their greedy one.
+TEST(Games, DefaultBots) {
+  std::map<std::string, std::string> defaults;
+  for (const json& g : GamesJson()) defaults[g.at("name")] = g.at("default_bot");
+  EXPECT_EQ(defaults, (std::map<std::string, std::string>{{"castle_rock", "greedy"},
+                                                          {"chickenfoot", "greedy"},
+                                                          {"eighty_four", "heuristic"},
+                                                          {"forty_two", "heuristic"},
+                                                          {"mexican_train", "greedy"},
+                                                          {"moon", "heuristic"},
+                                                          {"muggins", "greedy"}}));
 }
 
 TEST(Games, CastleRockOptionsAndPresets) {
@@ -84,7 +104,8 @@ TEST(Games, TextNamesOptionsPresetsAndBots) {
   EXPECT_THAT(r.out, HasSubstr("muggins"));
   EXPECT_THAT(r.out, HasSubstr("set (int 6..18, default 6)"));
   EXPECT_THAT(r.out, HasSubstr("double-9"));
-  EXPECT_THAT(r.out, HasSubstr("bots: random, greedy"));
+  EXPECT_THAT(r.out, HasSubstr("bots: random, greedy (default greedy"));
+  EXPECT_THAT(r.out, HasSubstr("bots: random, heuristic (default heuristic"));
 }
 
 }  // namespace

@@ -52,6 +52,48 @@ TEST(Simulate, JsonShape) {
   EXPECT_FALSE(j.contains("team_wins"));
 }
 
+// "default" in --seats is the game's default bot, named as such in the summary.
+TEST(Simulate, DefaultSeatIsTheGamesDefaultBot) {
+  const json j = SimulateJson({"--game", "forty_two", "--seats", "default,random,default,random",
+                               "--matches", "2", "--seed", "3", "--rules", "scoring=marks,marks_target=1"});
+  EXPECT_EQ(j.at("seats"), json({"heuristic", "random", "heuristic", "random"}));
+  const json same = SimulateJson({"--game", "forty_two", "--seats",
+                                  "heuristic,random,heuristic,random", "--matches", "2", "--seed",
+                                  "3", "--rules", "scoring=marks,marks_target=1"});
+  EXPECT_EQ(WithoutTimings(j), WithoutTimings(same));
+}
+
+// --max-actions is the caller's bound on a match: no Moon match can end within 20 actions (a
+// hand alone is 21 plays), so every one stops unfinished, counts no win and writes a record
+// without a result; the text summary says so.
+TEST(Simulate, MaxActionsStopsMatchesUnfinished) {
+  const std::string dir = MakeTempDir() + "/unfinished";
+  const json j = SimulateJson({"--game", "moon", "--seats", "random,random,random", "--matches",
+                               "5", "--max-actions", "20", "--records", dir});
+  EXPECT_EQ(j.at("matches"), 5);
+  EXPECT_EQ(j.at("unfinished"), 5);
+  EXPECT_EQ(j.at("max_actions"), 20);
+  EXPECT_EQ(j.at("decisions"), 100);
+  EXPECT_EQ(j.at("wins"), json({0, 0, 0}));
+  const CliResult replayed = RunCli({"replay", dir + "/match-0.json", "--json"});
+  EXPECT_EQ(replayed.exit_code, 0) << Describe(replayed);
+  const json state = json::parse(replayed.out, nullptr, /*allow_exceptions=*/false);
+  ASSERT_TRUE(state.is_object()) << replayed.out;
+  EXPECT_EQ(state.at("terminal"), false);
+  EXPECT_FALSE(state.contains("result"));
+  const CliResult text = RunCli({"simulate", "--game", "moon", "--seats", "random,random,random",
+                                 "--matches", "2", "--max-actions", "20"});
+  EXPECT_EQ(text.exit_code, 0) << Describe(text);
+  EXPECT_THAT(text.out, HasSubstr("unfinished: 2 stopped at --max-actions 20"));
+  // Matches that end are not bounded by the default.
+  const json muggins = SimulateJson({"--game", "muggins", "--seats", "greedy,random", "--matches",
+                                     "5"});
+  EXPECT_EQ(muggins.at("unfinished"), 0);
+  EXPECT_EQ(muggins.at("max_actions"), 100000);
+  EXPECT_EQ(RunCli({"simulate", "--game", "moon", "--seats", "random,random,random", "--matches",
+                    "1", "--max-actions", "0"}).exit_code, 2);
+}
+
 TEST(Simulate, TeamsReportTeamWins) {
   const json j = SimulateJson({"--game", "muggins", "--rules", "preset=partners", "--seats",
                                "greedy,random,greedy,random", "--matches", "10"});

@@ -18,6 +18,10 @@ void PrintTo(const Config& c, std::ostream* os) { *os << c.game << " " << c.rule
 
 class NoAllocationPerMove : public ::testing::TestWithParam<Config> {};
 
+// The test's bound on one match (the rules have none: a random Moon match may never reach its
+// target); far above any other game's random match.
+constexpr long kMaxMovesPerMatch = 5'000;
+
 TEST_P(NoAllocationPerMove, RandomPlayouts) {
   auto game = DefaultRegistry().CreateGame(GetParam().game, *ParseRuleText(GetParam().rules));
   ASSERT_TRUE(game.ok()) << game.status();
@@ -28,7 +32,8 @@ TEST_P(NoAllocationPerMove, RandomPlayouts) {
   for (int match = 0; match < 200; ++match) {
     std::unique_ptr<State> state = *(*game)->NewMatch(DeriveSeed(11, match));
     const long before = boneyard::test_alloc::Allocations();
-    while (!state->IsTerminal()) {
+    for (long match_moves = 0; !state->IsTerminal() && match_moves < kMaxMovesPerMatch;
+         ++match_moves) {
       legal.clear();
       state->LegalActions(legal);
       state->Apply(legal[rng.Below(legal.size())]);

@@ -126,6 +126,20 @@ TEST(FortyTwoRules, AllPassReshuffledByTheNextShaker) {
   EXPECT_EQ(m.base().CurrentSeat(), 3);
 }
 
+// Ruling: nothing but the target ends a match, so four players who always pass redeal for as
+// long as they like: past 32,767 hands the hand count does not wrap (it did, into a crash).
+TEST(FortyTwoRules, AllPassRedealsGoOnWithoutEnd) {
+  constexpr int kHands = 33'000;
+  Match m({}, {MakeDeal(kScoringHands)});
+  for (int hand = 0; hand < kHands; ++hand) {
+    m.Do("pass, pass, pass, pass");
+    ASSERT_FALSE(m.base().IsTerminal());
+  }
+  EXPECT_EQ(m.base().Round(), kHands);
+  EXPECT_EQ(m.View(0)->shaker, kHands % 4);
+  EXPECT_THAT(m.base().Scores(), ElementsAre(0, 0, 0, 0));
+}
+
 // Rule: bids run from 30 to 42.
 TEST(FortyTwoRules, BidsRunFromThirtyToFortyTwo) {
   Match m({}, {MakeDeal(kScoringHands)});

@@ -311,6 +311,37 @@ TEST(MexicanTrainRules, SecondDoubleNeedsAThirdTileFromHand) {
   EXPECT_THAT(std::string(m.Error("4-4 mexican").message()), HasSubstr("third tile"));
 }
 
+// Rule: "play two doubles ... if you are also able to play an additional third tile from your
+// hand (without drawing)" and "If you do not have an additional playable tile, draw a tile and
+// play it if you can": a drawn tile never makes a second double playable; only the drawn tile
+// may be played after the draw.
+TEST(MexicanTrainRules, SecondDoubleMayNotBeMadePlayableByDrawing) {
+  Match m = SmallMatch(6, {"12-5 12-7 5-5 7-7 1-0 3-0", "12-9 9-8 8-6 6-4 4-2 2-1"}, "7-2");
+  m.PlayAll({{0, "12-5 train 0"}, {1, "12-9 train 1"}, {0, "12-7 mexican"}, {1, "9-8 train 1"},
+             {0, "5-5 train 0"}});
+  // Neither double can be followed from the hand: 7-7 may not be played, so the seat draws.
+  EXPECT_THAT(m.Legal(), ElementsAre("draw"));
+  m.Play(0, "draw");
+  EXPECT_TRUE(ViewOf(m, 0)->drew_this_turn);
+  EXPECT_THAT(m.Legal(), ElementsAre("7-2 mexican"));
+  const absl::Status error = m.Error("7-7 mexican");
+  EXPECT_EQ(error.code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_THAT(std::string(error.message()), HasSubstr("only the drawn tile (7-2)"));
+  m.Play(0, "7-2 mexican");
+  EXPECT_EQ(m.base().CurrentSeat(), 1);
+  EXPECT_THAT(ViewOf(m, 1)->open_doubles, ElementsAre("train 0"));
+}
+
+// Rule: "draw a tile and play it if you can" — the drawn tile, not another: after a draw that
+// does not fit, the only move is the marker, even with a double in hand.
+TEST(MexicanTrainRules, AfterADrawOnlyTheDrawnTileMayBePlayed) {
+  Match m = SmallMatch(6, {"12-5 12-7 5-5 7-7 1-0 3-0", "12-9 9-8 8-6 6-4 4-2 2-1"}, "11-0");
+  m.PlayAll({{0, "12-5 train 0"}, {1, "12-9 train 1"}, {0, "12-7 mexican"}, {1, "9-8 train 1"},
+             {0, "5-5 train 0"}, {0, "draw"}});
+  EXPECT_THAT(m.Legal(), ElementsAre("pass"));
+  EXPECT_THAT(std::string(m.Error("7-7 mexican").message()), HasSubstr("only the drawn tile"));
+}
+
 // ---- Ending a round and scoring ----
 
 // Rule: a round ends when a player plays their last tile, even a double; each player scores
@@ -449,6 +480,18 @@ TEST(MexicanTrainFirstTurnStrings, CannotStartDrawsThenMarker) {
   Match n = SmallMatch(4, {"1-0 2-0 3-0 4-0", "12-7 7-2 2-2 8-0"}, "12-3", "first_turn_strings");
   n.Play(0, "draw");
   EXPECT_THAT(n.Legal(), ElementsAre("12-3 train 0"));
+}
+
+// Rule (sheet 004): a drawn tile that starts the train "must [be played] at that time"; the
+// string then goes on from the hand like any other.
+TEST(MexicanTrainFirstTurnStrings, StringGoesOnFromTheHandAfterADrawnStart) {
+  Match m = SmallMatch(4, {"3-1 1-0 2-0 4-0", "12-7 7-2 2-2 8-0"}, "12-3", "first_turn_strings");
+  m.Play(0, "draw");
+  EXPECT_THAT(m.Legal(), ElementsAre("12-3 train 0"));
+  m.Play(0, "12-3 train 0");
+  EXPECT_THAT(m.Legal(), ElementsAre("3-1 train 0", "stop"));
+  m.PlayAll({{0, "3-1 train 0"}, {0, "1-0 train 0"}, {0, "stop"}});
+  EXPECT_EQ(m.base().CurrentSeat(), 1);
 }
 
 // Rule: if a player goes out on the first turn, the others still play their first turn before

@@ -299,7 +299,23 @@ TEST(MoonRules, TwoReachTargetBidderWins) {
   EXPECT_THAT(ResultOf(m.base()).winners, ElementsAre(1));
 }
 
-// Engine safeguard (not in the sheets): after max_hands hands the highest score wins.
+// Ruling: "All pass: redeal" and "Game to 21": by default nothing else ends a match, however
+// many hands it takes (the old default limit ended one after 30).
+// Past 32,767 hands too: the hand count never wraps.
+TEST(MoonRules, OnlyReachingTheTargetEndsTheMatch) {
+  constexpr int kHands = 33'000;
+  Match m({}, {MakeDeal()});
+  for (int hand = 0; hand < kHands; ++hand) {
+    m.Do("pass, pass, pass");
+    ASSERT_FALSE(m.base().IsTerminal()) << "after " << hand + 1 << " all-pass hands";
+  }
+  EXPECT_EQ(m.base().Round(), kHands);
+  EXPECT_THAT(m.base().Scores(), ElementsAre(0, 0, 0));
+  EXPECT_EQ(DefaultRegistry().Find("moon")->options.back().name, "max_hands");
+  EXPECT_EQ(std::get<int64_t>(DefaultRegistry().Find("moon")->options.back().default_value), 0);
+}
+
+// Option (not in the sheets, off by default): after max_hands hands the highest score wins.
 TEST(MoonRules, MaxHandsEndsTheMatch) {
   Match m({{"max_hands", "2"}}, {MakeDeal(), MakeDeal()});
   m.Do("bid 5, pass, pass");

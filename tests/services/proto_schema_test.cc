@@ -17,6 +17,7 @@
 #include "boneyard/v1/execution.grpc.pb.h"
 #include "boneyard/v1/execution.pb.h"
 #include "boneyard/v1/game.pb.h"
+#include "engine/bots/bot.h"
 #include "engine/core/action.h"
 #include "engine/core/game.h"
 #include "engine/core/registry.h"
@@ -234,10 +235,17 @@ TEST(ExecutionServiceTest, ResourcesHaveNamesAndStandardTimestamps) {
   for (const char* state : {"STATE_UNSPECIFIED", "ACTIVE", "FINISHED", "ABORTED"}) {
     EXPECT_NE(v1::Match::State_descriptor()->FindValueByName(state), nullptr) << state;
   }
-  for (const char* policy : {"TIMEOUT_POLICY_UNSPECIFIED", "AUTO_PLAY_GREEDY", "FORFEIT"}) {
+  for (const char* policy :
+       {"TIMEOUT_POLICY_UNSPECIFIED", "AUTO_PLAY_DEFAULT_BOT", "AUTO_PLAY_GREEDY", "FORFEIT"}) {
     EXPECT_NE(v1::ClockSettings::TimeoutPolicy_descriptor()->FindValueByName(policy), nullptr)
         << policy;
   }
+  // The rename kept the wire: the old name is an alias of the same number, and the new name is
+  // the one written.
+  EXPECT_EQ(v1::ClockSettings::AUTO_PLAY_DEFAULT_BOT, 1);
+  EXPECT_EQ(v1::ClockSettings::AUTO_PLAY_GREEDY, v1::ClockSettings::AUTO_PLAY_DEFAULT_BOT);
+  EXPECT_EQ(v1::ClockSettings::TimeoutPolicy_Name(v1::ClockSettings::AUTO_PLAY_DEFAULT_BOT),
+            "AUTO_PLAY_DEFAULT_BOT");
   // Every *_time field and every deadline is a Timestamp; every duration a Duration.
   for (const pb::FileDescriptor* file : {GameFile(), ExecutionFile()}) {
     for (const pb::Descriptor* d : MessagesOf(file)) {
@@ -664,16 +672,24 @@ TEST(EngineMirrorTest, RecordMirrorsTheEngineRecordJson) {
     SCOPED_TRACE(name);
     auto game = registry.CreateGame(name, RuleText{});
     ASSERT_TRUE(game.ok()) << game.status();
-    std::vector<std::string> labels((*game)->num_seats(), "random");
+    // The game's default bot in every seat: bots that play to win end the match.
+    const std::string bot_name = registry.Find(name)->default_bot;
+    std::vector<std::string> labels((*game)->num_seats(), bot_name);
+    std::vector<std::unique_ptr<Bot>> bots;
+    for (int seat = 0; seat < (*game)->num_seats(); ++seat) {
+      absl::StatusOr<std::unique_ptr<Bot>> bot = DefaultBots().Make(bot_name, **game, 11 + seat);
+      ASSERT_TRUE(bot.ok()) << bot.status();
+      bots.push_back(*std::move(bot));
+    }
     auto state = (*game)->NewMatch(11);
     ASSERT_TRUE(state.ok());
     RecordBuilder builder(**state, 11, labels);
-    Rng rng(11);
     ActionList legal;
     for (int move = 0; move < 5000 && !(*state)->IsTerminal(); ++move) {
       legal.clear();
       (*state)->LegalActions(legal);
-      const Action a = legal[static_cast<int>(rng.Below(static_cast<uint32_t>(legal.size())))];
+      const int seat = (*state)->CurrentSeat();
+      const Action a = bots[seat]->ChooseAction(*(*state)->ViewFor(seat), legal.span());
       builder.Add(**state, a);
       (*state)->Apply(a);
     }

@@ -16,6 +16,7 @@ GameSpec Spec() {
   spec.summary = "Remove tiles from a row whose neighbours match; win with two or fewer left.";
   spec.min_seats = 1;
   spec.max_seats = 1;
+  spec.default_bot = "greedy";
   spec.options = {
       OptionSpec::Int("players", 1, 1, 1, "solitaire: one player"),
       OptionSpec::Int("set", 6, 6, kMaxPip, "highest pip of the double-N set"),

@@ -31,6 +31,7 @@ GameSpec Spec() {
       "lowest total after one round per double wins (the double-blank costs 50).";
   spec.min_seats = 2;
   spec.max_seats = kMaxSeats;
+  spec.default_bot = "greedy";
   spec.options = trains::SharedOptions(9, 9, "double-9 (2..8 players) or double-12 (4..8)");
   spec.options.push_back(
       OptionSpec::Int("double_blank_penalty", 50, 0, 100,

@@ -18,6 +18,7 @@ GameSpec Spec() {
       "60-84, name trumps, take tricks and counts; first team to 250 (or 7 marks) wins.";
   spec.min_seats = 6;
   spec.max_seats = 8;
+  spec.default_bot = "heuristic";
   spec.options = {
       OptionSpec::Int("players", 8, 6, 8,
                       "8: two teams of 4, 7 tiles each, 2 points a trick; 6: two teams of 3, "

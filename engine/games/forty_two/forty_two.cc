@@ -65,6 +65,7 @@ GameSpec Spec() {
       "dominoes; first team to 250 (or 7 marks) wins.";
   spec.min_seats = kSeats;
   spec.max_seats = kSeats;
+  spec.default_bot = "heuristic";
   spec.options = {
       OptionSpec::Choice("scoring", "points", {"points", "marks"},
                          "points: game to `target`; marks: one mark per hand won, first to "
@@ -179,7 +180,7 @@ FortyTwoState::FortyTwoState(std::shared_ptr<const Game> game, uint64_t seed,
 }
 
 void FortyTwoState::StartRound(int round) {
-  round_ = static_cast<int16_t>(round);
+  round_ = round;
   const Table& t = table();
   shaker_ = static_cast<int8_t>(round % t.seats);
   if (round < static_cast<int>(deals_->size())) {

@@ -45,6 +45,7 @@ GameSpec Spec() {
       "trains and satisfy open doubles; lowest total after one round per double wins.";
   spec.min_seats = 2;
   spec.max_seats = kMaxSeats;
+  spec.default_bot = "greedy";
   spec.options = trains::SharedOptions(12, 6, "double-N set: 9 or 12 (7..11 with sheet002_removal)");
   spec.options.insert(spec.options.end(), {
       OptionSpec::Choice("deal_table", "sheet000",
@@ -200,7 +201,7 @@ void MexicanTrainState::StartRound(int round) {
   first_done_ = 0;
   out_seat_ = kNobody;
   phase_ = Phase::kStart;
-  drew_ = false;
+  drawn_ = -1;
 }
 
 void MexicanTrainState::ChooseEngineFromHands() {
@@ -328,7 +329,13 @@ bool MexicanTrainState::PlayAllowed(int tile, int train) const {
 
 void MexicanTrainState::LegalActions(ActionList& out) const {
   if (terminal_) return;
-  const TileMask& hand = deck_.hand(current_);
+  TileMask hand = deck_.hand(current_);
+  if (drew()) {
+    // "Draw a tile and play it if you can": the drawn tile or nothing. Any other tile either
+    // did not fit before the draw or (a second double) needs a third tile drawn for it.
+    hand = TileMask();
+    hand.Set(drawn_);
+  }
   const uint16_t targets = Targets();
   bool any = false;
   hand.ForEach([&](int tile) {
@@ -345,13 +352,12 @@ void MexicanTrainState::LegalActions(ActionList& out) const {
     return;
   }
   if (any) return;
-  out.push_back(!drew_ && !deck_.boneyard_empty() ? kDraw : kPass);
+  out.push_back(!drew() && !deck_.boneyard_empty() ? kDraw : kPass);
 }
 
 void MexicanTrainState::Apply(Action action) {
   if (action == kDraw) {
-    deck_.Draw(current_);
-    drew_ = true;
+    drawn_ = static_cast<int8_t>(deck_.Draw(current_));
     return;
   }
   if (action == kPass) {
@@ -371,6 +377,7 @@ void MexicanTrainState::ApplyPlay(int tile, int train) {
   deck_.Take(seat, tile);
   placed_.Set(tile);
   plays_[num_plays_++] = {static_cast<uint8_t>(tile), static_cast<uint8_t>(train)};
+  drawn_ = -1;  // the drawn tile, if any, is played: a first-turn string goes on from the hand
   end_pip_[train] = static_cast<int8_t>(TileOther(tile, end_pip_[train]));
   ++length_[train];
   // Closing an open double.
@@ -403,7 +410,6 @@ void MexicanTrainState::ApplyPlay(int tile, int train) {
   }
   if (is_double) {
     phase_ = Phase::kFollow;
-    drew_ = false;
     return;
   }
   if (phase_ == Phase::kFollow && mg_->double_chain() == DoubleChain::kTwo &&
@@ -422,7 +428,7 @@ void MexicanTrainState::EndTurn() {
   const int seat = current_;
   first_done_ |= static_cast<uint16_t>(1u << seat);
   phase_ = Phase::kStart;
-  drew_ = false;
+  drawn_ = -1;
   num_turn_doubles_ = 0;
   if (out_seat_ != kNobody) {
     // A seat went out during the first turns: only the remaining first turns are played.
@@ -489,7 +495,7 @@ std::unique_ptr<View> MexicanTrainState::ViewFor(int seat) const {
     }
     view->doubles_this_turn = num_turn_doubles_;
     view->must_follow_double = phase_ == Phase::kFollow;
-    view->drew_this_turn = drew_;
+    view->drew_this_turn = drew();
     view->first_turn = phase_ == Phase::kString;
   }
   if (mg_->first_turn_strings()) {
@@ -548,13 +554,17 @@ absl::Status MexicanTrainState::ExplainIllegal(Action action) const {
   LegalActions(legal);
   const bool can_play = !legal.empty() && IsPlay(legal[0]);
   if (action == kDraw || action == kPass) {
-    return ExplainDrawOrPass(action == kDraw, can_play ? ActionToString(legal[0]) : "", drew_);
+    return ExplainDrawOrPass(action == kDraw, can_play ? ActionToString(legal[0]) : "", drew());
   }
   if (action == kStop) return fail("\"stop\" only ends a first-turn string (first_turn_strings)");
   const int tile = ActionTile(action);
   const int train = ActionTrain(action);
   if (!deck_.hand(current_).Test(tile)) return fail(TileName(tile), " is not in your hand");
   if (train != kMexican && train >= players_) return fail("there is no ", TrainName(train));
+  if (drew() && tile != drawn_) {
+    return fail("after drawing, only the drawn tile (", TileName(drawn_),
+                ") may be played, if it fits; otherwise \"pass\"");
+  }
   const uint16_t targets = Targets();
   if (!((targets >> train) & 1)) {
     if (OnFirstTurn(current_)) {
@@ -624,7 +634,8 @@ absl::Status MexicanTrainState::CheckInvariants() const {
 std::string MexicanTrainState::ToString() const {
   std::string out = absl::StrCat(BaseString(), " | engine ", engine_, " used ", used_engines_,
                                  " phase ",
-                                 static_cast<int>(phase_), drew_ ? " drew" : "", " | plays:");
+                                 static_cast<int>(phase_), drew() ? absl::StrCat(" drew ", TileName(drawn_)) : "",
+                                 " | plays:");
   for (int i = 0; i < num_plays_; ++i) {
     absl::StrAppend(&out, " ", ActionToString(PlayAction(plays_[i][0], plays_[i][1])), ";");
   }

@@ -16,12 +16,12 @@
 //     Mexican train, which anyone may start. A seat may play on its own train, the Mexican
 //     train and any train carrying a marker.
 //   * One tile a turn. A seat that can play must. A seat that cannot draws one tile ("draw")
-//     and plays it if it fits; otherwise it passes ("pass"), which puts its marker on its
-//     train. With the boneyard empty a seat that cannot play passes at once (marker too).
+//     and plays it if it fits (only the drawn tile: drawing never makes another tile of the
+//     hand playable); otherwise it passes ("pass"), which puts its marker on its train. With the boneyard empty a seat that cannot play passes at once (marker too).
 //   * A double is placed sideways and obliges another play in the same turn, on the double
 //     or on any train the seat may use (a draw if needed; a marker if still unable). A second
-//     double may follow only when a third tile from hand can then go on one of the two
-//     doubles, and the third play must do so (`double_chain=two`); with
+//     double may follow only when a third tile already in hand (not drawn) can then go on one
+//     of the two doubles, and the third play must do so (`double_chain=two`); with
 //     `double_chain=unlimited` (house) doubles chain freely and the doubler may close only
 //     the first double of the turn.
 //   * A double left open at the end of a turn makes every other train ineligible: the
@@ -203,7 +203,10 @@ class MexicanTrainState : public trains::RoundsState {
   int8_t engine_ = 0;
   int8_t out_seat_ = kNobody;  // first_turn_strings: who went out while first turns remain
   Phase phase_ = Phase::kStart;
-  bool drew_ = false;  // drew for the current obligation (turn start or a double)
+  // The tile drawn for the current obligation (turn start or a double), or -1. Sheet 000:
+  // "draw a tile and play it if you can": once a seat has drawn, only that tile may be played.
+  int8_t drawn_ = -1;
+  bool drew() const { return drawn_ >= 0; }
 };
 
 }  // namespace boneyard::mexican_train

@@ -55,12 +55,13 @@ GameSpec Spec() {
       "name trumps, discard, take tricks; first to 21 wins.";
   spec.min_seats = kSeats;
   spec.max_seats = kSeats;
+  spec.default_bot = "heuristic";
   spec.options = {
       OptionSpec::Int("target", 21, 7, 250, "points that win the game"),
       OptionSpec::Bool("no_trump", false, "the bidder may name \"trump none\": play without trumps"),
-      OptionSpec::Int("max_hands", 30, 1, 1000,
-                      "a safety cap: after this many hands (all-pass redeals included) the match "
-                      "ends and the highest score wins"),
+      OptionSpec::Int("max_hands", 0, 0, 1000,
+                      "not in the sheets: after this many hands (all-pass redeals included) the "
+                      "match ends and the highest score wins; 0 = no limit, game to `target`"),
   };
   spec.presets = {Preset{"standard", "the rule sheets: bids 4-7 and 21, game to 21", {}}};
   spec.factory = [](const Rules& rules) -> absl::StatusOr<std::shared_ptr<const Game>> {
@@ -108,7 +109,7 @@ MoonState::MoonState(std::shared_ptr<const Game> game, uint64_t seed,
 }
 
 void MoonState::StartRound(int round) {
-  round_ = static_cast<int16_t>(round);
+  round_ = round;
   shaker_ = static_cast<int8_t>(round % kSeats);
   if (round < static_cast<int>(deals_->size())) {
     const Deal& deal = (*deals_)[round];
@@ -280,8 +281,8 @@ void MoonState::EndHand() {
       return;
     }
   }
-  if (round_ + 1 >= game_->options().max_hands) {
-    // The safety cap: the highest score wins (a tie for it shares the first rank).
+  if (const int max_hands = game_->options().max_hands; max_hands > 0 && round_ + 1 >= max_hands) {
+    // The optional limit: the highest score wins (a tie for it shares the first rank).
     terminal_ = true;
     current_ = kNobody;
     winner_ = SoleHighest();

@@ -18,8 +18,12 @@
 //     the others still score their tricks.
 //   * Game to `target` (21): when one or more players reach it after a hand, the bidder wins if
 //     among them, else the higher score (ranked first by State::Ranks, overridden).
-//   * Not in the sheets: option `max_hands` (30) ends a match that has lasted that many hands
-//     (failed bids can push everyone ever lower, as random play does); the highest score wins.
+//   * Not in the sheets: option `max_hands` (0, no limit) ends a match that has lasted that
+//     many hands; the highest score wins. Off by default, as the ruling is "game to 21" and
+//     "all pass: redeal": a match ends only when someone reaches the target. The option stays
+//     so that records made with a limit replay as they were played. Random play ends by
+//     itself (about 13 hands a match); a caller that wants a hard bound keeps its own
+//     (`boneyard simulate` and the conformance suite stop a match that never ends).
 //
 // Action codes: a tile id (0..27) plays it; kDiscardBase + id discards it; kPass; kBidBase +
 // tricks (104..107, 121); kTrumpBase + pip (300..306), kTrumpNone. Legal actions come in that
@@ -73,7 +77,7 @@ GameSpec Spec();
 struct Options {
   int target = 21;
   bool no_trump = false;
-  int max_hands = 30;  // a safety cap for endless matches (random play); not in the sheets
+  int max_hands = 0;  // 0: no limit (the sheets); n: the match ends after n hands
 };
 
 class MoonGame : public Game {
@@ -191,7 +195,7 @@ class MoonState : public State {
   std::array<int8_t, kSeats> order_{};  // who spoke, in order
   MoonHandResult last_;
   bool has_last_ = false;
-  int16_t round_ = 0;
+  int32_t round_ = 0;  // hands may repeat without end (all-pass redeals): never wraps
   int8_t spoken_ = 0;
   int8_t bid_ = 0;
   int8_t bidder_ = kNobody;

@@ -102,6 +102,7 @@ GameSpec Spec() {
       "of five; first to the target wins.";
   spec.min_seats = 2;
   spec.max_seats = kMaxPlayers;
+  spec.default_bot = "greedy";
   spec.options = {
       OptionSpec::Int("players", 2, 2, kMaxPlayers, "2 players draw 7 tiles, 3 or 4 draw 5"),
       OptionSpec::Bool("teams", false,
@@ -271,7 +272,7 @@ MugginsState::MugginsState(std::shared_ptr<const Game> game, uint64_t seed,
 }
 
 void MugginsState::StartRound(int round) {
-  round_ = static_cast<int16_t>(round);
+  round_ = round;
   if (round < static_cast<int>(deals_->size())) {
     const Deal& deal = (*deals_)[round];
     int i = 0;

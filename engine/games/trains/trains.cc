@@ -319,7 +319,7 @@ absl::Status RoundsState::ExplainDrawOrPass(bool is_draw, const std::string& a_p
 }
 
 void RoundsState::DealRound(int round) {
-  round_ = static_cast<int16_t>(round);
+  round_ = round;
   const Deal* deal = round < static_cast<int>(deals_->size()) ? &(*deals_)[round] : nullptr;
   deck_.Start(rg_->RoundTiles(round), players_, rg_->hand_size(), deal,
               DeriveSeed(seed_, static_cast<uint64_t>(round)));

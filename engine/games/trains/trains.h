@@ -276,7 +276,7 @@ class RoundsState : public State {
   RoundDeck deck_;
   std::array<int32_t, kMaxSeats> scores_{};
   LastRound last_;
-  int16_t round_ = 0;
+  int32_t round_ = 0;
   int8_t players_ = 0;
   int8_t current_ = 0;
   bool terminal_ = false;

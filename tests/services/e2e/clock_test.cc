@@ -1,12 +1,16 @@
 // Move clocks against the real service: a seat that never acts is played for by the service
-// (AUTO_PLAY_GREEDY) until the match finishes, or forfeits at its first timeout (FORFEIT); views
-// carry the mover's deadline while a player is to move.
+// (AUTO_PLAY_DEFAULT_BOT: the game's default bot) until the match finishes, or forfeits at its
+// first timeout (FORFEIT); views carry the mover's deadline while a player is to move.
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
+#include "engine/bots/bot.h"
+#include "engine/core/registry.h"
+#include "engine/core/rng.h"
+#include "services/execution/bot_seeds.h"
 #include "tests/services/e2e/e2e_helpers.h"
 
 namespace boneyard::e2e {
@@ -60,14 +64,14 @@ int ExpectDeadlines(const std::vector<View>& views, const std::vector<bool>& pla
   return with_deadline;
 }
 
-TEST_F(ClockTest, AutoPlayGreedyPlaysForASeatThatNeverActsUntilTheMatchFinishes) {
+TEST_F(ClockTest, AutoPlayDefaultBotPlaysForASeatThatNeverActsUntilTheMatchFinishes) {
   // Seat 0 a player that never acts, seat 1 the greedy bot.
   const v1::CreateMatchRequest request =
       ClockedRequest({SeatSpec::Player("sleeper"), SeatSpec::Bot("greedy")}, kShortTarget,
-                     v1::ClockSettings::AUTO_PLAY_GREEDY);
+                     v1::ClockSettings::AUTO_PLAY_DEFAULT_BOT);
   absl::StatusOr<v1::CreateMatchResponse> created = CreateMatch(stub(), operator_token(), request);
   ASSERT_TRUE(created.ok()) << created.status();
-  EXPECT_EQ(created->match().clock().timeout_policy(), v1::ClockSettings::AUTO_PLAY_GREEDY);
+  EXPECT_EQ(created->match().clock().timeout_policy(), v1::ClockSettings::AUTO_PLAY_DEFAULT_BOT);
   Spectator spectator(stub(1), created->match().name());
   PlayerSetup setup;
   setup.keep_views = true;
@@ -124,6 +128,63 @@ TEST_F(ClockTest, AutoPlayGreedyPlaysForASeatThatNeverActsUntilTheMatchFinishes)
   EXPECT_TRUE((*state)->IsTerminal());
   EXPECT_TRUE(ResultIsEngines(match->result(), **state));
   EXPECT_TRUE(SameMessage(views.back().result(), match->result()));
+}
+
+// The game's default bot stands in for a timed-out seat: in Forty-Two that is the heuristic
+// bot (a random stand-in would trump its partner's winning trick). Every move played for the
+// sleeping seat is the one the default bot, seeded as the service seeds it, picks from that
+// seat's view.
+TEST_F(ClockTest, ATimedOutFortyTwoSeatPlaysTheDefaultBotsMove) {
+  const GameSpec* spec = DefaultRegistry().Find("forty_two");
+  ASSERT_NE(spec, nullptr);
+  EXPECT_EQ(spec->default_bot, "heuristic");
+  v1::CreateMatchRequest request = MatchRequest(
+      "forty_two", {{"scoring", StringRule("marks")}, {"marks_target", IntRule(1)}},
+      {SeatSpec::Player("sleeper"), SeatSpec::Bot("heuristic"), SeatSpec::Bot("heuristic"),
+       SeatSpec::Bot("heuristic")});
+  request.set_seed(kSeed);
+  request.mutable_clock()->mutable_per_move()->set_nanos(
+      static_cast<int32_t>(absl::ToInt64Nanoseconds(kPerMove)));
+  request.mutable_clock()->set_timeout_policy(v1::ClockSettings::AUTO_PLAY_DEFAULT_BOT);
+  absl::StatusOr<v1::CreateMatchResponse> created = CreateMatch(stub(), operator_token(), request);
+  ASSERT_TRUE(created.ok()) << created.status();
+  PlayerSetup setup;
+  setup.chooser = [](int, int) { return Never(); };
+  MatchRun run{*created, {}, {}, {}};
+  AddPlayers(run, 0, stubs(), setup);
+  ASSERT_EQ(run.players.size(), 1u);
+  run.players[0]->Start();
+  const std::optional<absl::Status> status = run.players[0]->WaitFor(kWaitBound);
+  ASSERT_TRUE(status.has_value()) << "the match did not finish";
+  ASSERT_TRUE(status->ok()) << *status;
+  EXPECT_EQ(run.players[0]->stats().actions_sent, 0);
+
+  absl::StatusOr<v1::Record> record = GetRecord(stub(), run.name());
+  ASSERT_TRUE(record.ok()) << record.status();
+  const std::vector<v1::Record::RecordedAction> actions = FlattenActions(*record);
+  absl::StatusOr<std::vector<std::unique_ptr<State>>> states = StatesAfterEachAction(*record);
+  ASSERT_TRUE(states.ok()) << states.status();
+  ASSERT_EQ(states->size(), actions.size() + 1);
+  const Game& game = states->front()->game();
+  absl::StatusOr<std::unique_ptr<Bot>> stand_in =
+      DefaultBots().MakeDefault(game, DeriveSeed(kSeed, execution::kStandInSeedStream));
+  ASSERT_TRUE(stand_in.ok()) << stand_in.status();
+  int played_for_sleeper = 0;
+  int with_a_choice = 0;
+  for (size_t i = 0; i < actions.size(); ++i) {
+    if (actions[i].seat() != 0) continue;
+    SCOPED_TRACE(absl::StrCat("action ", i, ": ", actions[i].action()));
+    const State& before = *(*states)[i];
+    ActionList legal;
+    before.LegalActions(legal);
+    const Action expected = (*stand_in)->ChooseAction(*before.ViewFor(0), legal.span());
+    EXPECT_EQ(actions[i].action(), before.ActionToString(expected));
+    ++played_for_sleeper;
+    if (legal.size() > 1) ++with_a_choice;
+  }
+  // A bid and seven tiles at least, most of them with a choice to make.
+  EXPECT_GE(played_for_sleeper, 8);
+  EXPECT_GE(with_a_choice, 4);
 }
 
 TEST_F(ClockTest, ForfeitEndsTheMatchAtTheFirstTimeout) {
@@ -195,17 +256,17 @@ TEST_F(ClockTest, ForfeitEndsTheMatchAtTheFirstTimeout) {
   EXPECT_EQ((*state)->CurrentSeat(), kSleeper);
 }
 
-TEST_F(ClockTest, APerMoveWithoutAPolicyMeansAutoPlayGreedy) {
+TEST_F(ClockTest, APerMoveWithoutAPolicyMeansAutoPlayDefaultBot) {
   v1::CreateMatchRequest request =
       ClockedRequest({SeatSpec::Player("a"), SeatSpec::Player("b")}, 100,
                      v1::ClockSettings::TIMEOUT_POLICY_UNSPECIFIED);
   absl::StatusOr<v1::CreateMatchResponse> created = CreateMatch(stub(), operator_token(), request);
   ASSERT_TRUE(created.ok()) << created.status();
-  EXPECT_EQ(created->match().clock().timeout_policy(), v1::ClockSettings::AUTO_PLAY_GREEDY);
+  EXPECT_EQ(created->match().clock().timeout_policy(), v1::ClockSettings::AUTO_PLAY_DEFAULT_BOT);
   EXPECT_EQ(created->match().clock().per_move().nanos(), absl::ToInt64Nanoseconds(kPerMove));
   absl::StatusOr<v1::Match> match = GetMatch(stub(), created->match().name());
   ASSERT_TRUE(match.ok()) << match.status();
-  EXPECT_EQ(match->clock().timeout_policy(), v1::ClockSettings::AUTO_PLAY_GREEDY);
+  EXPECT_EQ(match->clock().timeout_policy(), v1::ClockSettings::AUTO_PLAY_DEFAULT_BOT);
   ASSERT_TRUE(AbortMatch(stub(), operator_token(), created->match().name(), "done").ok());
 }
 

@@ -190,8 +190,10 @@ inline std::vector<Variant> VariantsFor(const std::string& game) {
     quick = {{"target", IntRule(game == "forty_two" ? 42 : 84)}};
     label = absl::StrCat(game, " to one hand's points");
   } else if (game == "moon") {
-    quick = {{"target", IntRule(7)}};
-    label = "moon to 7";
+    // Random players rarely reach even 7 (random bids lose more than they make), and the rules
+    // have no other end: the tests bound the match themselves.
+    quick = {{"target", IntRule(7)}, {"max_hands", IntRule(10)}};
+    label = "moon to 7, at most 10 hands";
   }
   absl::StatusOr<std::shared_ptr<const Game>> made =
       DefaultRegistry().CreateGame(game, std::map<std::string, OptionValue>{});

@@ -6,6 +6,7 @@
 #include <memory>
 #include <vector>
 
+#include "engine/bots/bot.h"
 #include "engine/core/registry.h"
 #include "gtest/gtest.h"
 
@@ -21,8 +22,9 @@ std::unique_ptr<State> NewMatch(absl::string_view game_name, uint64_t seed) {
   return state.ok() ? *std::move(state) : nullptr;
 }
 
-// Plays the first legal action at every turn and checks each event's effect. Returns how many
-// events scored, ended a round and ended the match.
+// Plays the match with the game's default bot in every seat (bots that play to win end the
+// match; the rules have no other bound) and checks each event's effect. Returns how many events
+// scored, ended a round and ended the match.
 struct Seen {
   int scored = 0;
   int round_over = 0;
@@ -30,12 +32,20 @@ struct Seen {
 };
 Seen CheckEveryEffect(State& state) {
   Seen seen;
+  std::vector<std::unique_ptr<Bot>> bots;
+  for (int seat = 0; seat < state.game().num_seats(); ++seat) {
+    absl::StatusOr<std::unique_ptr<Bot>> bot = DefaultBots().MakeDefault(state.game(), seat + 1);
+    EXPECT_TRUE(bot.ok()) << bot.status();
+    if (!bot.ok()) return seen;
+    bots.push_back(*std::move(bot));
+  }
   ActionList legal;
   for (int step = 0; !state.IsTerminal() && step < 100000; ++step) {
     legal.clear();
     state.LegalActions(legal);
     const std::unique_ptr<State> before = state.Clone();
-    state.Apply(legal.span()[step % legal.span().size()]);
+    const int seat = state.CurrentSeat();
+    state.Apply(bots[seat]->ChooseAction(*state.ViewFor(seat), legal.span()));
     const google::protobuf::Struct effect = EffectOf(*before, state);
     const auto& fields = effect.fields();
 
