@@ -1,13 +1,32 @@
 #!/usr/bin/env bash
 # Configure and build boneyard with CMake.
-# Usage: deploy/build.sh            Release build in build/ (Ninja)
-#        deploy/build.sh PRESET     a preset from CMakePresets.json: release, sanitize,
-#                                   clang-thread-safety
+# Usage: deploy/build.sh                 everything (programs, tests, benchmarks): Release, build/
+#        deploy/build.sh --programs      only the programs: boneyard, boneyard-execution and
+#                                        boneyard-ratings (what demo.sh and up.sh run), in the
+#                                        same build/ tree, so a later full build reuses them
+#        deploy/build.sh PRESET          a preset from CMakePresets.json: release, sanitize,
+#                                        clang-thread-safety
 # Works from any directory: it always builds the checkout it lives in.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
+
+# The programs a user runs; tests and benchmarks are most of a full build's time.
+programs=(boneyard boneyard-execution boneyard-ratings)
+
+preset=""
+targets=()
+for arg in "$@"; do
+  case "$arg" in
+    --programs) targets=("${programs[@]}") ;;
+    -*)
+      echo "deploy/build.sh: unknown flag '$arg' (usage: deploy/build.sh [--programs] [PRESET])" >&2
+      exit 2
+      ;;
+    *) preset=$arg ;;
+  esac
+done
 
 "$root/deploy/setup.sh"
 
@@ -15,7 +34,9 @@ cd "$root"
 # for a tree that already has a cache, so an existing tree keeps whatever generator it has.
 export CMAKE_GENERATOR="${CMAKE_GENERATOR:-Ninja}"
 
-preset=${1:-}
+target_args=()
+((${#targets[@]} > 0)) && target_args=(--target "${targets[@]}")
+
 if [[ -z "$preset" ]]; then
   if [[ -f build/CMakeCache.txt ]]; then
     # Reuse the existing tree; passing -G would fail if it was made with another generator.
@@ -23,8 +44,8 @@ if [[ -z "$preset" ]]; then
   else
     cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -G Ninja
   fi
-  cmake --build build -j2
+  cmake --build build -j2 "${target_args[@]}"
 else
   cmake --preset "$preset"
-  cmake --build --preset "$preset" -j2
+  cmake --build --preset "$preset" -j2 "${target_args[@]}"
 fi

@@ -12,7 +12,7 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$root"
 
-"$root/deploy/build.sh"
+"$root/deploy/build.sh" --programs
 
 boneyard="$root/build/bin/boneyard"
 matches=200
@@ -34,12 +34,12 @@ records="$tmp/records"
 # The CLI prints a JSON array of objects with a "name" field.
 games_json=$("$boneyard" games --json)
 mapfile -t games < <(jq -r '.[].name' <<<"$games_json")
-# game_field GAME FIELD: seats (the default `players`, else the fewest seats), or strong_bot (the
-# game's first bot other than random).
+# game_field GAME FIELD: seats (the default `players`, else the fewest seats), or default_bot
+# (the bot the game names to stand in for a seat: its strongest built-in one).
 game_field() {
   jq -r --arg g "$1" --arg f "$2" '.[] | select(.name == $g) |
     {seats: (first(.options[] | select(.name == "players") | .default) // .min_seats),
-     strong_bot: (.bots | map(select(. != "random")) | first // "random")}[$f]' <<<"$games_json"
+     default_bot}[$f]' <<<"$games_json"
 }
 if ((${#games[@]} == 0)); then
   echo "demo: '$boneyard games --json' listed no games" >&2
@@ -48,9 +48,9 @@ fi
 
 first=1
 for game in "${games[@]}"; do
-  strong=$(game_field "$game" strong_bot)
+  default_bot=$(game_field "$game" default_bot)
   default_run="--seats $(for ((s = 0; s < $(game_field "$game" seats); s++)); do
-    ((s % 2)) && echo random || echo "$strong"; done | paste -sd,)"
+    ((s % 2)) && echo random || echo "$default_bot"; done | paste -sd,)"
   IFS=';' read -ra game_runs <<<"${runs[$game]:-$default_run}"
   for run in "${game_runs[@]}"; do
     read -ra extra <<<"$run"
@@ -103,12 +103,12 @@ declare -A solitaire expected
 for game in "${games[@]}"; do
   # Seats 0 and 1 are players (remote bots: clients of the Play stream, `boneyard bot`), two
   # different ones from `players` match by match so that ratings has something to rate; any
-  # further seats are the game's strongest built-in bot, played inside the service.
+  # further seats are the game's default bot, played inside the service.
   seat_count=$(game_field "$game" seats)
-  strong=$(game_field "$game" strong_bot)
+  default_bot=$(game_field "$game" default_bot)
   solitaire[$game]=$((seat_count == 1))
   echo
-  echo "==== $game through the service: $service_matches matches of $seat_count seats (players: remote bots; others: bot:$strong)"
+  echo "==== $game through the service: $service_matches matches of $seat_count seats (players: remote bots; others: bot:$default_bot)"
   pids=()
   for ((i = 0; i < service_matches; i++)); do
     seats=()
@@ -116,7 +116,7 @@ for game in "${games[@]}"; do
       if ((s < 2)); then
         seats+=("player:${players[(i + s * (1 + i % 5)) % ${#players[@]}]}")
       else
-        seats+=("bot:$strong")
+        seats+=("bot:$default_bot")
       fi
     done
     created=$("$boneyard" create --game "$game" --seats "$(IFS=,; echo "${seats[*]}")" --json)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Starts boneyard on this machine: a private PostgreSQL (deploy/local/pg.sh, data in var/pg), the
 # ratings service and the execution service on loopback, execution delivering finished matches'
-# results to ratings. Builds first. Idempotent: what already runs is left alone.
+# results to ratings. Builds its programs first (deploy/build.sh --programs). Idempotent: what
+# already runs is left alone.
 #
 #   deploy/local/up.sh          then talk to it:  build/bin/boneyard matches
 #   deploy/local/down.sh        stops them all
@@ -31,7 +32,7 @@ bin="$root/build/bin"
 mkdir -p "$var/log" "$var/run"
 
 if [[ "${BONEYARD_SKIP_BUILD:-0}" != "1" ]]; then
-  "$root/deploy/build.sh"
+  "$root/deploy/build.sh" --programs
 fi
 
 "$root/deploy/local/pg.sh" start "$var/pg" "$pg_port"
