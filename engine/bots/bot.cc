@@ -42,7 +42,8 @@ absl::StatusOr<std::unique_ptr<Bot>> BotRegistry::MakeDefault(const Game& game,
                                                               uint64_t seed) const {
   const GameSpec* spec = DefaultRegistry().Find(game.name());
   if (spec == nullptr) {
-    return absl::NotFoundError(absl::StrCat("no default bot: '", game.name(), "' is not registered"));
+    return absl::NotFoundError(
+        absl::StrCat("no default bot: '", game.name(), "' is not registered"));
   }
   return Make(spec->default_bot, game, seed);
 }

@@ -281,7 +281,7 @@ class FortyTwoState : public State {
   bool has_last_ = false;
   Action bid_action_ = kPass;  // the winning bid
   Action contract_action_ = kPass;
-  int32_t round_ = 0;  // hands may repeat without end (all-pass redeals): never wraps
+  int32_t round_ = 0;  // all-pass redeals may repeat without end
   int16_t bid_value_ = 0;
   int8_t bid_marks_ = 0;
   int8_t bidder_ = kNobody;

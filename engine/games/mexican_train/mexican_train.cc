@@ -633,8 +633,8 @@ absl::Status MexicanTrainState::CheckInvariants() const {
 
 std::string MexicanTrainState::ToString() const {
   std::string out = absl::StrCat(BaseString(), " | engine ", engine_, " used ", used_engines_,
-                                 " phase ",
-                                 static_cast<int>(phase_), drew() ? absl::StrCat(" drew ", TileName(drawn_)) : "",
+                                 " phase ", static_cast<int>(phase_),
+                                 drew() ? absl::StrCat(" drew ", TileName(drawn_)) : "",
                                  " | plays:");
   for (int i = 0; i < num_plays_; ++i) {
     absl::StrAppend(&out, " ", ActionToString(PlayAction(plays_[i][0], plays_[i][1])), ";");

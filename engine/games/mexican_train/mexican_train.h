@@ -17,7 +17,8 @@
 //     train and any train carrying a marker.
 //   * One tile a turn. A seat that can play must. A seat that cannot draws one tile ("draw")
 //     and plays it if it fits (only the drawn tile: drawing never makes another tile of the
-//     hand playable); otherwise it passes ("pass"), which puts its marker on its train. With the boneyard empty a seat that cannot play passes at once (marker too).
+//     hand playable); otherwise it passes ("pass"), which puts its marker on its train. With
+//     the boneyard empty a seat that cannot play passes at once (marker too).
 //   * A double is placed sideways and obliges another play in the same turn, on the double
 //     or on any train the seat may use (a draw if needed; a marker if still unable). A second
 //     double may follow only when a third tile already in hand (not drawn) can then go on one

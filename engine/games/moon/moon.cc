@@ -281,7 +281,8 @@ void MoonState::EndHand() {
       return;
     }
   }
-  if (const int max_hands = game_->options().max_hands; max_hands > 0 && round_ + 1 >= max_hands) {
+  const int max_hands = game_->options().max_hands;
+  if (max_hands > 0 && round_ + 1 >= max_hands) {
     // The optional limit: the highest score wins (a tie for it shares the first rank).
     terminal_ = true;
     current_ = kNobody;

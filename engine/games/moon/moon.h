@@ -21,9 +21,10 @@
 //   * Not in the sheets: option `max_hands` (0, no limit) ends a match that has lasted that
 //     many hands; the highest score wins. Off by default, as the ruling is "game to 21" and
 //     "all pass: redeal": a match ends only when someone reaches the target. The option stays
-//     so that records made with a limit replay as they were played. Random play ends by
-//     itself (about 13 hands a match); a caller that wants a hard bound keeps its own
-//     (`boneyard simulate` and the conformance suite stop a match that never ends).
+//     so that records made with a limit replay as they were played. The game's bots end their
+//     matches (its `random` bot bids sanely: about 14 hands a match), but uniformly random
+//     moves bid recklessly, sink below zero and mostly never reach 21, so callers that play
+//     them bound the match themselves (`boneyard simulate --max-actions`, the tests).
 //
 // Action codes: a tile id (0..27) plays it; kDiscardBase + id discards it; kPass; kBidBase +
 // tricks (104..107, 121); kTrumpBase + pip (300..306), kTrumpNone. Legal actions come in that
@@ -195,7 +196,7 @@ class MoonState : public State {
   std::array<int8_t, kSeats> order_{};  // who spoke, in order
   MoonHandResult last_;
   bool has_last_ = false;
-  int32_t round_ = 0;  // hands may repeat without end (all-pass redeals): never wraps
+  int32_t round_ = 0;  // hands may repeat without end (all-pass redeals, sinking scores)
   int8_t spoken_ = 0;
   int8_t bid_ = 0;
   int8_t bidder_ = kNobody;

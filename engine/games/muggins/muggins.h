@@ -337,7 +337,7 @@ class MugginsState : public State {
   std::array<uint8_t, kTiles> plays_{};  // tile | end << 5, in the order played
   std::array<uint8_t, kMaxPlayers> voids_{};
   LastRound last_;
-  int32_t round_ = 0;  // blocked rounds may repeat without end: never wraps
+  int32_t round_ = 0;  // blocked rounds that score nothing may repeat without end
   int16_t pending_points_ = 0;  // unclaimed score the current seat may steal
   int8_t pending_by_ = kNobody;
   int8_t players_ = 2;
