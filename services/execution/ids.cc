@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
 #include "services/common/tokens.h"
+#include "services/common/validation.h"
 
 namespace boneyard::execution {
 namespace {
@@ -37,8 +38,8 @@ uint64_t NewSeed() {
 absl::StatusOr<std::string> ParseMatchName(absl::string_view name) {
   absl::string_view id = name;
   if (!absl::ConsumePrefix(&id, "matches/") || !IsId(id)) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("name \"", name, "\" is not of the form \"matches/{id}\""));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "name: ", validation::Quote(name), " is not of the form \"matches/{id}\""));
   }
   return std::string(id);
 }
@@ -46,8 +47,8 @@ absl::StatusOr<std::string> ParseMatchName(absl::string_view name) {
 absl::StatusOr<std::string> ParseRecordName(absl::string_view name) {
   absl::string_view id = name;
   if (!absl::ConsumePrefix(&id, "matches/") || !absl::ConsumeSuffix(&id, "/record") || !IsId(id)) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("name \"", name, "\" is not of the form \"matches/{id}/record\""));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "name: ", validation::Quote(name), " is not of the form \"matches/{id}/record\""));
   }
   return std::string(id);
 }

@@ -10,6 +10,7 @@
 #include "engine/core/action.h"
 #include "engine/core/rng.h"
 #include "services/common/engine_proto.h"
+#include "services/common/validation.h"
 #include "services/execution/bot_seeds.h"
 #include "services/execution/events.h"
 #include "services/execution/ids.h"
@@ -41,6 +42,10 @@ v1::ActionRejected Rejection(const v1::Action& action, int64_t seen_sequence,
                              const absl::Status& status) {
   v1::ActionRejected rejected;
   *rejected.mutable_action() = action;
+  if (action.text().size() > validation::kMaxActionBytes) {
+    // Refused for its size: the answer does not carry it back whole.
+    rejected.mutable_action()->set_text(validation::Quote(action.text()));
+  }
   rejected.set_seen_sequence(seen_sequence);
   rejected.set_code(static_cast<int>(status.code()));
   rejected.set_message(std::string(status.message()));
@@ -175,7 +180,14 @@ void LiveMatch::Begin() {
 absl::StatusOr<Action> LiveMatch::Validate(int seat, const v1::Action& action,
                                            int64_t seen_sequence) const {
   if (action.text().empty()) {
-    return absl::InvalidArgumentError("the action is empty: send its text, e.g. \"6-4 left\"");
+    return absl::InvalidArgumentError(
+        "action.text: is empty; send the action's text, e.g. \"6-4 left\"");
+  }
+  // Bounded before the engine parses it: its errors quote the text.
+  if (absl::Status s = validation::CheckText("action.text", action.text(),
+                                             validation::kMaxActionBytes);
+      !s.ok()) {
+    return s;
   }
   if (end_state_ != v1::Match::ACTIVE) {
     return absl::FailedPreconditionError("the match is over: no more actions");

@@ -15,6 +15,7 @@
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 #include "services/common/engine_proto.h"
 #include "services/common/tokens.h"
+#include "services/common/validation.h"
 #include "services/common/view_mask.h"
 #include "services/execution/events.h"
 #include "services/execution/host_metrics.h"
@@ -26,7 +27,6 @@
 namespace boneyard::execution {
 namespace {
 
-constexpr int kMaxRequestIdLength = 128;
 constexpr int kDefaultPageSize = 50;
 constexpr int kMaxPageSize = 1000;
 // Database work (creates, lookups, listings) runs here, never on gRPC's or a strand's threads.
@@ -72,6 +72,40 @@ absl::StatusOr<std::optional<MatchCursor>> DecodePageToken(const std::string& to
         "page_token was issued for other filters: keep state and game the same across pages");
   }
   return std::optional<MatchCursor>(MatchCursor{absl::FromUnixMicros(micros), parts[4]});
+}
+
+// Every string, enum and Duration of a CreateMatchRequest against the edge's limits
+// (services/common/validation.h), before anything is looked up or stored: a player id that can
+// never be stored (a NUL) or rated (9,000 bytes) must not start a match.
+absl::Status CheckCreateRequest(const v1::CreateMatchRequest& request) {
+  using namespace validation;
+  if (absl::Status s = CheckOptionalId("request_id", request.request_id(), kMaxRequestIdBytes);
+      !s.ok()) {
+    return s;
+  }
+  if (absl::Status s = CheckId("game", request.game()); !s.ok()) return s;
+  for (const auto& [name, value] : request.rules()) {
+    if (absl::Status s = CheckId("rules (an option name)", name); !s.ok()) return s;
+    if (value.kind_case() == v1::RuleValue::kStringValue) {
+      if (absl::Status s = CheckId(absl::StrCat("rules.", name), value.string_value()); !s.ok()) {
+        return s;
+      }
+    }
+  }
+  for (int seat = 0; seat < request.seats_size(); ++seat) {
+    const v1::Seat& occupant = request.seats(seat);
+    absl::Status s;
+    if (occupant.has_player()) {
+      s = CheckId(absl::StrCat("seats[", seat, "].player.player_id"), occupant.player().player_id());
+    } else if (occupant.has_bot()) {
+      s = CheckId(absl::StrCat("seats[", seat, "].bot.kind"), occupant.bot().kind());
+    }
+    if (!s.ok()) return s;
+  }
+  if (absl::Status s = CheckDuration("clock.per_move", request.clock().per_move()); !s.ok()) {
+    return s;
+  }
+  return CheckEnum("clock.timeout_policy", request.clock().timeout_policy());
 }
 
 absl::Status ShuttingDown() {
@@ -145,16 +179,12 @@ class MatchHost::Impl {
   }
 
   absl::StatusOr<v1::CreateMatchResponse> Create(const v1::CreateMatchRequest& request) {
-    if (request.request_id().size() > kMaxRequestIdLength) {
-      return absl::InvalidArgumentError(absl::StrCat("request_id is ", request.request_id().size(),
-                                                     " characters; the limit is ",
-                                                     kMaxRequestIdLength));
-    }
+    if (absl::Status s = CheckCreateRequest(request); !s.ok()) return s;
     const GameSpec* spec = DefaultRegistry().Find(request.game());
     if (spec == nullptr) {
       return absl::InvalidArgumentError(
-          absl::StrCat("unknown game \"", request.game(), "\"; the games are: ",
-                       absl::StrJoin(DefaultRegistry().Names(), ", ")));
+          absl::StrCat("game: unknown game ", validation::Quote(request.game()),
+                       "; the games are: ", absl::StrJoin(DefaultRegistry().Names(), ", ")));
     }
     absl::StatusOr<std::map<std::string, OptionValue>> overrides =
         RuleValuesFromProto(request.rules(), *spec);
@@ -177,9 +207,7 @@ class MatchHost::Impl {
     for (int seat = 0; seat < request.seats_size(); ++seat) {
       const v1::Seat& occupant = request.seats(seat);
       if (occupant.has_player()) {
-        if (occupant.player().player_id().empty()) {
-          return absl::InvalidArgumentError(absl::StrCat("seat ", seat, ": player_id is empty"));
-        }
+        // Checked with the request (CheckCreateRequest).
       } else if (occupant.has_bot()) {
         if (std::find(bot_kinds.begin(), bot_kinds.end(), occupant.bot().kind()) ==
             bot_kinds.end()) {
@@ -200,7 +228,7 @@ class MatchHost::Impl {
     }
     const v1::ClockSettings& clock = request.clock();
     if (FromDuration(clock.per_move()) < absl::ZeroDuration()) {
-      return absl::InvalidArgumentError("clock.per_move is negative");
+      return absl::InvalidArgumentError("clock.per_move: is negative");
     }
     if (clock.timeout_policy() != v1::ClockSettings::TIMEOUT_POLICY_UNSPECIFIED &&
         FromDuration(clock.per_move()) == absl::ZeroDuration()) {
@@ -267,7 +295,14 @@ class MatchHost::Impl {
   void ListMatches(v1::ListMatchesRequest request, Callback<v1::ListMatchesResponse> done) {
     if (request.page_size() < 0) {
       return done(absl::InvalidArgumentError(
-          absl::StrCat("page_size is ", request.page_size(), "; it must not be negative")));
+          absl::StrCat("page_size: ", request.page_size(), " is negative")));
+    }
+    for (absl::Status s :
+         {validation::CheckEnum("state", request.state()),
+          validation::CheckOptionalId("game", request.game()),
+          validation::CheckOptionalId("page_token", request.page_token(),
+                                      validation::kMaxPageTokenBytes)}) {
+      if (!s.ok()) return done(s);
     }
     Blocking(std::move(done), [this, request = std::move(request)]()
                                   -> absl::StatusOr<v1::ListMatchesResponse> {
@@ -336,7 +371,12 @@ class MatchHost::Impl {
       absl::StatusOr<std::string> id = ParseMatchName(request.name());
       if (!id.ok()) return done(id.status());
       if (request.reason().empty()) {
-        return done(absl::InvalidArgumentError("reason is empty; say why the match is aborted"));
+        return done(absl::InvalidArgumentError("reason: is empty; say why the match is aborted"));
+      }
+      if (absl::Status s = validation::CheckText("reason", request.reason(),
+                                                 validation::kMaxReasonBytes);
+          !s.ok()) {
+        return done(s);
       }
       if (std::shared_ptr<LiveMatch> match = FindLive(*id)) {
         return match->Abort(request.reason(), std::move(done));

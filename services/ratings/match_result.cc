@@ -16,6 +16,7 @@
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 #include "google/protobuf/struct.pb.h"
 #include "services/common/engine_proto.h"
+#include "services/common/validation.h"
 
 namespace boneyard::ratings {
 namespace {
@@ -155,17 +156,16 @@ absl::StatusOr<std::string> ParseMatchName(absl::string_view name, absl::string_
   bool ok = absl::ConsumePrefix(&id, "matches/") && !id.empty() && id.size() <= kMaxIdLength;
   for (char c : id) ok = ok && IsIdChar(c);
   if (!ok) {
-    return Invalid(field, absl::StrCat("\"", name, "\" is not of the form \"matches/{id}\""));
+    return Invalid(field,
+                   absl::StrCat(validation::Quote(name), " is not of the form \"matches/{id}\""));
   }
   return std::string(id);
 }
 
 absl::Status CheckPlayerId(absl::string_view player_id, absl::string_view field) {
-  if (player_id.empty()) return Invalid(field, "empty player id");
-  if (player_id.find('\0') != absl::string_view::npos) {
-    return Invalid(field, "a player id must not hold a NUL character");
-  }
-  return absl::OkStatus();
+  // The edge's rule for ids (services/common/validation.h): a NUL can never be stored, and a
+  // 9,000-byte id never indexed, so neither may reach the store (and fail a batch there).
+  return validation::CheckId(field, player_id);
 }
 
 absl::StatusOr<ValidResult> ValidateResult(const v1::RecordResultRequest& request,
@@ -183,7 +183,7 @@ absl::StatusOr<ValidResult> ValidateResult(const v1::RecordResultRequest& reques
   if (!match.has_result()) return Invalid("match.result", "missing");
   const GameSpec* spec = registry.Find(match.game());
   if (spec == nullptr) {
-    return Invalid("match.game", absl::StrCat("unknown game \"", match.game(), "\""));
+    return Invalid("match.game", absl::StrCat("unknown game ", validation::Quote(match.game())));
   }
   out.game = match.game();
   if (!match.has_end_time()) return Invalid("match.end_time", "missing");
@@ -232,8 +232,9 @@ absl::StatusOr<ValidResult> ValidateResult(const v1::RecordResultRequest& reques
     }
     if (result.player_ids(seat) != player) {
       return Invalid(absl::StrCat("match.result.player_ids[", seat, "]"),
-                     absl::StrCat("\"", result.player_ids(seat), "\" but the seat holds ",
-                                  player.empty() ? "a bot" : absl::StrCat("\"", player, "\"")));
+                     absl::StrCat(validation::Quote(result.player_ids(seat)),
+                                  " but the seat holds ",
+                                  player.empty() ? "a bot" : validation::Quote(player)));
     }
     if (result.ranks(seat) < 1) {
       return Invalid(absl::StrCat("match.result.ranks[", seat, "]"),

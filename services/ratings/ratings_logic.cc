@@ -13,6 +13,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "services/common/validation.h"
 #include "services/ratings/model_config.h"
 #include "services/ratings/rating_update.h"
 
@@ -97,7 +98,8 @@ absl::StatusOr<const GameSpec*> RatingsLogic::FindGame(const std::string& game,
                                                        bool rated) const {
   const GameSpec* spec = registry_.Find(game);
   if (spec == nullptr) {
-    return absl::InvalidArgumentError(absl::StrCat("game: unknown game \"", game, "\""));
+    return absl::InvalidArgumentError(
+        absl::StrCat("game: unknown game ", validation::Quote(game)));
   }
   if (rated && IsSolitaire(*spec)) {
     return absl::InvalidArgumentError(absl::StrCat(

@@ -42,6 +42,21 @@ client::Chooser Never() {
   return [](const v1::SeatView&) { return std::optional<std::string>(); };
 }
 
+// Seat 0 of `run`'s match is a player that never acts: the service plays its every move until
+// the match ends, which this waits for.
+void SleepThroughTheMatch(MatchRun& run, const std::vector<Stub*>& stubs, bool keep_views) {
+  PlayerSetup setup;
+  setup.keep_views = keep_views;
+  setup.chooser = [](int, int) { return Never(); };
+  AddPlayers(run, 0, stubs, setup);
+  ASSERT_EQ(run.players.size(), 1u);
+  run.players[0]->Start();
+  const std::optional<absl::Status> status = run.players[0]->WaitFor(kWaitBound);
+  ASSERT_TRUE(status.has_value()) << "the match did not finish";
+  ASSERT_TRUE(status->ok()) << *status;
+  EXPECT_EQ(run.players[0]->stats().actions_sent, 0);
+}
+
 // The deadline rules every view must follow: while a player seat (one of `player_seats`) is to
 // move, the deadline is its turn's start (the last event's time, or the match's creation) plus
 // kPerMove; otherwise (a bot to move, the match over) there is none. Returns the views that
@@ -73,18 +88,8 @@ TEST_F(ClockTest, AutoPlayDefaultBotPlaysForASeatThatNeverActsUntilTheMatchFinis
   ASSERT_TRUE(created.ok()) << created.status();
   EXPECT_EQ(created->match().clock().timeout_policy(), v1::ClockSettings::AUTO_PLAY_DEFAULT_BOT);
   Spectator spectator(stub(1), created->match().name());
-  PlayerSetup setup;
-  setup.keep_views = true;
-  setup.chooser = [](int, int) { return Never(); };
   MatchRun run{*created, {}, {}, {}};
-  AddPlayers(run, 0, stubs(), setup);
-  ASSERT_EQ(run.players.size(), 1u);
-  run.players[0]->Start();
-
-  const std::optional<absl::Status> status = run.players[0]->WaitFor(kWaitBound);
-  ASSERT_TRUE(status.has_value()) << "the match did not finish";
-  ASSERT_TRUE(status->ok()) << *status;
-  EXPECT_EQ(run.players[0]->stats().actions_sent, 0);
+  ASSERT_NO_FATAL_FAILURE(SleepThroughTheMatch(run, stubs(), /*keep_views=*/true));
 
   absl::StatusOr<v1::Match> match = GetMatch(stub(), run.name());
   ASSERT_TRUE(match.ok()) << match.status();
@@ -148,16 +153,8 @@ TEST_F(ClockTest, ATimedOutFortyTwoSeatPlaysTheDefaultBotsMove) {
   request.mutable_clock()->set_timeout_policy(v1::ClockSettings::AUTO_PLAY_DEFAULT_BOT);
   absl::StatusOr<v1::CreateMatchResponse> created = CreateMatch(stub(), operator_token(), request);
   ASSERT_TRUE(created.ok()) << created.status();
-  PlayerSetup setup;
-  setup.chooser = [](int, int) { return Never(); };
   MatchRun run{*created, {}, {}, {}};
-  AddPlayers(run, 0, stubs(), setup);
-  ASSERT_EQ(run.players.size(), 1u);
-  run.players[0]->Start();
-  const std::optional<absl::Status> status = run.players[0]->WaitFor(kWaitBound);
-  ASSERT_TRUE(status.has_value()) << "the match did not finish";
-  ASSERT_TRUE(status->ok()) << *status;
-  EXPECT_EQ(run.players[0]->stats().actions_sent, 0);
+  ASSERT_NO_FATAL_FAILURE(SleepThroughTheMatch(run, stubs(), /*keep_views=*/false));
 
   absl::StatusOr<v1::Record> record = GetRecord(stub(), run.name());
   ASSERT_TRUE(record.ok()) << record.status();

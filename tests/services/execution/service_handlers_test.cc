@@ -249,6 +249,150 @@ TEST_F(ServiceHandlersTest, GetMatchErrors) {
   }
 }
 
+// ----- Hostile input ------------------------------------------------------------------------
+// Every field is checked at the edge (services/common/validation.h): the answer is
+// INVALID_ARGUMENT naming the field, its message is small whatever the input's size, and
+// nothing is created or changed.
+
+constexpr std::size_t kMaxErrorBytes = 256;
+const std::string kMegabyte(1 << 20, 'x');
+
+void ExpectRefused(const grpc::Status& status, absl::string_view field, absl::string_view what) {
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT)
+      << what << ": " << status.error_message().substr(0, 300);
+  EXPECT_LE(status.error_message().size(), kMaxErrorBytes) << what;
+  EXPECT_THAT(status.error_message(), HasSubstr(field)) << what;
+}
+
+TEST_F(ServiceHandlersTest, CreateMatchRefusesMalformedFieldsAndCreatesNothing) {
+  using Mutation = void (*)(v1::CreateMatchRequest&);
+  struct Case {
+    const char* what;
+    const char* field;
+    Mutation mutate;
+  };
+  const Case cases[] = {
+      {"a NUL in a player id", "seats[0].player.player_id",
+       [](v1::CreateMatchRequest& r) {
+         r.mutable_seats(0)->mutable_player()->set_player_id(std::string("a\0b", 3));
+       }},
+      {"a 9,000-byte player id", "seats[0].player.player_id",
+       [](v1::CreateMatchRequest& r) {
+         r.mutable_seats(0)->mutable_player()->set_player_id(std::string(9000, 'p'));
+       }},
+      {"a 1 MB player id", "seats[0].player.player_id",
+       [](v1::CreateMatchRequest& r) {
+         r.mutable_seats(0)->mutable_player()->set_player_id(kMegabyte);
+       }},
+      {"white space in a player id", "seats[0].player.player_id",
+       [](v1::CreateMatchRequest& r) {
+         r.mutable_seats(0)->mutable_player()->set_player_id("ann bob");
+       }},
+      {"a 1 MB game", "game", [](v1::CreateMatchRequest& r) { r.set_game(kMegabyte); }},
+      {"a 1 MB request_id", "request_id",
+       [](v1::CreateMatchRequest& r) { r.set_request_id(kMegabyte); }},
+      {"a control character in request_id", "request_id",
+       [](v1::CreateMatchRequest& r) { r.set_request_id("id\x7f"); }},
+      {"a 1 MB rule option name", "rules",
+       [](v1::CreateMatchRequest& r) { (*r.mutable_rules())[kMegabyte].set_int_value(1); }},
+      {"a 1 MB rule text value", "rules.preset",
+       [](v1::CreateMatchRequest& r) { (*r.mutable_rules())["preset"].set_string_value(kMegabyte); }},
+      {"a 1 MB bot kind", "seats[0].bot.kind",
+       [](v1::CreateMatchRequest& r) { r.mutable_seats(0)->mutable_bot()->set_kind(kMegabyte); }},
+      {"a Duration with mixed signs", "clock.per_move",
+       [](v1::CreateMatchRequest& r) {
+         r.mutable_clock()->mutable_per_move()->set_seconds(-1);
+         r.mutable_clock()->mutable_per_move()->set_nanos(5);
+       }},
+      {"a Duration past 10,000 years", "clock.per_move",
+       [](v1::CreateMatchRequest& r) {
+         r.mutable_clock()->mutable_per_move()->set_seconds(400'000'000'000);
+       }},
+      {"nanos out of range", "clock.per_move",
+       [](v1::CreateMatchRequest& r) {
+         r.mutable_clock()->mutable_per_move()->set_nanos(1'000'000'000);
+       }},
+      {"an unknown timeout policy", "clock.timeout_policy",
+       [](v1::CreateMatchRequest& r) {
+         r.mutable_clock()->mutable_per_move()->set_seconds(5);
+         r.mutable_clock()->set_timeout_policy(static_cast<v1::ClockSettings::TimeoutPolicy>(99));
+       }},
+  };
+  for (const Case& c : cases) {
+    v1::CreateMatchRequest request = CastleRockRequest();
+    c.mutate(request);
+    v1::CreateMatchResponse response;
+    ExpectRefused(stub_->CreateMatch(Context(kOperatorToken).get(), request, &response), c.field,
+                  c.what);
+  }
+  // Invalid UTF-8 in a string field never reaches a handler: protobuf refuses to parse it, and
+  // gRPC answers INTERNAL itself (documented in docs/api.md, "Limits").
+  {
+    v1::CreateMatchRequest request = CastleRockRequest();
+    request.mutable_seats(0)->mutable_player()->set_player_id("caf\xc3");
+    v1::CreateMatchResponse response;
+    const grpc::Status status =
+        stub_->CreateMatch(Context(kOperatorToken).get(), request, &response);
+    EXPECT_EQ(status.error_code(), grpc::StatusCode::INTERNAL) << status.error_message();
+    EXPECT_EQ(status.error_message(), "Unable to parse request");
+  }
+  // A good request beside them is served, and it is the only match there is.
+  const v1::CreateMatchResponse created = CreateCastleRock();
+  v1::ListMatchesRequest list;
+  v1::ListMatchesResponse listed;
+  ASSERT_TRUE(stub_->ListMatches(Context().get(), list, &listed).ok());
+  ASSERT_EQ(listed.matches_size(), 1);
+  EXPECT_EQ(listed.matches(0).name(), created.match().name());
+}
+
+TEST_F(ServiceHandlersTest, ReadsRefuseUnknownEnumsAndOversizedNames) {
+  v1::ListMatchesRequest list;
+  v1::ListMatchesResponse listed;
+  list.set_state(static_cast<v1::Match::State>(99));
+  ExpectRefused(stub_->ListMatches(Context().get(), list, &listed), "state", "state 99");
+  list = v1::ListMatchesRequest();
+  list.set_game(kMegabyte);
+  ExpectRefused(stub_->ListMatches(Context().get(), list, &listed), "game", "a 1 MB game");
+  list = v1::ListMatchesRequest();
+  list.set_page_token(kMegabyte);
+  ExpectRefused(stub_->ListMatches(Context().get(), list, &listed), "page_token",
+                "a 1 MB page token");
+
+  v1::GetMatchRequest get;
+  get.set_name(absl::StrCat("matches/", kMegabyte));
+  v1::Match match;
+  ExpectRefused(stub_->GetMatch(Context().get(), get, &match), "name", "a 1 MB name");
+  v1::GetRecordRequest record_request;
+  record_request.set_name(std::string("matches/\0/record", 16));
+  v1::Record record;
+  ExpectRefused(stub_->GetRecord(Context().get(), record_request, &record), "name",
+                "a NUL in a record name");
+}
+
+TEST_F(ServiceHandlersTest, OversizedActionsAndReasonsChangeNothing) {
+  const v1::CreateMatchResponse created = CreateCastleRock();
+  const std::string& name = created.match().name();
+  const std::string& token = created.seat_tokens(0).token();
+  v1::SeatView view;
+  ExpectRefused(Submit(token, name, std::string(4000, 'a'), 0, &view), "action.text",
+                "a 4,000-byte action");
+  ExpectRefused(Submit(token, name, "take\x01 1", 0, &view), "action.text",
+                "a control character in an action");
+
+  for (const std::string& reason : {kMegabyte, std::string("stop\0now", 8)}) {
+    v1::AbortMatchRequest abort;
+    abort.set_name(name);
+    abort.set_reason(reason);
+    v1::Match aborted;
+    ExpectRefused(stub_->AbortMatch(Context(kOperatorToken).get(), abort, &aborted), "reason",
+                  "a bad abort reason");
+  }
+  absl::StatusOr<v1::Match> unchanged = GetMatch(name);
+  ASSERT_TRUE(unchanged.ok()) << unchanged.status();
+  EXPECT_EQ(unchanged->sequence(), 0);
+  EXPECT_EQ(unchanged->state(), v1::Match::ACTIVE);
+}
+
 // ----- SubmitAction -------------------------------------------------------------------------
 
 TEST_F(ServiceHandlersTest, SubmitActionRejectionsLeaveTheMatchUnchanged) {

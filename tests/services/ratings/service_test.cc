@@ -282,13 +282,23 @@ TEST_F(ServiceTest, BadInputIsInvalidArgumentAndStoresNothing) {
   cases["not finished"].set_state(v1::Match::ACTIVE);
   cases["no end time"] = Duel("m8", "ann", "bob", Minute(8));
   cases["no end time"].clear_end_time();
+  // Player ids the store could never keep (a NUL) or index (9,000 bytes): refused at the edge,
+  // with a message that quotes only a prefix, so no batch ever meets them.
+  cases["a NUL in a player id"] = Duel("m9", std::string("a\0b", 3), "bob", Minute(9));
+  cases["a 9,000-byte player id"] = Duel("m10", std::string(9000, 'p'), "bob", Minute(10));
+  cases["a 1 MB player id"] = Duel("m11", "ann", std::string(1 << 20, 'q'), Minute(11));
+  cases["a 1 MB game"] = Duel("m13", "ann", "bob", Minute(13));
+  cases["a 1 MB game"].set_game(std::string(1 << 20, 'g'));
   for (const auto& [what, match] : cases) {
     absl::StatusOr<v1::RecordResultResponse> response = Record(match);
     EXPECT_EQ(response.status().code(), absl::StatusCode::kInvalidArgument)
-        << what << ": " << response.status();
+        << what << ": " << response.status().ToString().substr(0, 300);
     EXPECT_THAT(response.status().message(), HasSubstr("match")) << what;
+    EXPECT_LE(response.status().message().size(), 256u) << what;
   }
   EXPECT_EQ(Snapshot(), before);
+  // A good result beside them is recorded.
+  EXPECT_TRUE(Record(Duel("m14", "ann", "bob", Minute(14))).ok());
 }
 
 TEST_F(ServiceTest, Auth) {
@@ -319,6 +329,10 @@ TEST_F(ServiceTest, Auth) {
 TEST_F(ServiceTest, GetRatingErrors) {
   EXPECT_EQ(Get("").status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(Get(std::string("a\0b", 3)).status().code(), absl::StatusCode::kInvalidArgument);
+  const absl::Status huge = Get(std::string(1 << 20, 'a')).status();
+  EXPECT_EQ(huge.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_LE(huge.message().size(), 256u);
+  EXPECT_THAT(huge.message(), HasSubstr("player_id"));
   EXPECT_EQ(Get("ann", "go").status().code(), absl::StatusCode::kInvalidArgument);
   absl::StatusOr<v1::Rating> solitaire = Get("ann", "castle_rock");
   EXPECT_EQ(solitaire.status().code(), absl::StatusCode::kInvalidArgument);
