@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "services/common/internal_error.h"
+
 namespace boneyard {
 namespace {
 
@@ -19,8 +21,10 @@ bool IsCanonical(int code) { return code >= 0 && code <= kLastCanonicalCode; }
 
 }  // namespace
 
-grpc::Status ToGrpcStatus(const absl::Status& status) {
-  if (status.ok()) return grpc::Status::OK;
+grpc::Status ToGrpcStatus(const absl::Status& internal_or_public) {
+  if (internal_or_public.ok()) return grpc::Status::OK;
+  // A database's or library's own text never leaves the service (internal_error.h).
+  const absl::Status status = PublicStatus(internal_or_public);
   const int code = static_cast<int>(status.code());
   return grpc::Status(
       IsCanonical(code) ? static_cast<grpc::StatusCode>(code) : grpc::StatusCode::UNKNOWN,

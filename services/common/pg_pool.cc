@@ -10,6 +10,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
+#include "services/common/internal_error.h"
 
 namespace boneyard {
 namespace {
@@ -39,12 +40,17 @@ absl::Status SqlErrorStatus(const pqxx::sql_error& e) {
     return absl::UnavailableError(with_state("database unavailable"));
   }
   if (state == "57014") return absl::DeadlineExceededError(with_state("query canceled"));
+  // Bad data (class 22: a NUL in text or JSON, a value out of range), a broken constraint
+  // (class 23) or a limit (class 54: an index row too large): the same rows would fail again,
+  // so these are permanent and never retried.
+  if (absl::StartsWith(state, "22") || absl::StartsWith(state, "23") ||
+      absl::StartsWith(state, "54")) {
+    return absl::InvalidArgumentError(with_state("the data cannot be stored"));
+  }
   return absl::InternalError(with_state("SQL error"));
 }
 
-}  // namespace
-
-absl::Status FromPqxx(const std::exception& e) {
+absl::Status Classify(const std::exception& e) {
   // Errors the server reported carry their SQLSTATE, which says more than libpqxx's class.
   if (const auto* sql = dynamic_cast<const pqxx::sql_error*>(&e)) return SqlErrorStatus(*sql);
   // In libpqxx 6 the rest carry no SQLSTATE. Most specific first: they derive from one another.
@@ -71,6 +77,12 @@ absl::Status FromPqxx(const std::exception& e) {
   }
   return absl::InternalError(absl::StrCat("database transaction failed: ", CleanMessage(e.what())));
 }
+
+}  // namespace
+
+// Every status made from a libpqxx exception holds the database's own text: marked, so the
+// edge never shows it to a client (internal_error.h).
+absl::Status FromPqxx(const std::exception& e) { return MarkInternal(Classify(e)); }
 
 // --- PgPool::Lease ---
 
@@ -115,12 +127,12 @@ absl::StatusOr<std::unique_ptr<pqxx::connection>> PgPool::Open(const std::string
   try {
     return std::make_unique<pqxx::connection>(dsn);
   } catch (const pqxx::broken_connection& e) {
-    return absl::UnavailableError(
-        absl::StrCat("cannot connect to the database: ", CleanMessage(e.what())));
+    return MarkInternal(absl::UnavailableError(
+        absl::StrCat("cannot connect to the database: ", CleanMessage(e.what()))));
   } catch (const std::exception& e) {
     absl::Status status = FromPqxx(e);
-    return absl::Status(status.code(),
-                        absl::StrCat("cannot connect to the database: ", status.message()));
+    return MarkInternal(absl::Status(
+        status.code(), absl::StrCat("cannot connect to the database: ", status.message())));
   }
 }
 
@@ -227,9 +239,9 @@ absl::Status PgPool::RunStatements(absl::FunctionRef<void(pqxx::nontransaction&)
     fn(tx);
     return absl::OkStatus();
   } catch (const pqxx::broken_connection& e) {
-    return absl::UnknownError(absl::StrCat(
+    return MarkInternal(absl::UnknownError(absl::StrCat(
         "outcome unknown (connection lost during an autocommit statement): ",
-        CleanMessage(e.what())));
+        CleanMessage(e.what()))));
   } catch (const std::exception& e) {
     return FromPqxx(e);
   } catch (...) {

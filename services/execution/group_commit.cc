@@ -4,10 +4,12 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <thread>
 #include <utility>
 #include <vector>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
@@ -30,6 +32,35 @@ bool IsTransient(const absl::Status& status) {
     default:
       return false;
   }
+}
+
+// Errors that belong to the rows of the batch, not to the database: the same rows fail again,
+// so the batch is split to find them.
+bool IsDataError(const absl::Status& status) {
+  switch (status.code()) {
+    case absl::StatusCode::kInvalidArgument:
+    case absl::StatusCode::kAlreadyExists:
+    case absl::StatusCode::kFailedPrecondition:
+    case absl::StatusCode::kOutOfRange:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// `batch`'s events [0, mid) and [mid, n) as two batches; each match's end goes with its event.
+std::pair<CommitBatch, CommitBatch> Split(CommitBatch batch, size_t mid) {
+  CommitBatch first;
+  CommitBatch second;
+  absl::flat_hash_set<std::string> in_first;
+  for (size_t i = 0; i < batch.events.size(); ++i) {
+    if (i < mid) in_first.insert(batch.events[i].match_id);
+    (i < mid ? first : second).events.push_back(std::move(batch.events[i]));
+  }
+  for (MatchEnd& end : batch.ends) {
+    (in_first.contains(end.match_id) ? first : second).ends.push_back(std::move(end));
+  }
+  return {std::move(first), std::move(second)};
 }
 
 }  // namespace
@@ -117,15 +148,16 @@ void GroupCommitter::WriterLoop() {
       if (!queue_.empty()) work_ready_.Signal();
     }
 
-    const absl::Status status = CommitWithRetry(batch);
+    std::vector<absl::Status> statuses(callbacks.size());
+    CommitIsolating(std::move(batch), 0, statuses);
 
     {
       absl::MutexLock lock(&mu_);
       while (batches_completed_ != batch_number) completed_changed_.Wait(&mu_);
     }
     // In append order, outside the lock (a callback may Append the match's next event).
-    for (Callback& done : callbacks) {
-      if (done) done(status);
+    for (size_t i = 0; i < callbacks.size(); ++i) {
+      if (callbacks[i]) callbacks[i](statuses[i]);
     }
     {
       absl::MutexLock lock(&mu_);
@@ -134,6 +166,19 @@ void GroupCommitter::WriterLoop() {
       completed_changed_.SignalAll();
     }
   }
+}
+
+void GroupCommitter::CommitIsolating(CommitBatch batch, size_t offset,
+                                     std::vector<absl::Status>& statuses) {
+  const size_t n = batch.events.size();
+  const absl::Status status = CommitWithRetry(batch);
+  if (n > 1 && IsDataError(status)) {
+    auto [first, second] = Split(std::move(batch), n / 2);
+    CommitIsolating(std::move(first), offset, statuses);
+    CommitIsolating(std::move(second), offset + n / 2, statuses);
+    return;
+  }
+  for (size_t i = 0; i < n; ++i) statuses[offset + i] = status;
 }
 
 absl::Status GroupCommitter::CommitWithRetry(const CommitBatch& batch) {

@@ -10,6 +10,7 @@
 #include "engine/core/action.h"
 #include "engine/core/rng.h"
 #include "services/common/engine_proto.h"
+#include "services/common/internal_error.h"
 #include "services/common/validation.h"
 #include "services/execution/bot_seeds.h"
 #include "services/execution/events.h"
@@ -47,8 +48,10 @@ v1::ActionRejected Rejection(const v1::Action& action, int64_t seen_sequence,
     rejected.mutable_action()->set_text(validation::Quote(action.text()));
   }
   rejected.set_seen_sequence(seen_sequence);
-  rejected.set_code(static_cast<int>(status.code()));
-  rejected.set_message(std::string(status.message()));
+  // A commit's failure may hold the database's own text: never sent to a seat.
+  const absl::Status shown = PublicStatus(status);
+  rejected.set_code(static_cast<int>(shown.code()));
+  rejected.set_message(std::string(shown.message()));
   return rejected;
 }
 

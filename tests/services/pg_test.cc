@@ -25,6 +25,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "services/common/migrations.h"
+#include "services/common/internal_error.h"
 #include "services/common/pg_pool.h"
 
 namespace boneyard {
@@ -399,6 +400,36 @@ TEST(FromPqxxTest, MapsEachKindOfError) {
   EXPECT_THAT(syntax.message(), HasSubstr("SQLSTATE 42601"));
   EXPECT_THAT(syntax.message(), Not(HasSubstr("SELEC\n")));
   EXPECT_EQ(FromPqxx(std::runtime_error("boom")).code(), absl::StatusCode::kInternal);
+  // Bad data, a broken constraint, a limit: permanent, INVALID_ARGUMENT (never retried).
+  for (const char* state : {"22P05", "22021", "22003", "23502", "23503", "54000"}) {
+    EXPECT_EQ(FromPqxx(pqxx::sql_error("ERROR: refused", "INSERT", state)).code(),
+              absl::StatusCode::kInvalidArgument)
+        << state;
+  }
+  // Every one of them holds the database's words: marked, so no client sees them.
+  EXPECT_TRUE(IsMarkedInternal(FromPqxx(pqxx::sql_error("ERROR: x", "", "22P05"))));
+  EXPECT_TRUE(IsMarkedInternal(FromPqxx(std::runtime_error("boom"))));
+  EXPECT_TRUE(IsMarkedInternal(FromPqxx(pqxx::broken_connection("gone"))));
+}
+
+TEST_F(PgTest, RowsTheDatabaseCannotStoreAreInvalidArgument) {
+  Exec(absl::StrCat("CREATE SCHEMA \"", schema_, "\"; CREATE TABLE ", In("docs"),
+                    " (id text PRIMARY KEY, body jsonb NOT NULL)"));
+  // A NUL escaped in JSON text (jsonb cannot hold it), a missing value, an index row too large.
+  const std::string insert = "INSERT INTO " + In("docs") + " VALUES ";
+  std::string incompressible;  // a compressible key would fit in the index after all
+  for (uint32_t x = 1; incompressible.size() < 9000;) {
+    x = x * 1664525u + 1013904223u;
+    incompressible += static_cast<char>('a' + (x >> 24) % 26);
+  }
+  for (const std::string& values :
+       {std::string("('a', '{\"x\": \"a\\u0000b\"}')"), std::string("('b', NULL)"),
+        absl::StrCat("('", incompressible, "', '{}')")}) {
+    absl::Status status = admin_->Run([&](pqxx::work& tx) { tx.exec0(insert + values); });
+    EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument) << status;
+    EXPECT_TRUE(IsMarkedInternal(status));
+  }
+  EXPECT_EQ(Scalar<int64_t>("SELECT count(*) FROM " + In("docs")), 0);
 }
 
 // --- Migrations ---

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "gtest/gtest.h"
+#include "services/common/internal_error.h"
 
 namespace boneyard {
 namespace {
@@ -44,6 +45,30 @@ TEST(GrpcStatusTest, NonCanonicalCodesBecomeUnknown) {
 
   absl::Status back = FromGrpcStatus(grpc::Status(static_cast<grpc::StatusCode>(20), "odder"));
   EXPECT_EQ(back, absl::UnknownError("odder"));
+}
+
+// A database's own text (a status marked internal) never leaves: the code stays, the message
+// becomes a plain sentence with an error id.
+TEST(GrpcStatusTest, InternalTextIsReplacedByAnErrorId) {
+  const absl::Status internal = MarkInternal(absl::InvalidArgumentError(
+      "the data cannot be stored (SQLSTATE 22P05): unsupported Unicode escape sequence"));
+  const grpc::Status sent = ToGrpcStatus(internal);
+  EXPECT_EQ(sent.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(sent.error_message().find("SQLSTATE"), std::string::npos) << sent.error_message();
+  EXPECT_EQ(sent.error_message().find("Unicode"), std::string::npos) << sent.error_message();
+  EXPECT_NE(sent.error_message().find("error id "), std::string::npos) << sent.error_message();
+  // Each time a new id, so a client's report points at one log line.
+  EXPECT_NE(ToGrpcStatus(internal).error_message(), sent.error_message());
+
+  const grpc::Status unavailable =
+      ToGrpcStatus(MarkInternal(absl::UnavailableError("could not connect to server: 127.0.0.1")));
+  EXPECT_EQ(unavailable.error_code(), grpc::StatusCode::UNAVAILABLE);
+  EXPECT_EQ(unavailable.error_message().find("127.0.0.1"), std::string::npos);
+
+  // The service's own messages pass unchanged.
+  EXPECT_EQ(ToGrpcStatus(absl::InvalidArgumentError("game: unknown")).error_message(),
+            "game: unknown");
+  EXPECT_FALSE(IsMarkedInternal(absl::InvalidArgumentError("x")));
 }
 
 }  // namespace

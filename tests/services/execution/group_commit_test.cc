@@ -2,6 +2,8 @@
 // the failure paths.
 #include "services/execution/group_commit.h"
 
+#include "services/common/internal_error.h"
+
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
@@ -24,6 +26,7 @@
 #include "absl/time/time.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "services/common/internal_error.h"
 #include "services/execution/match_store.h"
 #include "tests/services/execution/exec_pg_test.h"
 
@@ -231,10 +234,15 @@ TEST_F(GroupCommitTest, EventsQueuedDuringACommitGoInTheNextBatch) {
   EXPECT_EQ(Count("events"), 7);
 }
 
-TEST_F(GroupCommitTest, AFailingBatchReportsItsErrorToEveryCallbackAndStoresNothing) {
+// A batch holding an event the database refuses (a duplicate; an end whose record holds a
+// NUL, which jsonb cannot store) is split until the offenders are alone: they fail with their
+// own errors, not retried, and every other event of the batch is stored.
+TEST_F(GroupCommitTest, OnlyTheOffendingEventsOfABatchFail) {
   const std::string a = CreateMatch(At(kT0)).id;
   const std::string b = CreateMatch(At(kT0)).id;
   const std::string c = CreateMatch(At(kT0)).id;
+  const std::string d = CreateMatch(At(kT0)).id;
+  const std::string e = CreateMatch(At(kT0)).id;
   ASSERT_TRUE(store_->Commit({{Event(a, 1)}, {}}).ok());
 
   GatedStore gated(*store_);
@@ -242,29 +250,36 @@ TEST_F(GroupCommitTest, AFailingBatchReportsItsErrorToEveryCallbackAndStoresNoth
   GroupCommitter log(gated, {.writers = 1, .max_batch = 100, .on_commit = recorder.OnCommit()});
   log.Append(Event(b, 1), std::nullopt, recorder.Done("b1"));
   gated.AwaitHeldCommit();
-  // One batch: C's events, A's duplicate and C's end.
+  // One batch: C's event, A's duplicate, D's last event with a record PostgreSQL refuses, E's.
   log.Append(Event(c, 1), std::nullopt, recorder.Done("c1"));
   log.Append(Event(a, 1), std::nullopt, recorder.Done("a1-again"));
-  log.Append(Event(c, 2), Finished(c, 2, At(kT0 + 5)), recorder.Done("c2"));
+  MatchEnd poisoned = Finished(d, 1, At(kT0 + 5));
+  poisoned.record_json = R"({"note": "a\u0000b"})";
+  log.Append(Event(d, 1), std::move(poisoned), recorder.Done("d1-end"));
+  log.Append(Event(e, 1), std::nullopt, recorder.Done("e1"));
   gated.Open();
   log.Flush();
 
   std::map<std::string, absl::Status> statuses = recorder.statuses();
-  EXPECT_TRUE(statuses["b1"].ok()) << statuses["b1"];
-  for (const char* key : {"c1", "a1-again", "c2"}) {
-    EXPECT_EQ(statuses[key].code(), absl::StatusCode::kAlreadyExists) << key << ": "
-                                                                      << statuses[key];
+  for (const char* key : {"b1", "c1", "e1"}) {
+    EXPECT_TRUE(statuses[key].ok()) << key << ": " << statuses[key];
   }
-  EXPECT_THAT(recorder.order(), ElementsAre("b1", "c1", "a1-again", "c2"));
-  // Not retried: one attempt per batch.
-  EXPECT_THAT(recorder.batch_sizes(), ElementsAre(1, 3));
-  EXPECT_EQ(Count("events", absl::StrCat("match_id = '", c, "'")), 0);
+  EXPECT_EQ(statuses["a1-again"].code(), absl::StatusCode::kAlreadyExists) << statuses["a1-again"];
+  EXPECT_EQ(statuses["d1-end"].code(), absl::StatusCode::kInvalidArgument) << statuses["d1-end"];
+  // The database's own words are marked: the edge never shows them to a client.
+  EXPECT_TRUE(IsMarkedInternal(statuses["d1-end"]));
+  EXPECT_THAT(recorder.order(), ElementsAre("b1", "c1", "a1-again", "d1-end", "e1"));
+  EXPECT_EQ(Count("events", absl::StrCat("match_id = '", c, "'")), 1);
+  EXPECT_EQ(Count("events", absl::StrCat("match_id = '", e, "'")), 1);
+  EXPECT_EQ(Count("events", absl::StrCat("match_id = '", d, "'")), 0);
   EXPECT_EQ(Count("outbox"), 0);
+  // The batch of 4, its halves, and the halves' halves: no transaction was retried.
+  EXPECT_THAT(recorder.batch_sizes(), ElementsAre(1, 4, 2, 1, 1, 2, 1, 1));
 
   // The log goes on working.
-  log.Append(Event(c, 1), std::nullopt, recorder.Done("c1-again"));
+  log.Append(Event(d, 1), std::nullopt, recorder.Done("d1-again"));
   log.Flush();
-  EXPECT_TRUE(recorder.statuses()["c1-again"].ok());
+  EXPECT_TRUE(recorder.statuses()["d1-again"].ok());
 }
 
 TEST_F(GroupCommitTest, StrandsAppendingFromTheirCallbacksAllFinish) {
@@ -355,6 +370,68 @@ TEST(GroupCommitScriptedTest, RetriesStopAfterRetryForAndOtherErrorsAreNotRetrie
   log.Flush();
   EXPECT_EQ(recorder.statuses()["broken"].code(), absl::StatusCode::kInternal);
   EXPECT_EQ(calls.load(), 1);
+}
+
+// Bisection finds one bad event among many: it alone fails; the database being away is not
+// bisected (every half would wait for it), and a bug (INTERNAL) fails the batch whole.
+TEST(GroupCommitScriptedTest, ABadEventIsIsolatedButOutagesAndBugsAreNot) {
+  std::atomic<int> calls{0};
+  std::atomic<bool> down{false};
+  ScriptedStore store([&](const CommitBatch& batch) {
+    ++calls;
+    if (down) return absl::UnavailableError("database unavailable");
+    for (const EventRow& event : batch.events) {
+      if (event.match_id == "poison") return absl::InvalidArgumentError("cannot be stored");
+      if (event.match_id == "bug") return absl::InternalError("syntax error");
+    }
+    return absl::OkStatus();
+  });
+  auto append_eight = [](GroupCommitter& log, Recorder& recorder, const std::string& odd_one) {
+    for (int i = 0; i < 8; ++i) {
+      const std::string id = i == 5 ? odd_one : absl::StrCat("m", i);
+      log.Append(Event(id, 1), std::nullopt, recorder.Done(id));
+    }
+  };
+  {
+    Recorder recorder;
+    GroupCommitter log(store, {.writers = 1, .max_batch = 8,
+                               .min_interval = absl::Milliseconds(200)});
+    append_eight(log, recorder, "poison");
+    log.Flush();
+    for (const auto& [key, status] : recorder.statuses()) {
+      EXPECT_EQ(status.code(), key == "poison" ? absl::StatusCode::kInvalidArgument
+                                               : absl::StatusCode::kOk)
+          << key;
+    }
+    EXPECT_EQ(recorder.statuses().size(), 8u);
+    EXPECT_EQ(calls.load(), 1 + 2 + 2 + 2);  // 8, then 4+4, 2+2 of the bad half, 1+1
+  }
+  {
+    calls = 0;
+    Recorder recorder;
+    GroupCommitter log(store, {.writers = 1, .max_batch = 8,
+                               .min_interval = absl::Milliseconds(200)});
+    append_eight(log, recorder, "bug");
+    log.Flush();
+    for (const auto& [key, status] : recorder.statuses()) {
+      EXPECT_EQ(status.code(), absl::StatusCode::kInternal) << key;
+    }
+    EXPECT_EQ(calls.load(), 1);
+  }
+  {
+    calls = 0;
+    down = true;
+    Recorder recorder;
+    GroupCommitter log(store, {.writers = 1, .max_batch = 8,
+                               .min_interval = absl::Milliseconds(200),
+                               .retry_for = absl::Milliseconds(50)});
+    append_eight(log, recorder, "poison");
+    log.Flush();
+    for (const auto& [key, status] : recorder.statuses()) {
+      EXPECT_EQ(status.code(), absl::StatusCode::kUnavailable) << key;
+    }
+    EXPECT_LE(calls.load(), 4);  // retries of the whole batch only, never a half
+  }
 }
 
 TEST(GroupCommitScriptedTest, AlreadyExistsAfterAnUnknownCommitMeansItWasCommitted) {
