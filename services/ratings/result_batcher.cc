@@ -1,10 +1,12 @@
 #include "services/ratings/result_batcher.h"
 
 #include <algorithm>
+#include <iterator>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
+#include "services/common/internal_error.h"
 #include "services/common/logging.h"
 #include "spdlog/spdlog.h"
 
@@ -21,6 +23,13 @@ bool Retryable(absl::StatusCode code) {
   return code == absl::StatusCode::kUnavailable || code == absl::StatusCode::kAborted ||
          code == absl::StatusCode::kDeadlineExceeded || code == absl::StatusCode::kUnknown ||
          code == absl::StatusCode::kAlreadyExists;
+}
+
+// Errors of a result's own data (a row the database cannot store): permanent, so the batch is
+// split to find the offender, and it alone is answered with its error.
+bool IsDataError(absl::StatusCode code) {
+  return code == absl::StatusCode::kInvalidArgument ||
+         code == absl::StatusCode::kFailedPrecondition || code == absl::StatusCode::kOutOfRange;
 }
 
 }  // namespace
@@ -99,6 +108,32 @@ void ResultBatcher::WriterLoop() {
 }
 
 std::vector<RecordOutcome> ResultBatcher::Commit(const std::vector<const ValidResult*>& batch) {
+  absl::StatusOr<std::vector<RecordOutcome>> outcomes = CommitWithRetry(batch);
+  if (outcomes.ok()) return *std::move(outcomes);
+  const absl::Status& status = outcomes.status();
+  if (IsDataError(status.code())) {
+    if (batch.size() > 1) {
+      // One result's data fails the batch: each half on its own, in arrival order, so only the
+      // offender fails and the others are stored.
+      const auto middle = batch.begin() + static_cast<std::ptrdiff_t>(batch.size() / 2);
+      using Batch = std::vector<const ValidResult*>;
+      std::vector<RecordOutcome> first = Commit(Batch(batch.begin(), middle));
+      std::vector<RecordOutcome> second = Commit(Batch(middle, batch.end()));
+      first.insert(first.end(), std::make_move_iterator(second.begin()),
+                   std::make_move_iterator(second.end()));
+      return first;
+    }
+    // Permanent: the same result would fail again. The database's words stay in the log.
+    return {MarkInternal(status)};
+  }
+  return std::vector<RecordOutcome>(
+      batch.size(), MarkInternal(absl::UnavailableError(absl::StrCat(
+                        "the result could not be stored (", status.ToString(),
+                        "); nothing was changed, retry with backoff"))));
+}
+
+absl::StatusOr<std::vector<RecordOutcome>> ResultBatcher::CommitWithRetry(
+    const std::vector<const ValidResult*>& batch) {
   const absl::Time give_up = absl::Now() + options_.retry_for;
   absl::Duration backoff = kFirstBackoff;
   for (int attempt = 1;; ++attempt) {
@@ -108,19 +143,14 @@ std::vector<RecordOutcome> ResultBatcher::Commit(const std::vector<const ValidRe
       options_.on_commit(BatchStats{static_cast<int>(batch.size()), absl::Now() - start,
                                     outcomes.ok()});
     }
-    if (outcomes.ok()) return *std::move(outcomes);
+    if (outcomes.ok()) return outcomes;
     const bool retry = Retryable(outcomes.status().code()) && absl::Now() + backoff < give_up;
     spdlog::warn("batch failed {}", Fields()
                                         .Add("results", static_cast<int>(batch.size()))
                                         .Add("attempt", attempt)
                                         .Add("retry", retry)
                                         .Add("error", outcomes.status()));
-    if (!retry) {
-      return std::vector<RecordOutcome>(
-          batch.size(), absl::UnavailableError(absl::StrCat(
-                            "the result could not be stored (", outcomes.status().ToString(),
-                            "); nothing was changed, retry with backoff")));
-    }
+    if (!retry) return outcomes.status();
     absl::SleepFor(backoff);
     backoff = std::min(backoff * 2, kMaxBackoff);
   }

@@ -14,8 +14,12 @@
 // A batch whose transaction fails with a transient error (UNAVAILABLE, ABORTED,
 // DEADLINE_EXCEEDED, UNKNOWN — the commit may or may not have happened, and the retry finds
 // out — or ALREADY_EXISTS, a match id written meanwhile by another process) is retried with
-// backoff for up to `retry_for`; after that, or on any other error, every result of the batch
-// is answered UNAVAILABLE and nothing of it is stored.
+// backoff for up to `retry_for`; after that, or on an error that is neither transient nor the
+// data's, every result of the batch is answered UNAVAILABLE and nothing of it is stored. An
+// error of a result's own data (INVALID_ARGUMENT: a row the database cannot store;
+// FAILED_PRECONDITION; OUT_OF_RANGE) is not retried: the batch is split in halves, each
+// committed on its own in arrival order, down to single results, so only the offender fails
+// (with its error) and the others are stored.
 //
 // RunExclusive runs a task (RerateGame) on the writer between batches: results queued before
 // it are committed first, results queued after it wait until it is done.
@@ -79,8 +83,12 @@ class ResultBatcher {
   };
 
   void WriterLoop();
-  // The batch's outcomes after retries; on failure, UNAVAILABLE for each.
+  // The batch's outcomes: split around results whose data fails (each answered with its own
+  // error); after a transient failure has been retried for retry_for, UNAVAILABLE for each.
   std::vector<RecordOutcome> Commit(const std::vector<const ValidResult*>& batch);
+  // store_.RecordBatch(batch), retrying transient failures with backoff.
+  absl::StatusOr<std::vector<RecordOutcome>> CommitWithRetry(
+      const std::vector<const ValidResult*>& batch);
 
   PgRatingStore& store_;
   const Options options_;

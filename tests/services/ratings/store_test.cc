@@ -12,6 +12,7 @@
 #include "absl/synchronization/notification.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "services/common/internal_error.h"
 #include "services/ratings/rating_update.h"
 #include "services/ratings/result_batcher.h"
 #include "tests/services/ratings/ratings_test_util.h"
@@ -363,6 +364,46 @@ TEST_F(StoreTest, AFailedCommitAnswersUnavailableAndStoresNothing) {
   }
   EXPECT_EQ(Snapshot(), before);
   EXPECT_EQ(RatingOf("ann").games_played(), 1);
+}
+
+// A result whose data the database refuses (here a player id too large for the index, which
+// the edge's validation would have refused before) fails alone: the batch is split around it,
+// the others are stored in arrival order, and its answer is INVALID_ARGUMENT without the
+// database's words (marked for the edge).
+TEST_F(StoreTest, AResultTheDatabaseRefusesFailsAloneInItsBatch) {
+  std::string huge;  // incompressible, so it cannot fit an index row
+  for (uint32_t x = 7; huge.size() < 9000;) {
+    x = x * 1664525u + 1013904223u;
+    huge += static_cast<char>('a' + (x >> 24) % 26);
+  }
+  ValidResult poison = Valid(Duel("m3", "ann", "zed", Minute(3)));
+  poison.player_ids[1] = huge;
+  std::vector<ValidResult> results = {Valid(Duel("m1", "ann", "bob", Minute(1))),
+                                      Valid(Duel("m2", "cat", "bob", Minute(2))), poison,
+                                      Valid(Duel("m4", "dan", "bob", Minute(4)))};
+  std::vector<int> batch_sizes;
+  ResultBatcher batcher(*store_, {.on_commit = [&](const BatchStats& stats) {
+                                   batch_sizes.push_back(stats.results);
+                                 }});
+  Outcomes outcomes;
+  // Held back until all four are queued, so they share one batch.
+  absl::Notification release;
+  batcher.RunExclusive([&](absl::Status) { release.WaitForNotification(); });
+  for (const ValidResult& r : results) batcher.Record(r, outcomes.Add());
+  release.Notify();
+  std::vector<RecordOutcome> all = outcomes.WaitFor(4);
+  ASSERT_EQ(all.size(), 4u);
+  int failed = 0;
+  for (const RecordOutcome& o : all) {
+    if (o.ok()) continue;
+    ++failed;
+    EXPECT_EQ(o.status().code(), absl::StatusCode::kInvalidArgument) << o.status();
+    EXPECT_TRUE(IsMarkedInternal(o.status()));
+  }
+  EXPECT_EQ(failed, 1);
+  EXPECT_EQ(Count("results"), 3);
+  EXPECT_EQ(RatingOf("bob").games_played(), 3);
+  EXPECT_EQ(batch_sizes, (std::vector<int>{4, 2, 2, 1, 1}));
 }
 
 TEST_F(StoreTest, ExclusiveTasksRunBetweenBatchesInOrder) {
