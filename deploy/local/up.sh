@@ -47,13 +47,22 @@ results_token_file="$var/results_token"
 make_token "$token_file"
 make_token "$results_token_file"
 
+# alive PID: the process runs. A process killed a moment ago (kill -9) may still be a zombie
+# that kill -0 reaches: it is not running, and must not stop a new start.
+alive() {
+  kill -0 "$1" 2>/dev/null || return 1
+  local state
+  state=$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null) || return 1
+  [[ "$state" != "Z" ]]
+}
+
 # start NAME BINARY FLAGS...: runs the service in the background (log var/log/NAME.log, pid
 # var/run/NAME.pid) unless it already runs.
 start() {
   local name=$1 binary=$2
   shift 2
   local pid_file="$var/run/$name.pid"
-  if [[ -f "$pid_file" ]] && kill -0 "$(cat "$pid_file")" 2>/dev/null; then
+  if [[ -f "$pid_file" ]] && alive "$(cat "$pid_file")"; then
     echo "up: $name already running (pid $(cat "$pid_file"))"
     return
   fi
@@ -68,7 +77,7 @@ wait_ready() {
   local pid_file="$var/run/$name.pid"
   for ((i = 0; i < 100; i++)); do
     "$@" >/dev/null 2>&1 && return 0
-    if ! kill -0 "$(cat "$pid_file")" 2>/dev/null; then
+    if ! alive "$(cat "$pid_file")"; then
       echo "up: $name exited; the end of $var/log/$name.log:" >&2
       tail -n 20 "$var/log/$name.log" >&2
       exit 1

@@ -20,7 +20,10 @@ std::optional<std::string> ParseBearerHeader(absl::string_view header_value) {
     return std::nullopt;
   }
   absl::string_view token = header_value.substr(kBearerScheme.size());
+  // HTTP trims a field value's surrounding white space (RFC 9110, 5.5), and the scheme is
+  // case-insensitive (RFC 7235): "bearer abc " is the token "abc", as any HTTP server reads it.
   while (!token.empty() && token.front() == ' ') token.remove_prefix(1);
+  while (!token.empty() && (token.back() == ' ' || token.back() == '\t')) token.remove_suffix(1);
   if (token.empty()) return std::nullopt;
   for (char c : token) {
     if (absl::ascii_isspace(static_cast<unsigned char>(c)) ||

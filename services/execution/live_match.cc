@@ -195,6 +195,12 @@ absl::StatusOr<Action> LiveMatch::Validate(int seat, const v1::Action& action,
   if (end_state_ != v1::Match::ACTIVE) {
     return absl::FailedPreconditionError("the match is over: no more actions");
   }
+  if (seen_sequence > sequence_) {
+    // Not stale: no view ever showed it. ABORTED all the same, as for any sequence mismatch.
+    return absl::AbortedError(absl::StrCat("seen_sequence ", seen_sequence,
+                                           " is ahead of the match, which is at sequence ",
+                                           sequence_, "; send the sequence of the view you saw"));
+  }
   if (seen_sequence != sequence_) {
     return absl::AbortedError(absl::StrCat("seen_sequence ", seen_sequence,
                                            " is stale: the match is at sequence ", sequence_,

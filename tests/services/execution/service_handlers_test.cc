@@ -413,6 +413,7 @@ TEST_F(ServiceHandlersTest, SubmitActionRejectionsLeaveTheMatchUnchanged) {
 
   status = Submit(token, name, legal[0], 7, &view);  // legal, but seen a sequence not reached
   EXPECT_EQ(status.error_code(), grpc::StatusCode::ABORTED) << status.error_message();
+  EXPECT_THAT(status.error_message(), HasSubstr("is ahead of the match"));
 
   status = Submit(std::string("not-a-token-anyone-issued"), name, legal[0], 0, &view);
   EXPECT_EQ(status.error_code(), grpc::StatusCode::UNAUTHENTICATED) << status.error_message();
