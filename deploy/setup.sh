@@ -29,6 +29,7 @@ packages=(
   prometheus-cpp-dev  # services: the /metrics page
   libcpp-httplib-dev  # tests: an HTTP client for /metrics
   libjemalloc-dev     # the programs' allocator (CMakeLists.txt: BONEYARD_JEMALLOC)
+  libssl-dev          # services/common: HMAC-SHA256 for tamper-evident page tokens
 )
 
 missing=()

@@ -14,6 +14,7 @@
 #include "google/protobuf/io/coded_stream.h"
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 #include "services/common/engine_proto.h"
+#include "services/common/page_token.h"
 #include "services/common/tokens.h"
 #include "services/common/validation.h"
 #include "services/common/view_mask.h"
@@ -45,33 +46,33 @@ std::string RequestDigest(v1::CreateMatchRequest request) {
   return absl::BytesToHexString(bytes);
 }
 
-// Page tokens carry the filters they were issued for and the last row's position.
-std::string EncodePageToken(const MatchFilter& filter, const MatchCursor& cursor) {
-  return absl::WebSafeBase64Escape(absl::StrCat("v1|", static_cast<int>(filter.state), "|",
-                                                 filter.game, "|",
-                                                 absl::ToUnixMicros(cursor.create_time), "|",
-                                                 cursor.id));
+// Page tokens (services/common/page_token.h) carry the filters they were issued for and the
+// last row's position, signed: a token altered by one character, or issued for other filters,
+// is refused.
+std::string EncodePageToken(const PageTokens& tokens, const MatchFilter& filter,
+                            const MatchCursor& cursor) {
+  return tokens.Encode({"v1", absl::StrCat(static_cast<int>(filter.state)), filter.game,
+                        absl::StrCat(absl::ToUnixMicros(cursor.create_time)), cursor.id});
 }
 
-absl::StatusOr<std::optional<MatchCursor>> DecodePageToken(const std::string& token,
+absl::StatusOr<std::optional<MatchCursor>> DecodePageToken(const PageTokens& tokens,
+                                                           const std::string& token,
                                                            const MatchFilter& filter) {
   if (token.empty()) return std::optional<MatchCursor>();
-  const absl::Status bad = absl::InvalidArgumentError(
-      "page_token was not issued by this service; pass next_page_token unchanged");
-  std::string text;
-  if (!absl::WebSafeBase64Unescape(token, &text)) return bad;
-  std::vector<std::string> parts = absl::StrSplit(text, '|');
+  absl::StatusOr<std::vector<std::string>> parts = tokens.Decode(token);
+  if (!parts.ok()) return parts.status();
   int state = 0;
   int64_t micros = 0;
-  if (parts.size() != 5 || parts[0] != "v1" || !absl::SimpleAtoi(parts[1], &state) ||
-      !absl::SimpleAtoi(parts[3], &micros)) {
-    return bad;
-  }
-  if (state != static_cast<int>(filter.state) || parts[2] != filter.game) {
+  if (parts->size() != 5 || (*parts)[0] != "v1" || !absl::SimpleAtoi((*parts)[1], &state) ||
+      !absl::SimpleAtoi((*parts)[3], &micros)) {
     return absl::InvalidArgumentError(
-        "page_token was issued for other filters: keep state and game the same across pages");
+        "page_token: was not issued by this service; pass next_page_token unchanged");
   }
-  return std::optional<MatchCursor>(MatchCursor{absl::FromUnixMicros(micros), parts[4]});
+  if (state != static_cast<int>(filter.state) || (*parts)[2] != filter.game) {
+    return absl::InvalidArgumentError(
+        "page_token: was issued for other filters: keep state and game the same across pages");
+  }
+  return std::optional<MatchCursor>(MatchCursor{absl::FromUnixMicros(micros), (*parts)[4]});
 }
 
 // Every string, enum and Duration of a CreateMatchRequest against the edge's limits
@@ -125,6 +126,7 @@ class MatchHost::Impl {
         log_(log),
         options_(std::move(options)),
         auth_(AuthConfig{options_.operator_token, {}}),
+        page_tokens_(PageTokenKey(options_.operator_token)),
         own_registry_(options_.metrics ? nullptr : std::make_unique<prometheus::Registry>()),
         metrics_(options_.metrics ? *options_.metrics : *own_registry_),
         strands_(options_.workers, "strands"),
@@ -308,7 +310,7 @@ class MatchHost::Impl {
                                   -> absl::StatusOr<v1::ListMatchesResponse> {
       MatchFilter filter{request.state(), request.game()};
       absl::StatusOr<std::optional<MatchCursor>> after =
-          DecodePageToken(request.page_token(), filter);
+          DecodePageToken(page_tokens_, request.page_token(), filter);
       if (!after.ok()) return after.status();
       const int page_size = request.page_size() == 0
                                 ? kDefaultPageSize
@@ -326,7 +328,7 @@ class MatchHost::Impl {
         }
         *response.add_matches() = std::move(match);
       }
-      if (page->next) response.set_next_page_token(EncodePageToken(filter, *page->next));
+      if (page->next) response.set_next_page_token(EncodePageToken(page_tokens_, filter, *page->next));
       return response;
     });
   }
@@ -761,6 +763,7 @@ class MatchHost::Impl {
   GroupCommitter& log_;
   const HostOptions options_;
   const Authenticator auth_;
+  const PageTokens page_tokens_;
   std::unique_ptr<prometheus::Registry> own_registry_;
   HostMetrics metrics_;
   TimerQueue timers_;

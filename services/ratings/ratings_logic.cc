@@ -13,6 +13,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "services/common/page_token.h"
 #include "services/common/validation.h"
 #include "services/ratings/model_config.h"
 #include "services/ratings/rating_update.h"
@@ -31,41 +32,30 @@ absl::StatusOr<int> PageSize(int requested) {
   return requested == 0 ? kDefaultPageSize : std::min(requested, kMaxPageSize);
 }
 
-// Page tokens: "v1" and the request's identity (what must not change between pages) and the
-// cursor, each part base64url-encoded, joined by '.', and the whole base64url-encoded again.
-// Opaque to clients; a token of another request, or not ours, is INVALID_ARGUMENT.
-std::string EncodeToken(const std::vector<std::string>& parts) {
-  std::vector<std::string> encoded;
-  for (const std::string& part : parts) encoded.push_back(absl::WebSafeBase64Escape(part));
-  return absl::WebSafeBase64Escape(absl::StrJoin(encoded, "."));
+absl::Status BadCursor() {
+  return absl::InvalidArgumentError(
+      "page_token: not issued by this service; pass next_page_token unchanged");
 }
 
-// The cursor parts of `token`, whose leading parts must be `identity`; nullopt for "".
+// Page tokens (services/common/page_token.h): "v1" and the request's identity (what must not
+// change between pages), then the cursor, signed. A token of another request, altered, or not
+// ours, is INVALID_ARGUMENT. The cursor parts of `token`, whose leading parts must be
+// `identity`; nullopt for "".
 absl::StatusOr<std::optional<std::vector<std::string>>> DecodeToken(
-    const std::string& token, const std::vector<std::string>& identity, size_t cursor_parts) {
+    const PageTokens& tokens, const std::string& token, const std::vector<std::string>& identity,
+    size_t cursor_parts) {
   if (token.empty()) return std::optional<std::vector<std::string>>();
-  const absl::Status bad = absl::InvalidArgumentError(
-      "page_token: not issued by this service; pass next_page_token unchanged");
-  std::string joined;
-  if (!absl::WebSafeBase64Unescape(token, &joined)) return bad;
-  std::vector<std::string> parts;
-  for (absl::string_view encoded : absl::StrSplit(joined, '.')) {
-    std::string part;
-    if (!absl::WebSafeBase64Unescape(encoded, &part)) return bad;
-    parts.push_back(std::move(part));
+  absl::StatusOr<std::vector<std::string>> parts = tokens.Decode(token);
+  if (!parts.ok()) return parts.status();
+  if (parts->size() != identity.size() + cursor_parts || (*parts)[0] != identity[0]) {
+    return BadCursor();
   }
-  if (parts.size() != identity.size() + cursor_parts || parts[0] != identity[0]) return bad;
-  if (!std::equal(identity.begin(), identity.end(), parts.begin())) {
+  if (!std::equal(identity.begin(), identity.end(), parts->begin())) {
     return absl::InvalidArgumentError(
         "page_token: issued for another request; keep every other field the same across pages");
   }
   return std::optional<std::vector<std::string>>(
-      std::vector<std::string>(parts.begin() + identity.size(), parts.end()));
-}
-
-absl::Status BadCursor() {
-  return absl::InvalidArgumentError(
-      "page_token: not issued by this service; pass next_page_token unchanged");
+      std::vector<std::string>(parts->begin() + identity.size(), parts->end()));
 }
 
 }  // namespace
@@ -78,6 +68,7 @@ RatingsLogic::RatingsLogic(PgRatingStore& store, ResultBatcher& batcher,
       registry_(registry),
       options_(std::move(options)),
       auth_(AuthConfig{options_.operator_token, {options_.results_token}}),
+      page_tokens_(PageTokenKey(options_.operator_token)),
       metrics_(metrics) {}
 
 absl::Status RatingsLogic::RequireResultsToken(const std::optional<std::string>& token) const {
@@ -189,7 +180,7 @@ absl::StatusOr<v1::ListLeaderboardResponse> RatingsLogic::ListLeaderboard(
   const std::vector<std::string> identity = {"v1", "leaderboard", request.game(),
                                              request.all_results() ? "all" : "best"};
   absl::StatusOr<std::optional<std::vector<std::string>>> parts =
-      DecodeToken(request.page_token(), identity, solitaire ? 4 : 2);
+      DecodeToken(page_tokens_, request.page_token(), identity, solitaire ? 4 : 2);
   if (!parts.ok()) return parts.status();
   std::optional<LeaderboardCursor> after;
   if (parts->has_value()) {
@@ -227,7 +218,7 @@ absl::StatusOr<v1::ListLeaderboardResponse> RatingsLogic::ListLeaderboard(
       token.push_back(absl::StrFormat("%.17g", next.ordinal));
     }
     token.push_back(next.id);
-    response.set_next_page_token(EncodeToken(token));
+    response.set_next_page_token(page_tokens_.Encode(token));
   }
   return response;
 }
@@ -242,7 +233,7 @@ absl::StatusOr<v1::ListRatingHistoryResponse> RatingsLogic::ListRatingHistory(
   const std::vector<std::string> identity = {"v1", "history", request.game(),
                                              request.player_id()};
   absl::StatusOr<std::optional<std::vector<std::string>>> parts =
-      DecodeToken(request.page_token(), identity, 1);
+      DecodeToken(page_tokens_, request.page_token(), identity, 1);
   if (!parts.ok()) return parts.status();
   std::optional<int64_t> before;
   if (parts->has_value()) {
@@ -258,7 +249,7 @@ absl::StatusOr<v1::ListRatingHistoryResponse> RatingsLogic::ListRatingHistory(
   if (page->next_before.has_value()) {
     std::vector<std::string> token = identity;
     token.push_back(absl::StrCat(*page->next_before));
-    response.set_next_page_token(EncodeToken(token));
+    response.set_next_page_token(page_tokens_.Encode(token));
   }
   return response;
 }

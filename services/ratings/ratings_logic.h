@@ -17,6 +17,7 @@
 #include "absl/status/statusor.h"
 #include "boneyard/v1/ratings.pb.h"
 #include "engine/core/registry.h"
+#include "services/common/page_token.h"
 #include "services/common/tokens.h"
 #include "services/ratings/pg_rating_store.h"
 #include "services/ratings/ratings_metrics.h"
@@ -75,6 +76,7 @@ class RatingsLogic {
   const GameRegistry& registry_;
   const RatingsOptions options_;
   const Authenticator auth_;
+  const PageTokens page_tokens_;
   RatingsMetrics* const metrics_;
 };
 

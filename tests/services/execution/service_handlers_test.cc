@@ -369,6 +369,38 @@ TEST_F(ServiceHandlersTest, ReadsRefuseUnknownEnumsAndOversizedNames) {
                 "a NUL in a record name");
 }
 
+// A page token is signed: one changed character, or a token for other filters, is refused.
+TEST_F(ServiceHandlersTest, AlteredPageTokensAreRefused) {
+  CreateCastleRock();
+  CreateCastleRock();
+  v1::ListMatchesRequest first;
+  first.set_page_size(1);
+  v1::ListMatchesResponse page;
+  ASSERT_TRUE(stub_->ListMatches(Context().get(), first, &page).ok());
+  ASSERT_EQ(page.matches_size(), 1);
+  const std::string token = page.next_page_token();
+  ASSERT_FALSE(token.empty());
+
+  v1::ListMatchesRequest next = first;
+  next.set_page_token(token);
+  v1::ListMatchesResponse second;
+  ASSERT_TRUE(stub_->ListMatches(Context().get(), next, &second).ok());
+  ASSERT_EQ(second.matches_size(), 1);
+  EXPECT_NE(second.matches(0).name(), page.matches(0).name());
+
+  for (size_t i = 0; i < token.size(); i += 7) {
+    std::string altered = token;
+    altered[i] = altered[i] == 'x' ? 'y' : 'x';
+    next.set_page_token(altered);
+    ExpectRefused(stub_->ListMatches(Context().get(), next, &second), "page_token",
+                  absl::StrCat("a token altered at ", i));
+  }
+  next.set_page_token(token);
+  next.set_game("muggins");
+  ExpectRefused(stub_->ListMatches(Context().get(), next, &second), "page_token",
+                "a token for other filters");
+}
+
 TEST_F(ServiceHandlersTest, OversizedActionsAndReasonsChangeNothing) {
   const v1::CreateMatchResponse created = CreateCastleRock();
   const std::string& name = created.match().name();
