@@ -270,8 +270,16 @@ int Run(int argc, char** argv) {
     ratings_sink = std::make_unique<RatingsSink>(
         grpc::CreateChannel(config->ratings_target, grpc::InsecureChannelCredentials()),
         config->results_token);
-    dispatcher = std::make_unique<OutboxDispatcher>(**store, *ratings_sink,
-                                                    OutboxDispatcher::Options{});
+    prometheus::Counter& parked =
+        prometheus::BuildCounter()
+            .Name("boneyard_outbox_parked_total")
+            .Help("Results the ratings service refused for good: parked in the outbox with their "
+                  "error for an operator, not retried")
+            .Register(*registry)
+            .Add({});
+    dispatcher = std::make_unique<OutboxDispatcher>(
+        **store, *ratings_sink,
+        OutboxDispatcher::Options{.on_parked = [&parked] { parked.Increment(); }});
   }
 
   HostOptions host_options = config->host;

@@ -152,6 +152,11 @@ class MatchStore {
   virtual absl::Status MarkDelivered(int64_t outbox_id, absl::Time when) = 0;
   virtual absl::Status MarkFailed(int64_t outbox_id, const std::string& error,
                                   absl::Time next_attempt) = 0;
+  // Parks an undelivered item that can never be delivered (the receiver refuses it for good):
+  // it keeps `error` and is no longer returned by PendingOutbox. NOT_FOUND for no such item;
+  // FAILED_PRECONDITION when it was delivered meanwhile.
+  virtual absl::Status MarkParked(int64_t outbox_id, const std::string& error,
+                                  absl::Time when) = 0;
 };
 
 // The libpqxx implementation over `pool` (which must outlive it). Applies the migrations of

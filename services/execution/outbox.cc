@@ -37,6 +37,23 @@ void OutboxDispatcher::Wake() {
   woken_ = true;
 }
 
+namespace {
+
+// The receiver refuses the result itself: delivering it again would fail again.
+bool IsPermanent(const absl::Status& status) {
+  switch (status.code()) {
+    case absl::StatusCode::kInvalidArgument:
+    case absl::StatusCode::kFailedPrecondition:
+    case absl::StatusCode::kAlreadyExists:
+    case absl::StatusCode::kOutOfRange:
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
 void OutboxDispatcher::Stop() {
   std::optional<std::thread> thread;
   {
@@ -71,6 +88,16 @@ absl::StatusOr<int> OutboxDispatcher::DeliverDue() {
         // Should this fail, the item is delivered again later; the sink is idempotent.
         if (absl::Status s = store_.MarkDelivered(item.id, absl::Now()); !s.ok()) return s;
         ++delivered;
+        continue;
+      }
+      if (IsPermanent(status)) {
+        spdlog::error("outbox: the result of matches/{} is refused for good and parked (attempt "
+                      "{}); an operator can deliver it again once fixed: {}",
+                      item.match_id, item.attempts + 1, status.ToString());
+        if (absl::Status s = store_.MarkParked(item.id, status.ToString(), absl::Now()); !s.ok()) {
+          return s;
+        }
+        if (options_.on_parked) options_.on_parked();
         continue;
       }
       const absl::Duration backoff = Backoff(item.attempts);

@@ -15,6 +15,7 @@
 #ifndef BONEYARD_SERVICES_EXECUTION_OUTBOX_H_
 #define BONEYARD_SERVICES_EXECUTION_OUTBOX_H_
 
+#include <functional>
 #include <optional>
 #include <thread>
 
@@ -41,6 +42,10 @@ class ResultSink {
 // pass ends there: the sink is likely down, so the rest waits for the next poll instead of
 // failing one by one. Other items are not held back behind a failing one after that, so order
 // is kept while the sink is healthy, not across a failing item's retries.
+// An item the sink refuses for good (INVALID_ARGUMENT, FAILED_PRECONDITION, ALREADY_EXISTS,
+// OUT_OF_RANGE: the same delivery would fail again) is parked instead (MarkParked): kept with
+// its error for an operator, logged at error level, counted (on_parked), never retried; the
+// pass goes on with the next item, since the sink is up.
 class OutboxDispatcher {
  public:
   struct Options {
@@ -48,6 +53,7 @@ class OutboxDispatcher {
     int batch = 100;  // items per PendingOutbox query
     absl::Duration initial_backoff = absl::Seconds(1);
     absl::Duration max_backoff = absl::Minutes(5);
+    std::function<void()> on_parked = nullptr;  // may be empty: for a metric
   };
 
   // `store` and `sink` must outlive the dispatcher.

@@ -575,8 +575,8 @@ absl::StatusOr<std::vector<OutboxItem>> PgMatchStore::PendingOutbox(int limit, a
   }
   const std::string query =
       absl::StrCat("SELECT id, match_id, payload, attempts FROM ", outbox_,
-                   " WHERE delivered_time IS NULL AND next_attempt_time <= $1::timestamptz"
-                   " ORDER BY id LIMIT $2");
+                   " WHERE delivered_time IS NULL AND parked_time IS NULL"
+                   " AND next_attempt_time <= $1::timestamptz ORDER BY id LIMIT $2");
   return pool_.Run([&](pqxx::work& tx) -> absl::StatusOr<std::vector<OutboxItem>> {
     std::vector<OutboxItem> items;
     for (const pqxx::row& row : tx.exec_params(query, PgTime(now), limit)) {
@@ -615,6 +615,25 @@ absl::Status PgMatchStore::MarkFailed(int64_t outbox_id, const std::string& erro
   const std::string exists = absl::StrCat("SELECT 1 FROM ", outbox_, " WHERE id = $1");
   return pool_.Run([&](pqxx::work& tx) -> absl::Status {
     if (tx.exec_params(query, outbox_id, error, PgTime(next_attempt)).affected_rows() > 0) {
+      return absl::OkStatus();
+    }
+    if (tx.exec_params(exists, outbox_id).empty()) {
+      return absl::NotFoundError(absl::StrCat("no outbox item ", outbox_id));
+    }
+    return absl::FailedPreconditionError(
+        absl::StrCat("outbox item ", outbox_id, " was delivered already"));
+  });
+}
+
+absl::Status PgMatchStore::MarkParked(int64_t outbox_id, const std::string& error,
+                                      absl::Time when) {
+  const std::string query = absl::StrCat(
+      "UPDATE ", outbox_,
+      " SET attempts = attempts + 1, last_error = $2, parked_time = $3::timestamptz"
+      " WHERE id = $1 AND delivered_time IS NULL");
+  const std::string exists = absl::StrCat("SELECT 1 FROM ", outbox_, " WHERE id = $1");
+  return pool_.Run([&](pqxx::work& tx) -> absl::Status {
+    if (tx.exec_params(query, outbox_id, error, PgTime(when)).affected_rows() > 0) {
       return absl::OkStatus();
     }
     if (tx.exec_params(exists, outbox_id).empty()) {

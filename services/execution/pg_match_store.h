@@ -59,6 +59,7 @@ class PgMatchStore final : public MatchStore {
   absl::Status MarkDelivered(int64_t outbox_id, absl::Time when) override;
   absl::Status MarkFailed(int64_t outbox_id, const std::string& error,
                           absl::Time next_attempt) override;
+  absl::Status MarkParked(int64_t outbox_id, const std::string& error, absl::Time when) override;
 
   // Commit's limit for one autocommit INSERT (above it, COPY in a transaction).
   static constexpr size_t kMaxEventsPerStatement = 128;

@@ -69,10 +69,14 @@ Seen CheckEveryEffect(State& state) {
     const bool round_over = state.IsTerminal() || state.Round() != before->Round();
     EXPECT_EQ(fields.contains("round_over"), round_over) << "step " << step;
     if (round_over) ++seen.round_over;
-    if (fields.contains("round_over")) EXPECT_TRUE(fields.at("round_over").bool_value());
+    if (fields.contains("round_over")) {
+      EXPECT_TRUE(fields.at("round_over").bool_value());
+    }
     EXPECT_EQ(fields.contains("match_over"), state.IsTerminal()) << "step " << step;
     if (state.IsTerminal()) ++seen.match_over;
-    if (fields.contains("match_over")) EXPECT_TRUE(fields.at("match_over").bool_value());
+    if (fields.contains("match_over")) {
+      EXPECT_TRUE(fields.at("match_over").bool_value());
+    }
     EXPECT_EQ(fields.size(), (fields.contains("points") ? 1u : 0u) + (round_over ? 1u : 0u) +
                                  (state.IsTerminal() ? 1u : 0u))
         << "nothing else is public";

@@ -77,6 +77,9 @@ class ScriptedStore : public MatchStore {
   absl::Status MarkFailed(int64_t, const std::string&, absl::Time) override {
     return Unimplemented();
   }
+  absl::Status MarkParked(int64_t, const std::string&, absl::Time) override {
+    return Unimplemented();
+  }
 
  private:
   static absl::Status Unimplemented() { return absl::UnimplementedError("scripted store"); }

@@ -200,6 +200,60 @@ TEST_F(OutboxTest, AFailureEndsThePassAndDoesNotHoldBackOthersAfterwards) {
             1);
 }
 
+// Refuses one match's result for good (the receiver says it is invalid); accepts the others.
+class RefusingSink : public ResultSink {
+ public:
+  explicit RefusingSink(std::string refused) : refused_(std::move(refused)) {}
+  absl::Status Deliver(const OutboxItem& item) override {
+    absl::MutexLock lock(&mu_);
+    ++calls_[item.match_id];
+    if (item.match_id == refused_) {
+      return absl::InvalidArgumentError("RecordResult: match.seats[0].player.player_id: too long");
+    }
+    return absl::OkStatus();
+  }
+  int calls(const std::string& match_id) {
+    absl::MutexLock lock(&mu_);
+    return calls_[match_id];
+  }
+
+ private:
+  const std::string refused_;
+  absl::Mutex mu_;
+  std::map<std::string, int> calls_ ABSL_GUARDED_BY(mu_);
+};
+
+// A result the receiver refuses for good is parked with its error, counted, never retried, and
+// does not end the pass: the results after it are delivered at once.
+TEST_F(OutboxTest, AResultRefusedForGoodIsParkedNotRetried) {
+  const std::string first = FinishMatch();
+  const std::string refused = FinishMatch();
+  const std::string third = FinishMatch();
+  RefusingSink sink(refused);
+  int parked = 0;
+  OutboxDispatcher dispatcher(*store_, sink,
+                              {.initial_backoff = absl::Milliseconds(1),
+                               .on_parked = [&parked] { ++parked; }});
+  absl::StatusOr<int> delivered = dispatcher.DeliverDue();
+  ASSERT_TRUE(delivered.ok()) << delivered.status();
+  EXPECT_EQ(*delivered, 2);
+  EXPECT_EQ(parked, 1);
+  EXPECT_EQ(Count("outbox", absl::StrCat("match_id = '", refused, "' AND parked_time IS NOT NULL "
+                                         "AND delivered_time IS NULL AND last_error LIKE "
+                                         "'%player_id: too long%'")),
+            1);
+  // Later passes leave it alone.
+  for (int i = 0; i < 3; ++i) {
+    absl::SleepFor(absl::Milliseconds(5));
+    delivered = dispatcher.DeliverDue();
+    ASSERT_TRUE(delivered.ok()) << delivered.status();
+    EXPECT_EQ(*delivered, 0);
+  }
+  EXPECT_EQ(sink.calls(refused), 1);
+  EXPECT_EQ(sink.calls(first), 1);
+  EXPECT_EQ(sink.calls(third), 1);
+}
+
 TEST_F(OutboxTest, BackoffDoublesFromTheInitialBackoffUpToTheMaximum) {
   TestSink sink(/*failures=*/0);
   OutboxDispatcher dispatcher(*store_, sink, {});  // the defaults: 1 s doubling up to 5 min
