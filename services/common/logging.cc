@@ -1,5 +1,6 @@
 #include "services/common/logging.h"
 
+#include <google/protobuf/stubs/logging.h>
 #include <grpc/support/log.h>
 
 #include <chrono>
@@ -8,6 +9,8 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/time/clock.h"
 #include "spdlog/details/log_msg.h"
 #include "spdlog/sinks/stdout_sinks.h"
 #include "spdlog/spdlog.h"
@@ -149,6 +152,46 @@ std::unique_ptr<spdlog::formatter> NewLogfmtFormatter(absl::string_view service)
   return std::make_unique<LogfmtFormatter>(std::string(service));
 }
 
+bool LogRateLimiter::Admit(absl::Time now, int64_t& suppressed) {
+  if (now - window_start_ >= window_) {
+    window_start_ = now;
+    admitted_ = 0;
+  }
+  if (admitted_ >= limit_) {
+    ++suppressed_;
+    return false;
+  }
+  ++admitted_;
+  suppressed = suppressed_;
+  suppressed_ = 0;
+  return true;
+}
+
+namespace {
+
+// protobuf's log lines, at most 10 a minute (each malformed request can cause one).
+void LogProtobufMessage(google::protobuf::LogLevel level, const char* filename, int line,
+                        const std::string& message) {
+  static absl::Mutex mu(absl::kConstInit);
+  static LogRateLimiter* limiter = new LogRateLimiter(10, absl::Minutes(1));
+  int64_t suppressed = 0;
+  {
+    absl::MutexLock lock(&mu);
+    if (!limiter->Admit(absl::Now(), suppressed)) return;
+  }
+  const LogFields fields = LogFields()
+                               .Add("file", filename == nullptr ? "" : filename)
+                               .Add("line", line)
+                               .Add("suppressed", suppressed);
+  if (level >= google::protobuf::LOGLEVEL_ERROR) {
+    spdlog::warn("protobuf: {} {}", message, fields);
+  } else {
+    spdlog::info("protobuf: {} {}", message, fields);
+  }
+}
+
+}  // namespace
+
 absl::Status InitLogging(absl::string_view service, absl::string_view level) {
   absl::StatusOr<spdlog::level::level_enum> parsed = ParseLogLevel(level);
   if (!parsed.ok()) return parsed.status();
@@ -158,6 +201,7 @@ absl::Status InitLogging(absl::string_view service, absl::string_view level) {
   logger->set_level(*parsed);
   spdlog::set_default_logger(std::move(logger));
   gpr_set_log_function(&LogGrpcMessage);
+  google::protobuf::SetLogHandler(&LogProtobufMessage);
   return absl::OkStatus();
 }
 

@@ -12,7 +12,9 @@
 // tail, so keep them last. With another formatter (e.g. spdlog's default, before InitLogging)
 // the fields still print, after an invisible separator character.
 //
-// InitLogging also routes gRPC's own log lines (gpr_log) into the same logger.
+// InitLogging also routes gRPC's own log lines (gpr_log) into the same logger, and
+// protobuf's, at most a few a minute: protobuf writes a line for every request that holds
+// invalid UTF-8, which anyone can send without a token.
 #ifndef BONEYARD_SERVICES_COMMON_LOGGING_H_
 #define BONEYARD_SERVICES_COMMON_LOGGING_H_
 
@@ -47,6 +49,23 @@ std::unique_ptr<spdlog::formatter> NewLogfmtFormatter(absl::string_view service)
 // "<program>: <what>: <status>", so it is never lost. The caller exits (status 1).
 void LogStartupFailure(absl::string_view program, absl::string_view what,
                        const absl::Status& status);
+
+// Lets at most `limit` events through per `window`; counts the others, so the next one let
+// through can say how many were dropped. Not thread-safe: guard it.
+class LogRateLimiter {
+ public:
+  LogRateLimiter(int limit, absl::Duration window) : limit_(limit), window_(window) {}
+  // Whether an event at `now` may be logged; when it may, `suppressed` is set to how many were
+  // dropped since the last one that was.
+  bool Admit(absl::Time now, int64_t& suppressed);
+
+ private:
+  const int limit_;
+  const absl::Duration window_;
+  absl::Time window_start_ = absl::InfinitePast();
+  int admitted_ = 0;
+  int64_t suppressed_ = 0;
+};
 
 // `value` as a logfmt value: as it is, or double-quoted with \" \\ \n \r \t and \xNN escapes
 // when it is empty or holds spaces, '=', '"', '\' or control characters.

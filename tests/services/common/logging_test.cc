@@ -42,6 +42,22 @@ TEST(InitLoggingTest, SetsTheDefaultLoggerAndLevel) {
   EXPECT_EQ(spdlog::default_logger()->level(), spdlog::level::info);
 }
 
+// A flood of log lines (protobuf writes one per malformed request) is cut to `limit` a window;
+// the next line let through says how many were dropped.
+TEST(LogRateLimiterTest, LetsLimitThroughPerWindowAndCountsTheRest) {
+  LogRateLimiter limiter(3, absl::Minutes(1));
+  const absl::Time t0 = absl::FromUnixSeconds(1'700'000'000);
+  int admitted = 0;
+  int64_t suppressed = -1;
+  for (int i = 0; i < 100; ++i) admitted += limiter.Admit(t0 + absl::Milliseconds(i), suppressed);
+  EXPECT_EQ(admitted, 3);
+  EXPECT_EQ(suppressed, 0);
+  ASSERT_TRUE(limiter.Admit(t0 + absl::Minutes(1), suppressed));
+  EXPECT_EQ(suppressed, 97);
+  ASSERT_TRUE(limiter.Admit(t0 + absl::Minutes(1) + absl::Seconds(1), suppressed));
+  EXPECT_EQ(suppressed, 0);
+}
+
 TEST(LogfmtValueTest, QuotesOnlyWhenNeeded) {
   EXPECT_EQ(LogfmtValue("abc"), "abc");
   EXPECT_EQ(LogfmtValue("matches/8f3c"), "matches/8f3c");
