@@ -1,5 +1,6 @@
 #include "services/common/validation.h"
 
+#include <algorithm>
 #include <cstdint>
 
 #include "absl/strings/str_cat.h"
