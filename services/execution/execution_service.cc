@@ -513,7 +513,24 @@ ExecutionServiceImpl::ExecutionServiceImpl(MatchHost& host, int queues)
                           auto done) {
                      host_.AbortMatch(BearerToken(context), std::move(request),
                                       std::move(done));
-                   }) {}
+                   }),
+      list_parked_results_(
+          [this](auto&&... args) { RequestListParkedResults(args...); },
+          [this](grpc::ServerContext& context, v1::ListParkedResultsRequest request, auto done) {
+            host_.ListParkedResults(BearerToken(context), std::move(request), std::move(done));
+          }),
+      retry_parked_result_(
+          [this](auto&&... args) { RequestRetryParkedResult(args...); },
+          [this](grpc::ServerContext& context, v1::RetryParkedResultRequest request, auto done) {
+            host_.RetryParkedResult(BearerToken(context), std::move(*request.mutable_name()),
+                                    std::move(done));
+          }),
+      drop_parked_result_(
+          [this](auto&&... args) { RequestDropParkedResult(args...); },
+          [this](grpc::ServerContext& context, v1::DropParkedResultRequest request, auto done) {
+            host_.DropParkedResult(BearerToken(context), std::move(*request.mutable_name()),
+                                   std::move(done));
+          }) {}
 
 void ExecutionServiceImpl::UseRpcMetrics(RpcMetrics& metrics) {
   metrics_ = &metrics;
@@ -530,6 +547,9 @@ void ExecutionServiceImpl::RequestCalls(grpc::ServerCompletionQueue* queue) {
   submit_action_.Await(queue);
   get_record_.Await(queue);
   abort_match_.Await(queue);
+  list_parked_results_.Await(queue);
+  retry_parked_result_.Await(queue);
+  drop_parked_result_.Await(queue);
 }
 
 }  // namespace boneyard::execution

@@ -41,8 +41,11 @@ using ExecutionServiceBase = v1::ExecutionService::WithAsyncMethod_CreateMatch<
                 v1::ExecutionService::WithAsyncMethod_WatchMatch<
                     v1::ExecutionService::WithAsyncMethod_GetRecord<
                         v1::ExecutionService::WithAsyncMethod_AbortMatch<
-                            v1::ExecutionService::WithAsyncMethod_Play<
-                                v1::ExecutionService::Service>>>>>>>>;
+                            v1::ExecutionService::WithAsyncMethod_ListParkedResults<
+                                v1::ExecutionService::WithAsyncMethod_RetryParkedResult<
+                                    v1::ExecutionService::WithAsyncMethod_DropParkedResult<
+                                        v1::ExecutionService::WithAsyncMethod_Play<
+                                            v1::ExecutionService::Service>>>>>>>>>>>;
 
 class ExecutionServiceImpl final : public ExecutionServiceBase, public AsyncService {
  public:
@@ -73,6 +76,10 @@ class ExecutionServiceImpl final : public ExecutionServiceBase, public AsyncServ
   const AsyncUnaryMethod<v1::SubmitActionRequest, v1::SeatView> submit_action_;
   const AsyncUnaryMethod<v1::GetRecordRequest, v1::Record> get_record_;
   const AsyncUnaryMethod<v1::AbortMatchRequest, v1::Match> abort_match_;
+  const AsyncUnaryMethod<v1::ListParkedResultsRequest, v1::ListParkedResultsResponse>
+      list_parked_results_;
+  const AsyncUnaryMethod<v1::RetryParkedResultRequest, v1::ParkedResult> retry_parked_result_;
+  const AsyncUnaryMethod<v1::DropParkedResultRequest, v1::ParkedResult> drop_parked_result_;
 };
 
 namespace execution_internal {

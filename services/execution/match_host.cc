@@ -9,6 +9,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
 #include "absl/synchronization/mutex.h"
 #include "engine/records/referee.h"
 #include "google/protobuf/io/coded_stream.h"
@@ -24,6 +25,7 @@
 #include "services/execution/live_match.h"
 #include "services/execution/thread_pool.h"
 #include "services/execution/timer_queue.h"
+#include "spdlog/spdlog.h"
 
 namespace boneyard::execution {
 namespace {
@@ -360,6 +362,88 @@ class MatchHost::Impl {
       }
       return proto;
     });
+  }
+
+  // ----- Parked results ---------------------------------------------------------------------
+
+  void ListParkedResults(std::optional<std::string> token, v1::ListParkedResultsRequest request,
+                         Callback<v1::ListParkedResultsResponse> done) {
+    Blocking(std::move(done), [this, token = std::move(token), request = std::move(request)]()
+                                  -> absl::StatusOr<v1::ListParkedResultsResponse> {
+      if (absl::Status status = RequireOperator(token); !status.ok()) return status;
+      if (request.page_size() < 0) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("page_size: ", request.page_size(), " is negative"));
+      }
+      if (absl::Status s = validation::CheckOptionalId("page_token", request.page_token(),
+                                                       validation::kMaxPageTokenBytes);
+          !s.ok()) {
+        return s;
+      }
+      int64_t after = 0;
+      if (!request.page_token().empty()) {
+        absl::StatusOr<std::vector<std::string>> parts = page_tokens_.Decode(request.page_token());
+        if (!parts.ok()) return parts.status();
+        if (parts->size() != 2 || (*parts)[0] != "parked" || !absl::SimpleAtoi((*parts)[1], &after)) {
+          return absl::InvalidArgumentError(
+              "page_token: was not issued by ListParkedResults; pass next_page_token unchanged");
+        }
+      }
+      const int page_size = request.page_size() == 0 ? kDefaultPageSize
+                                                     : std::min(request.page_size(), kMaxPageSize);
+      // One more than asked for tells whether a next page exists.
+      absl::StatusOr<std::vector<ParkedItem>> items = store_.ListParked(page_size + 1, after);
+      if (!items.ok()) return items.status();
+      v1::ListParkedResultsResponse response;
+      for (int i = 0; i < static_cast<int>(items->size()) && i < page_size; ++i) {
+        *response.add_parked_results() = ParkedToProto((*items)[i]);
+      }
+      if (static_cast<int>(items->size()) > page_size) {
+        response.set_next_page_token(page_tokens_.Encode(
+            {"parked", absl::StrCat((*items)[page_size - 1].id)}));
+      }
+      return response;
+    });
+  }
+
+  // Retry (`retry`) or drop a parked result.
+  void ResolveParkedResult(std::optional<std::string> token, std::string name, bool retry,
+                           Callback<v1::ParkedResult> done) {
+    Blocking(std::move(done), [this, token = std::move(token), name = std::move(name),
+                               retry]() -> absl::StatusOr<v1::ParkedResult> {
+      if (absl::Status status = RequireOperator(token); !status.ok()) return status;
+      absl::StatusOr<int64_t> id = ParseParkedName(name);
+      if (!id.ok()) return id.status();
+      absl::StatusOr<ParkedItem> item =
+          retry ? store_.UnparkOutbox(*id, absl::Now()) : store_.DropParked(*id);
+      if (!item.ok()) return item.status();
+      spdlog::info("outbox: parked result {} of matches/{} {} by the operator", *id,
+                   item->match_id, retry ? "queued for delivery" : "dropped");
+      if (retry && options_.on_finished) options_.on_finished();  // wakes the dispatcher
+      return ParkedToProto(*item);
+    });
+  }
+
+  static absl::StatusOr<int64_t> ParseParkedName(absl::string_view name) {
+    absl::string_view id_text = name;
+    int64_t id = 0;
+    if (!absl::ConsumePrefix(&id_text, "parked_results/") || id_text.empty() ||
+        id_text.size() > 19 || !absl::SimpleAtoi(id_text, &id) || id <= 0 ||
+        absl::StrCat(id) != id_text) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "name: ", validation::Quote(name), " is not of the form \"parked_results/{id}\""));
+    }
+    return id;
+  }
+
+  static v1::ParkedResult ParkedToProto(const ParkedItem& item) {
+    v1::ParkedResult out;
+    out.set_name(absl::StrCat("parked_results/", item.id));
+    out.set_match(MatchName(item.match_id));
+    out.set_attempts(item.attempts);
+    out.set_last_error(item.last_error);
+    *out.mutable_park_time() = ToTimestamp(item.park_time);
+    return out;
   }
 
   // ----- Abort ------------------------------------------------------------------------------
@@ -810,6 +894,20 @@ void MatchHost::GetRecord(std::string name, Callback<v1::Record> done) {
 void MatchHost::AbortMatch(std::optional<std::string> token, v1::AbortMatchRequest request,
                            Callback<v1::Match> done) {
   impl_->AbortMatch(std::move(token), std::move(request), std::move(done));
+}
+void MatchHost::ListParkedResults(std::optional<std::string> token,
+                                  v1::ListParkedResultsRequest request,
+                                  Callback<v1::ListParkedResultsResponse> done) {
+  impl_->ListParkedResults(std::move(token), std::move(request), std::move(done));
+}
+void MatchHost::RetryParkedResult(std::optional<std::string> token, std::string name,
+                                  Callback<v1::ParkedResult> done) {
+  impl_->ResolveParkedResult(std::move(token), std::move(name), /*retry=*/true, std::move(done));
+}
+void MatchHost::DropParkedResult(std::optional<std::string> token, std::string name,
+                                 Callback<v1::ParkedResult> done) {
+  impl_->ResolveParkedResult(std::move(token), std::move(name), /*retry=*/false,
+                             std::move(done));
 }
 void MatchHost::SubmitAction(std::optional<std::string> token, v1::SubmitActionRequest request,
                              Callback<v1::SeatView> done) {

@@ -104,6 +104,13 @@ class MatchHost {
                   Callback<v1::Match> done);
   void SubmitAction(std::optional<std::string> token, v1::SubmitActionRequest request,
                     Callback<v1::SeatView> done);
+  // The outbox's parked results (operator only): list them, deliver one again, drop one.
+  void ListParkedResults(std::optional<std::string> token, v1::ListParkedResultsRequest request,
+                         Callback<v1::ListParkedResultsResponse> done);
+  void RetryParkedResult(std::optional<std::string> token, std::string name,
+                         Callback<v1::ParkedResult> done);
+  void DropParkedResult(std::optional<std::string> token, std::string name,
+                        Callback<v1::ParkedResult> done);
   // Play: checks the token against match `name` and attaches `sink`, which gets the seat's
   // current view at once and one after every event, each with the fields of `view_mask`
   // (empty: all); after the terminal view the host calls Close(OK). Errors (UNAUTHENTICATED,

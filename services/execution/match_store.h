@@ -116,6 +116,15 @@ struct OutboxItem {
   int attempts = 0;
 };
 
+// An outbox item parked because its receiver refused it for good.
+struct ParkedItem {
+  int64_t id = 0;
+  std::string match_id;
+  int attempts = 0;
+  std::string last_error;
+  absl::Time park_time;
+};
+
 class MatchStore {
  public:
   virtual ~MatchStore() = default;
@@ -157,6 +166,13 @@ class MatchStore {
   // FAILED_PRECONDITION when it was delivered meanwhile.
   virtual absl::Status MarkParked(int64_t outbox_id, const std::string& error,
                                   absl::Time when) = 0;
+  // Parked items with an id above `after_id`, oldest first, at most `limit`.
+  virtual absl::StatusOr<std::vector<ParkedItem>> ListParked(int limit, int64_t after_id) = 0;
+  // A parked item back in the queue, due at `now` (its record as it was parked); NOT_FOUND when
+  // no item `outbox_id` is parked.
+  virtual absl::StatusOr<ParkedItem> UnparkOutbox(int64_t outbox_id, absl::Time now) = 0;
+  // A parked item removed from the outbox (its record); NOT_FOUND as UnparkOutbox.
+  virtual absl::StatusOr<ParkedItem> DropParked(int64_t outbox_id) = 0;
 };
 
 // The libpqxx implementation over `pool` (which must outlive it). Applies the migrations of

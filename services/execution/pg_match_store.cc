@@ -644,4 +644,68 @@ absl::Status PgMatchStore::MarkParked(int64_t outbox_id, const std::string& erro
   });
 }
 
+namespace {
+
+std::string ParkedColumns(absl::string_view parked_time) {
+  return absl::StrCat("id, match_id, attempts, coalesce(last_error, ''), ", Micros(parked_time));
+}
+
+ParkedItem ParkedFromRow(const pqxx::row& row) {
+  ParkedItem item;
+  item.id = row[0].as<int64_t>();
+  item.match_id = row[1].as<std::string>();
+  item.attempts = row[2].as<int>();
+  item.last_error = row[3].as<std::string>();
+  item.park_time = TimeFromField(row[4]);
+  return item;
+}
+
+absl::Status NoParkedItem(int64_t outbox_id) {
+  return absl::NotFoundError(absl::StrCat("no parked result ", outbox_id));
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<ParkedItem>> PgMatchStore::ListParked(int limit, int64_t after_id) {
+  const std::string query =
+      absl::StrCat("SELECT ", ParkedColumns("parked_time"), " FROM ", outbox_,
+                   " WHERE parked_time IS NOT NULL AND delivered_time IS NULL AND id > $1"
+                   " ORDER BY id LIMIT $2");
+  return pool_.Run([&](pqxx::work& tx) -> absl::StatusOr<std::vector<ParkedItem>> {
+    std::vector<ParkedItem> items;
+    for (const pqxx::row& row : tx.exec_params(query, after_id, limit)) {
+      items.push_back(ParkedFromRow(row));
+    }
+    return items;
+  });
+}
+
+absl::StatusOr<ParkedItem> PgMatchStore::UnparkOutbox(int64_t outbox_id, absl::Time now) {
+  // The record returned is the item as it was parked (RETURNING shows the new row, so the
+  // parked time is read first).
+  const std::string query = absl::StrCat(
+      "UPDATE ", outbox_, " AS o SET parked_time = NULL, next_attempt_time = $2::timestamptz"
+      " FROM (SELECT id, parked_time AS was_parked FROM ", outbox_,
+      " WHERE id = $1 AND parked_time IS NOT NULL AND delivered_time IS NULL FOR UPDATE) AS p"
+      " WHERE o.id = p.id RETURNING o.id, o.match_id, o.attempts, coalesce(o.last_error, ''), ",
+      Micros("p.was_parked"));
+  return pool_.Run([&](pqxx::work& tx) -> absl::StatusOr<ParkedItem> {
+    const pqxx::result rows = tx.exec_params(query, outbox_id, PgTime(now));
+    if (rows.empty()) return NoParkedItem(outbox_id);
+    return ParkedFromRow(rows[0]);
+  });
+}
+
+absl::StatusOr<ParkedItem> PgMatchStore::DropParked(int64_t outbox_id) {
+  const std::string query =
+      absl::StrCat("DELETE FROM ", outbox_,
+                   " WHERE id = $1 AND parked_time IS NOT NULL AND delivered_time IS NULL"
+                   " RETURNING ", ParkedColumns("parked_time"));
+  return pool_.Run([&](pqxx::work& tx) -> absl::StatusOr<ParkedItem> {
+    const pqxx::result rows = tx.exec_params(query, outbox_id);
+    if (rows.empty()) return NoParkedItem(outbox_id);
+    return ParkedFromRow(rows[0]);
+  });
+}
+
 }  // namespace boneyard::execution

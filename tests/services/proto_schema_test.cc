@@ -149,6 +149,10 @@ TEST(ExecutionServiceTest, HasExactlyTheIssuesRpcsWithTheirStreamingKinds) {
       {"WatchMatch", {"WatchMatchRequest", "WatchMatchResponse", false, true}},
       {"GetRecord", {"GetRecordRequest", "Record", false, false}},
       {"AbortMatch", {"AbortMatchRequest", "Match", false, false}},
+      {"ListParkedResults",
+       {"ListParkedResultsRequest", "ListParkedResultsResponse", false, false}},
+      {"RetryParkedResult", {"RetryParkedResultRequest", "ParkedResult", false, false}},
+      {"DropParkedResult", {"DropParkedResultRequest", "ParkedResult", false, false}},
   };
   std::set<std::string> actual;
   for (int i = 0; i < service->method_count(); ++i) {
@@ -172,7 +176,8 @@ TEST(ExecutionServiceTest, HasExactlyTheIssuesRpcsWithTheirStreamingKinds) {
 TEST(ExecutionServiceTest, RpcsAreVerbNounWithTheirOwnRequestMessages) {
   const pb::ServiceDescriptor* service = ExecutionServiceDescriptor();
   ASSERT_NE(service, nullptr);
-  const std::set<std::string> verbs = {"Create", "Get", "List", "Play", "Submit", "Watch", "Abort"};
+  const std::set<std::string> verbs = {"Create", "Get",   "List",  "Play", "Submit",
+                                       "Watch",  "Abort", "Retry", "Drop"};
   for (int i = 0; i < service->method_count(); ++i) {
     const pb::MethodDescriptor* m = service->method(i);
     EXPECT_EQ(m->input_type()->name(), m->name() + "Request");
@@ -195,9 +200,13 @@ TEST(ExecutionServiceTest, EveryListRpcIsPaginated) {
     ExpectSingular(m->input_type(), "page_token", FieldDescriptor::TYPE_STRING);
     ExpectSingular(m->output_type(), "next_page_token", FieldDescriptor::TYPE_STRING);
     EXPECT_EQ(m->output_type()->name(), m->name() + "Response");
-    // The page itself: one repeated resource field, named after the RPC ("matches").
-    std::string resources = m->name().substr(4);
-    resources[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(resources[0])));
+    // The page itself: one repeated resource field, named after the RPC in snake case
+    // ("matches", "parked_results").
+    std::string resources;
+    for (char c : m->name().substr(4)) {
+      if (std::isupper(static_cast<unsigned char>(c)) && !resources.empty()) resources += '_';
+      resources += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    }
     const FieldDescriptor* page = m->output_type()->FindFieldByName(resources);
     ASSERT_NE(page, nullptr) << m->output_type()->full_name() << " has no " << resources;
     EXPECT_TRUE(page->is_repeated());

@@ -80,6 +80,11 @@ class ScriptedStore : public MatchStore {
   absl::Status MarkParked(int64_t, const std::string&, absl::Time) override {
     return Unimplemented();
   }
+  absl::StatusOr<std::vector<ParkedItem>> ListParked(int, int64_t) override {
+    return Unimplemented();
+  }
+  absl::StatusOr<ParkedItem> UnparkOutbox(int64_t, absl::Time) override { return Unimplemented(); }
+  absl::StatusOr<ParkedItem> DropParked(int64_t) override { return Unimplemented(); }
 
  private:
   static absl::Status Unimplemented() { return absl::UnimplementedError("scripted store"); }

@@ -425,6 +425,81 @@ TEST_F(ServiceHandlersTest, OversizedActionsAndReasonsChangeNothing) {
   EXPECT_EQ(unchanged->state(), v1::Match::ACTIVE);
 }
 
+// ----- Parked results -------------------------------------------------------------------------
+
+// An operator lists the results ratings refused for good, delivers one again or drops it.
+TEST_F(ServiceHandlersTest, ParkedResultsAreListedRetriedAndDroppedByTheOperatorOnly) {
+  // A finished match (its result in the outbox; no dispatcher runs here), then parked.
+  const v1::CreateMatchResponse created = CreateCastleRock();
+  const std::string& token = created.seat_tokens(0).token();
+  v1::SeatView view;
+  ASSERT_TRUE(Submit(token, created.match().name(), FirstLegalActions()[0], 0, &view).ok());
+  while (!view.terminal()) {
+    ASSERT_GT(view.legal_actions_size(), 0);
+    const int64_t seen = view.sequence();
+    const grpc::Status played =
+        Submit(token, created.match().name(), view.legal_actions(0).text(), seen, &view);
+    ASSERT_TRUE(played.ok()) << played.error_message();
+  }
+  absl::StatusOr<std::vector<OutboxItem>> pending = store_->PendingOutbox(10, absl::Now());
+  ASSERT_TRUE(pending.ok()) << pending.status();
+  ASSERT_EQ(pending->size(), 1u);
+  const int64_t id = (*pending)[0].id;
+  ASSERT_TRUE(store_->MarkParked(id, "INVALID_ARGUMENT: refused", absl::Now()).ok());
+  const std::string name = absl::StrCat("parked_results/", id);
+
+  v1::ListParkedResultsResponse listed;
+  EXPECT_EQ(stub_->ListParkedResults(Context().get(), {}, &listed).error_code(),
+            grpc::StatusCode::UNAUTHENTICATED);
+  EXPECT_EQ(stub_->ListParkedResults(Context(token).get(), {}, &listed).error_code(),
+            grpc::StatusCode::PERMISSION_DENIED);
+  ASSERT_TRUE(stub_->ListParkedResults(Context(kOperatorToken).get(), {}, &listed).ok());
+  ASSERT_EQ(listed.parked_results_size(), 1);
+  EXPECT_EQ(listed.parked_results(0).name(), name);
+  EXPECT_EQ(listed.parked_results(0).match(), created.match().name());
+  EXPECT_EQ(listed.parked_results(0).last_error(), "INVALID_ARGUMENT: refused");
+  EXPECT_EQ(listed.parked_results(0).attempts(), 1);
+  EXPECT_TRUE(listed.parked_results(0).has_park_time());
+  EXPECT_TRUE(store_->PendingOutbox(10, absl::Now())->empty());
+
+  // Retry: back in the queue, no longer parked; a second retry finds nothing.
+  v1::RetryParkedResultRequest retry;
+  retry.set_name(name);
+  v1::ParkedResult result;
+  EXPECT_EQ(stub_->RetryParkedResult(Context(token).get(), retry, &result).error_code(),
+            grpc::StatusCode::PERMISSION_DENIED);
+  ASSERT_TRUE(stub_->RetryParkedResult(Context(kOperatorToken).get(), retry, &result).ok());
+  EXPECT_EQ(result.name(), name);
+  EXPECT_EQ(store_->PendingOutbox(10, absl::Now())->size(), 1u);
+  EXPECT_EQ(stub_->RetryParkedResult(Context(kOperatorToken).get(), retry, &result).error_code(),
+            grpc::StatusCode::NOT_FOUND);
+
+  // Drop: gone from the outbox for good.
+  ASSERT_TRUE(store_->MarkParked(id, "INVALID_ARGUMENT: refused again", absl::Now()).ok());
+  v1::DropParkedResultRequest drop;
+  drop.set_name(name);
+  ASSERT_TRUE(stub_->DropParkedResult(Context(kOperatorToken).get(), drop, &result).ok());
+  EXPECT_EQ(result.last_error(), "INVALID_ARGUMENT: refused again");
+  EXPECT_EQ(result.attempts(), 2);
+  EXPECT_TRUE(store_->PendingOutbox(10, absl::Now())->empty());
+  ASSERT_TRUE(stub_->ListParkedResults(Context(kOperatorToken).get(), {}, &listed).ok());
+  EXPECT_EQ(listed.parked_results_size(), 0);
+  EXPECT_EQ(stub_->DropParkedResult(Context(kOperatorToken).get(), drop, &result).error_code(),
+            grpc::StatusCode::NOT_FOUND);
+
+  for (const std::string& bad : {std::string("parked_results/"), std::string("parked_results/x"),
+                                 std::string("parked_results/-1"), std::string("matches/1"),
+                                 std::string("parked_results/01"), kMegabyte}) {
+    drop.set_name(bad);
+    ExpectRefused(stub_->DropParkedResult(Context(kOperatorToken).get(), drop, &result), "name",
+                  "a bad parked result name");
+  }
+  v1::ListParkedResultsRequest tampered;
+  tampered.set_page_token("djE~AAAAAAAAAAAAAAAAAAAAAA");
+  ExpectRefused(stub_->ListParkedResults(Context(kOperatorToken).get(), tampered, &listed),
+                "page_token", "a forged page token");
+}
+
 // ----- SubmitAction -------------------------------------------------------------------------
 
 TEST_F(ServiceHandlersTest, SubmitActionRejectionsLeaveTheMatchUnchanged) {
