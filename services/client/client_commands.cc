@@ -19,6 +19,7 @@ std::optional<int> RunClientCommand(const std::string& command,
   if (command == "load") return RunLoad(args, io);
   if (command == "leaderboard") return RunLeaderboard(args, io);
   if (command == "ratings") return RunRatings(args, io);
+  if (command == "parked") return RunParked(args, io);
   return std::nullopt;
 }
 
@@ -36,6 +37,8 @@ std::string ClientUsage() {
       "             ", kMatchUsage, "\n",
       "  abort      abort a match being played (operator token)\n"
       "             ", kAbortUsage, "\n",
+      "  parked     results ratings refused for good: list, deliver again, drop (operator token)\n"
+      "             ", kParkedUsage, "\n",
       "  watch      follow a match as a spectator until it ends\n"
       "             ", kWatchUsage, "\n",
       "  record     fetch a finished match's record (for 'boneyard replay')\n"

@@ -44,6 +44,8 @@ inline constexpr absl::string_view kLoadUsage =
     "boneyard load --matches K --game G [--rules k=v,...] [--seats N] [--duration 30s] "
     "[--warmup 0s] [--finish N] [--metrics-url URL] [--channels N] [--seed S] [--think-time 0s] "
     "[--lean-views] [--json]";
+inline constexpr absl::string_view kParkedUsage =
+    "boneyard parked [list [--page-size N] [--page-token T] | retry NAME | drop NAME] [--json]";
 inline constexpr absl::string_view kLeaderboardUsage =
     "boneyard leaderboard GAME [--page-size N] [--page-token T] [--all-results] [--json]";
 inline constexpr absl::string_view kRatingsUsage =
@@ -65,6 +67,7 @@ int RunBot(const std::vector<std::string>& args, cli::Io& io);
 int RunLoad(const std::vector<std::string>& args, cli::Io& io);
 int RunLeaderboard(const std::vector<std::string>& args, cli::Io& io);
 int RunRatings(const std::vector<std::string>& args, cli::Io& io);
+int RunParked(const std::vector<std::string>& args, cli::Io& io);
 
 // `specs` plus the flags of every service command: --target, and --operator-token-file when
 // `operator_call` is kOperator.

@@ -383,6 +383,28 @@ TEST_F(ClientCommandsTest, BadCommandLinesExit2NamingTheFlag) {
   EXPECT_EQ(missing_file.exit_code, 3) << Describe(missing_file);
 }
 
+// `boneyard parked` reaches the three RPCs with the operator token (a parked result itself is
+// made and acted on in ServiceHandlersTest.ParkedResultsAreListedRetriedAndDroppedBy...).
+TEST_F(ClientCommandsTest, ParkedListsAndActsWithTheOperatorToken) {
+  const CliResult empty = RunAsOperator({"parked"});
+  EXPECT_EQ(empty.exit_code, 0) << Describe(empty);
+  EXPECT_EQ(empty.out, "no parked results\n");
+  const CliResult json = RunAsOperator({"parked", "list", "--json"});
+  EXPECT_EQ(json.exit_code, 0) << Describe(json);
+  EXPECT_EQ(json.out, "{\"next_page_token\":\"\",\"parked_results\":[]}\n");
+  const CliResult retry = RunAsOperator({"parked", "retry", "12345"});
+  EXPECT_EQ(retry.exit_code, 4) << Describe(retry);
+  EXPECT_THAT(retry.err, StartsWith("boneyard: RetryParkedResult: NOT_FOUND: "));
+  const CliResult drop = RunAsOperator({"parked", "drop", "parked_results/x"});
+  EXPECT_EQ(drop.exit_code, 4) << Describe(drop);
+  EXPECT_THAT(drop.err, StartsWith("boneyard: DropParkedResult: INVALID_ARGUMENT: name: "));
+  const CliResult unknown = RunAsOperator({"parked", "frob"});
+  EXPECT_EQ(unknown.exit_code, 2) << Describe(unknown);
+  EXPECT_THAT(unknown.err, HasSubstr("use list, retry or drop"));
+  const CliResult no_name = RunAsOperator({"parked", "drop"});
+  EXPECT_EQ(no_name.exit_code, 2) << Describe(no_name);
+}
+
 TEST_F(ClientCommandsTest, ServiceErrorsExit4WithTheRpcAndCode) {
   const std::string wrong = TokenFile(std::string(32, 'x'));
   const CliResult unknown_token = Run(
