@@ -99,7 +99,8 @@ absl::Status CheckCreateRequest(const v1::CreateMatchRequest& request) {
     const v1::Seat& occupant = request.seats(seat);
     absl::Status s;
     if (occupant.has_player()) {
-      s = CheckId(absl::StrCat("seats[", seat, "].player.player_id"), occupant.player().player_id());
+      s = CheckId(absl::StrCat("seats[", seat, "].player.player_id"),
+                  occupant.player().player_id());
     } else if (occupant.has_bot()) {
       s = CheckId(absl::StrCat("seats[", seat, "].bot.kind"), occupant.bot().kind());
     }
@@ -330,7 +331,9 @@ class MatchHost::Impl {
         }
         *response.add_matches() = std::move(match);
       }
-      if (page->next) response.set_next_page_token(EncodePageToken(page_tokens_, filter, *page->next));
+      if (page->next) {
+        response.set_next_page_token(EncodePageToken(page_tokens_, filter, *page->next));
+      }
       return response;
     });
   }
@@ -384,7 +387,8 @@ class MatchHost::Impl {
       if (!request.page_token().empty()) {
         absl::StatusOr<std::vector<std::string>> parts = page_tokens_.Decode(request.page_token());
         if (!parts.ok()) return parts.status();
-        if (parts->size() != 2 || (*parts)[0] != "parked" || !absl::SimpleAtoi((*parts)[1], &after)) {
+        if (parts->size() != 2 || (*parts)[0] != "parked" ||
+            !absl::SimpleAtoi((*parts)[1], &after)) {
           return absl::InvalidArgumentError(
               "page_token: was not issued by ListParkedResults; pass next_page_token unchanged");
         }
