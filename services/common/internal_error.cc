@@ -37,6 +37,18 @@ const char* PlainMessage(absl::StatusCode code) {
 
 }  // namespace
 
+bool IsPermanentDataError(const absl::Status& status) {
+  switch (status.code()) {
+    case absl::StatusCode::kInvalidArgument:
+    case absl::StatusCode::kFailedPrecondition:
+    case absl::StatusCode::kAlreadyExists:
+    case absl::StatusCode::kOutOfRange:
+      return true;
+    default:
+      return false;
+  }
+}
+
 absl::Status MarkInternal(absl::Status status) {
   if (!status.ok()) status.SetPayload(kInternalPayload, absl::Cord("1"));
   return status;

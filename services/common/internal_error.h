@@ -21,6 +21,11 @@ bool IsMarkedInternal(const absl::Status& status);
 // 5e0c2a91"), after logging the full status under that id (at warning level).
 absl::Status PublicStatus(const absl::Status& status);
 
+// Whether `status` is an error of the data sent or stored (INVALID_ARGUMENT, FAILED_PRECONDITION,
+// ALREADY_EXISTS, OUT_OF_RANGE): the same request would fail again, so it is not retried — a
+// batch is split around it, an undeliverable result is parked.
+bool IsPermanentDataError(const absl::Status& status);
+
 }  // namespace boneyard
 
 #endif  // BONEYARD_SERVICES_COMMON_INTERNAL_ERROR_H_

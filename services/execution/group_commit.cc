@@ -14,6 +14,7 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
+#include "services/common/internal_error.h"
 #include "services/common/threads.h"
 
 namespace boneyard::execution {
@@ -28,20 +29,6 @@ bool IsTransient(const absl::Status& status) {
     case absl::StatusCode::kAborted:
     case absl::StatusCode::kDeadlineExceeded:
     case absl::StatusCode::kUnknown:
-      return true;
-    default:
-      return false;
-  }
-}
-
-// Errors that belong to the rows of the batch, not to the database: the same rows fail again,
-// so the batch is split to find them.
-bool IsDataError(const absl::Status& status) {
-  switch (status.code()) {
-    case absl::StatusCode::kInvalidArgument:
-    case absl::StatusCode::kAlreadyExists:
-    case absl::StatusCode::kFailedPrecondition:
-    case absl::StatusCode::kOutOfRange:
       return true;
     default:
       return false;
@@ -172,7 +159,7 @@ void GroupCommitter::CommitIsolating(CommitBatch batch, size_t offset,
                                      std::vector<absl::Status>& statuses) {
   const size_t n = batch.events.size();
   const absl::Status status = CommitWithRetry(batch);
-  if (n > 1 && IsDataError(status)) {
+  if (n > 1 && IsPermanentDataError(status)) {
     auto [first, second] = Split(std::move(batch), n / 2);
     CommitIsolating(std::move(first), offset, statuses);
     CommitIsolating(std::move(second), offset + n / 2, statuses);

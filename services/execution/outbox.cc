@@ -11,6 +11,7 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
+#include "services/common/internal_error.h"
 #include "services/common/threads.h"
 #include "spdlog/spdlog.h"
 
@@ -36,23 +37,6 @@ void OutboxDispatcher::Wake() {
   absl::MutexLock lock(&mu_);
   woken_ = true;
 }
-
-namespace {
-
-// The receiver refuses the result itself: delivering it again would fail again.
-bool IsPermanent(const absl::Status& status) {
-  switch (status.code()) {
-    case absl::StatusCode::kInvalidArgument:
-    case absl::StatusCode::kFailedPrecondition:
-    case absl::StatusCode::kAlreadyExists:
-    case absl::StatusCode::kOutOfRange:
-      return true;
-    default:
-      return false;
-  }
-}
-
-}  // namespace
 
 void OutboxDispatcher::Stop() {
   std::optional<std::thread> thread;
@@ -90,7 +74,7 @@ absl::StatusOr<int> OutboxDispatcher::DeliverDue() {
         ++delivered;
         continue;
       }
-      if (IsPermanent(status)) {
+      if (IsPermanentDataError(status)) {  // the receiver refuses the result itself
         spdlog::error("outbox: the result of matches/{} is refused for good and parked (attempt "
                       "{}); an operator can deliver it again once fixed: {}",
                       item.match_id, item.attempts + 1, status.ToString());

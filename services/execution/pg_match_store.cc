@@ -608,32 +608,22 @@ absl::Status PgMatchStore::MarkDelivered(int64_t outbox_id, absl::Time when) {
 
 absl::Status PgMatchStore::MarkFailed(int64_t outbox_id, const std::string& error,
                                       absl::Time next_attempt) {
-  const std::string query = absl::StrCat(
-      "UPDATE ", outbox_,
-      " SET attempts = attempts + 1, last_error = $2, next_attempt_time = $3::timestamptz"
-      " WHERE id = $1 AND delivered_time IS NULL");
-  const std::string exists = absl::StrCat("SELECT 1 FROM ", outbox_, " WHERE id = $1");
-  return pool_.Run([&](pqxx::work& tx) -> absl::Status {
-    if (tx.exec_params(query, outbox_id, error, PgTime(next_attempt)).affected_rows() > 0) {
-      return absl::OkStatus();
-    }
-    if (tx.exec_params(exists, outbox_id).empty()) {
-      return absl::NotFoundError(absl::StrCat("no outbox item ", outbox_id));
-    }
-    return absl::FailedPreconditionError(
-        absl::StrCat("outbox item ", outbox_id, " was delivered already"));
-  });
+  return RecordFailure(outbox_id, error, "next_attempt_time", next_attempt);
 }
 
 absl::Status PgMatchStore::MarkParked(int64_t outbox_id, const std::string& error,
                                       absl::Time when) {
+  return RecordFailure(outbox_id, error, "parked_time", when);
+}
+
+absl::Status PgMatchStore::RecordFailure(int64_t outbox_id, const std::string& error,
+                                         absl::string_view time_column, absl::Time time) {
   const std::string query = absl::StrCat(
-      "UPDATE ", outbox_,
-      " SET attempts = attempts + 1, last_error = $2, parked_time = $3::timestamptz"
-      " WHERE id = $1 AND delivered_time IS NULL");
+      "UPDATE ", outbox_, " SET attempts = attempts + 1, last_error = $2, ", time_column,
+      " = $3::timestamptz WHERE id = $1 AND delivered_time IS NULL");
   const std::string exists = absl::StrCat("SELECT 1 FROM ", outbox_, " WHERE id = $1");
   return pool_.Run([&](pqxx::work& tx) -> absl::Status {
-    if (tx.exec_params(query, outbox_id, error, PgTime(when)).affected_rows() > 0) {
+    if (tx.exec_params(query, outbox_id, error, PgTime(time)).affected_rows() > 0) {
       return absl::OkStatus();
     }
     if (tx.exec_params(exists, outbox_id).empty()) {

@@ -68,6 +68,11 @@ class PgMatchStore final : public MatchStore {
   static constexpr size_t kMaxEventsPerStatement = 128;
 
  private:
+  // A failed delivery: one attempt more, `error` kept, and `time_column` (next_attempt_time, or
+  // parked_time) set to `time`. NOT_FOUND / FAILED_PRECONDITION as MarkFailed.
+  absl::Status RecordFailure(int64_t outbox_id, const std::string& error,
+                             absl::string_view time_column, absl::Time time);
+
   PgMatchStore(PgPool& pool, const std::string& quoted_schema);
   // Stores `events` with one autocommit statement (Commit, for a batch of events only).
   absl::Status InsertEvents(const std::vector<EventRow>& events);

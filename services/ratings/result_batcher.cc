@@ -26,7 +26,9 @@ bool Retryable(absl::StatusCode code) {
 }
 
 // Errors of a result's own data (a row the database cannot store): permanent, so the batch is
-// split to find the offender, and it alone is answered with its error.
+// split to find the offender, and it alone is answered with its error. Not
+// IsPermanentDataError: ALREADY_EXISTS is transient here (another process recorded the match
+// meanwhile, and the retry finds its idempotency record).
 bool IsDataError(absl::StatusCode code) {
   return code == absl::StatusCode::kInvalidArgument ||
          code == absl::StatusCode::kFailedPrecondition || code == absl::StatusCode::kOutOfRange;
