@@ -91,15 +91,6 @@ absl::Status CheckChars(absl::string_view field, absl::string_view value, std::s
 
 }  // namespace
 
-bool IsValidUtf8(absl::string_view value) {
-  for (std::size_t i = 0; i < value.size();) {
-    const std::size_t length = Utf8SequenceLength(value, i);
-    if (length == 0) return false;
-    i += length;
-  }
-  return true;
-}
-
 std::string Quote(absl::string_view value) {
   std::string out = "\"";
   std::size_t i = 0;
@@ -145,6 +136,11 @@ absl::Status CheckEnum(absl::string_view field, int value,
                        const google::protobuf::EnumDescriptor* type) {
   if (type->FindValueByNumber(value) != nullptr) return absl::OkStatus();
   return Invalid(field, absl::StrCat(value, " is not a ", type->name(), " value"));
+}
+
+absl::StatusOr<int> PageSize(int requested) {
+  if (requested < 0) return Invalid("page_size", absl::StrCat(requested, " is negative"));
+  return requested == 0 ? kDefaultPageSize : std::min(requested, kMaxPageSize);
 }
 
 absl::Status CheckDuration(absl::string_view field, const google::protobuf::Duration& value) {

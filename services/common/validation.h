@@ -13,6 +13,7 @@
 #include <string>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "google/protobuf/duration.pb.h"
 #include "google/protobuf/generated_enum_reflection.h"
@@ -32,6 +33,9 @@ inline constexpr std::size_t kMaxActionBytes = 64;
 inline constexpr std::size_t kMaxReasonBytes = 512;
 // A page token as the services issue them.
 inline constexpr std::size_t kMaxPageTokenBytes = 512;
+// A list's page size: 0 asks for the default; more than the maximum is read as the maximum.
+inline constexpr int kDefaultPageSize = 50;
+inline constexpr int kMaxPageSize = 1000;
 // How much of a bad value an error message quotes.
 inline constexpr std::size_t kQuotedBytes = 32;
 
@@ -39,9 +43,6 @@ inline constexpr std::size_t kQuotedBytes = 32;
 // double quotes, with control characters and invalid UTF-8 escaped, and its size when it was
 // cut: "abc…" (4000 bytes).
 std::string Quote(absl::string_view value);
-
-// Whether `value` is valid UTF-8 (no overlong forms, surrogates or values past U+10FFFF).
-bool IsValidUtf8(absl::string_view value);
 
 // An identifier: 1 to `max_bytes` bytes of valid UTF-8 without control characters (C0, DEL,
 // C1) or white space, which would make it look like another id in a list or a log.
@@ -63,6 +64,10 @@ template <typename E>
 absl::Status CheckEnum(absl::string_view field, E value) {
   return CheckEnum(field, static_cast<int>(value), google::protobuf::GetEnumDescriptor<E>());
 }
+
+// The page size a list serves for `requested` (its request's page_size): kDefaultPageSize for
+// 0, at most kMaxPageSize; INVALID_ARGUMENT naming page_size when negative.
+absl::StatusOr<int> PageSize(int requested);
 
 // A valid google.protobuf.Duration: |seconds| <= 315,576,000,000 (10,000 years), |nanos| <
 // 10^9, and both of one sign.

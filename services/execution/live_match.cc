@@ -38,7 +38,6 @@ std::unique_ptr<Bot> MakeStandIn(const BotRegistry& registry, const Game& game, 
   return bot.ok() ? std::move(*bot) : nullptr;
 }
 
-
 v1::ActionRejected Rejection(const v1::Action& action, int64_t seen_sequence,
                              const absl::Status& status) {
   v1::ActionRejected rejected;

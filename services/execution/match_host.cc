@@ -30,8 +30,6 @@
 namespace boneyard::execution {
 namespace {
 
-constexpr int kDefaultPageSize = 50;
-constexpr int kMaxPageSize = 1000;
 // Database work (creates, lookups, listings) runs here, never on gRPC's or a strand's threads.
 constexpr int kBlockingThreads = 4;
 
@@ -211,9 +209,7 @@ class MatchHost::Impl {
     const std::vector<std::string> bot_kinds = DefaultBots().BotsFor(request.game());
     for (int seat = 0; seat < request.seats_size(); ++seat) {
       const v1::Seat& occupant = request.seats(seat);
-      if (occupant.has_player()) {
-        // Checked with the request (CheckCreateRequest).
-      } else if (occupant.has_bot()) {
+      if (occupant.has_bot()) {
         if (std::find(bot_kinds.begin(), bot_kinds.end(), occupant.bot().kind()) ==
             bot_kinds.end()) {
           return absl::InvalidArgumentError(
@@ -226,7 +222,7 @@ class MatchHost::Impl {
               absl::StrCat("seat ", seat, ": bot \"", occupant.bot().kind(),
                            "\" offers only the default level 0, not ", occupant.bot().level()));
         }
-      } else {
+      } else if (!occupant.has_player()) {  // a player's id was checked with the request
         return absl::InvalidArgumentError(
             absl::StrCat("seat ", seat, ": set either a player or a bot"));
       }
@@ -298,10 +294,8 @@ class MatchHost::Impl {
   }
 
   void ListMatches(v1::ListMatchesRequest request, Callback<v1::ListMatchesResponse> done) {
-    if (request.page_size() < 0) {
-      return done(absl::InvalidArgumentError(
-          absl::StrCat("page_size: ", request.page_size(), " is negative")));
-    }
+    absl::StatusOr<int> page_size = validation::PageSize(request.page_size());
+    if (!page_size.ok()) return done(page_size.status());
     for (absl::Status s :
          {validation::CheckEnum("state", request.state()),
           validation::CheckOptionalId("game", request.game()),
@@ -309,15 +303,12 @@ class MatchHost::Impl {
                                       validation::kMaxPageTokenBytes)}) {
       if (!s.ok()) return done(s);
     }
-    Blocking(std::move(done), [this, request = std::move(request)]()
+    Blocking(std::move(done), [this, request = std::move(request), page_size = *page_size]()
                                   -> absl::StatusOr<v1::ListMatchesResponse> {
       MatchFilter filter{request.state(), request.game()};
       absl::StatusOr<std::optional<MatchCursor>> after =
           DecodePageToken(page_tokens_, request.page_token(), filter);
       if (!after.ok()) return after.status();
-      const int page_size = request.page_size() == 0
-                                ? kDefaultPageSize
-                                : std::min(request.page_size(), kMaxPageSize);
       absl::StatusOr<MatchPage> page = store_.ListMatches(filter, page_size, *after);
       if (!page.ok()) return page.status();
       v1::ListMatchesResponse response;
@@ -374,10 +365,8 @@ class MatchHost::Impl {
     Blocking(std::move(done), [this, token = std::move(token), request = std::move(request)]()
                                   -> absl::StatusOr<v1::ListParkedResultsResponse> {
       if (absl::Status status = RequireOperator(token); !status.ok()) return status;
-      if (request.page_size() < 0) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("page_size: ", request.page_size(), " is negative"));
-      }
+      absl::StatusOr<int> page_size = validation::PageSize(request.page_size());
+      if (!page_size.ok()) return page_size.status();
       if (absl::Status s = validation::CheckOptionalId("page_token", request.page_token(),
                                                        validation::kMaxPageTokenBytes);
           !s.ok()) {
@@ -393,33 +382,33 @@ class MatchHost::Impl {
               "page_token: was not issued by ListParkedResults; pass next_page_token unchanged");
         }
       }
-      const int page_size = request.page_size() == 0 ? kDefaultPageSize
-                                                     : std::min(request.page_size(), kMaxPageSize);
       // One more than asked for tells whether a next page exists.
-      absl::StatusOr<std::vector<ParkedItem>> items = store_.ListParked(page_size + 1, after);
+      absl::StatusOr<std::vector<ParkedItem>> items = store_.ListParked(*page_size + 1, after);
       if (!items.ok()) return items.status();
       v1::ListParkedResultsResponse response;
-      for (int i = 0; i < static_cast<int>(items->size()) && i < page_size; ++i) {
+      for (int i = 0; i < static_cast<int>(items->size()) && i < *page_size; ++i) {
         *response.add_parked_results() = ParkedToProto((*items)[i]);
       }
-      if (static_cast<int>(items->size()) > page_size) {
+      if (static_cast<int>(items->size()) > *page_size) {
         response.set_next_page_token(page_tokens_.Encode(
-            {"parked", absl::StrCat((*items)[page_size - 1].id)}));
+            {"parked", absl::StrCat((*items)[*page_size - 1].id)}));
       }
       return response;
     });
   }
 
-  // Retry (`retry`) or drop a parked result.
-  void ResolveParkedResult(std::optional<std::string> token, std::string name, bool retry,
-                           Callback<v1::ParkedResult> done) {
+  enum class ParkedAction { kRetry, kDrop };
+
+  void ResolveParkedResult(std::optional<std::string> token, std::string name,
+                           ParkedAction action, Callback<v1::ParkedResult> done) {
     Blocking(std::move(done), [this, token = std::move(token), name = std::move(name),
-                               retry]() -> absl::StatusOr<v1::ParkedResult> {
+                               action]() -> absl::StatusOr<v1::ParkedResult> {
       if (absl::Status status = RequireOperator(token); !status.ok()) return status;
       absl::StatusOr<int64_t> id = ParseParkedName(name);
       if (!id.ok()) return id.status();
+      const bool retry = action == ParkedAction::kRetry;
       absl::StatusOr<ParkedItem> item =
-          retry ? store_.UnparkOutbox(*id, absl::Now()) : store_.DropParked(*id);
+          retry ? store_.RetryParked(*id, absl::Now()) : store_.DropParked(*id);
       if (!item.ok()) return item.status();
       spdlog::info("outbox: parked result {} of matches/{} {} by the operator", *id,
                    item->match_id, retry ? "queued for delivery" : "dropped");
@@ -431,9 +420,9 @@ class MatchHost::Impl {
   static absl::StatusOr<int64_t> ParseParkedName(absl::string_view name) {
     absl::string_view id_text = name;
     int64_t id = 0;
-    if (!absl::ConsumePrefix(&id_text, "parked_results/") || id_text.empty() ||
-        id_text.size() > 19 || !absl::SimpleAtoi(id_text, &id) || id <= 0 ||
-        absl::StrCat(id) != id_text) {
+    // SimpleAtoi refuses empty and overflowing text; the round trip refuses "+1" and "01".
+    if (!absl::ConsumePrefix(&id_text, "parked_results/") || !absl::SimpleAtoi(id_text, &id) ||
+        id <= 0 || absl::StrCat(id) != id_text) {
       return absl::InvalidArgumentError(absl::StrCat(
           "name: ", validation::Quote(name), " is not of the form \"parked_results/{id}\""));
     }
@@ -906,11 +895,12 @@ void MatchHost::ListParkedResults(std::optional<std::string> token,
 }
 void MatchHost::RetryParkedResult(std::optional<std::string> token, std::string name,
                                   Callback<v1::ParkedResult> done) {
-  impl_->ResolveParkedResult(std::move(token), std::move(name), /*retry=*/true, std::move(done));
+  impl_->ResolveParkedResult(std::move(token), std::move(name), Impl::ParkedAction::kRetry,
+                             std::move(done));
 }
 void MatchHost::DropParkedResult(std::optional<std::string> token, std::string name,
                                  Callback<v1::ParkedResult> done) {
-  impl_->ResolveParkedResult(std::move(token), std::move(name), /*retry=*/false,
+  impl_->ResolveParkedResult(std::move(token), std::move(name), Impl::ParkedAction::kDrop,
                              std::move(done));
 }
 void MatchHost::SubmitAction(std::optional<std::string> token, v1::SubmitActionRequest request,

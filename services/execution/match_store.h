@@ -170,8 +170,8 @@ class MatchStore {
   virtual absl::StatusOr<std::vector<ParkedItem>> ListParked(int limit, int64_t after_id) = 0;
   // A parked item back in the queue, due at `now` (its record as it was parked); NOT_FOUND when
   // no item `outbox_id` is parked.
-  virtual absl::StatusOr<ParkedItem> UnparkOutbox(int64_t outbox_id, absl::Time now) = 0;
-  // A parked item removed from the outbox (its record); NOT_FOUND as UnparkOutbox.
+  virtual absl::StatusOr<ParkedItem> RetryParked(int64_t outbox_id, absl::Time now) = 0;
+  // A parked item removed from the outbox (its record); NOT_FOUND as RetryParked.
   virtual absl::StatusOr<ParkedItem> DropParked(int64_t outbox_id) = 0;
 };
 

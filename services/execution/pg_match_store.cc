@@ -670,7 +670,7 @@ absl::StatusOr<std::vector<ParkedItem>> PgMatchStore::ListParked(int limit, int6
   });
 }
 
-absl::StatusOr<ParkedItem> PgMatchStore::UnparkOutbox(int64_t outbox_id, absl::Time now) {
+absl::StatusOr<ParkedItem> PgMatchStore::RetryParked(int64_t outbox_id, absl::Time now) {
   // The record returned is the item as it was parked (RETURNING shows the new row, so the
   // parked time is read first).
   const std::string query = absl::StrCat(

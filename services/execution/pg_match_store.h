@@ -61,7 +61,7 @@ class PgMatchStore final : public MatchStore {
                           absl::Time next_attempt) override;
   absl::Status MarkParked(int64_t outbox_id, const std::string& error, absl::Time when) override;
   absl::StatusOr<std::vector<ParkedItem>> ListParked(int limit, int64_t after_id) override;
-  absl::StatusOr<ParkedItem> UnparkOutbox(int64_t outbox_id, absl::Time now) override;
+  absl::StatusOr<ParkedItem> RetryParked(int64_t outbox_id, absl::Time now) override;
   absl::StatusOr<ParkedItem> DropParked(int64_t outbox_id) override;
 
   // Commit's limit for one autocommit INSERT (above it, COPY in a transaction).

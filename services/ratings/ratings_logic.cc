@@ -21,16 +21,6 @@
 namespace boneyard::ratings {
 namespace {
 
-constexpr int kDefaultPageSize = 50;
-constexpr int kMaxPageSize = 1000;
-
-absl::StatusOr<int> PageSize(int requested) {
-  if (requested < 0) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("page_size: ", requested, "; it must not be negative"));
-  }
-  return requested == 0 ? kDefaultPageSize : std::min(requested, kMaxPageSize);
-}
 
 absl::Status BadCursor() {
   return absl::InvalidArgumentError(
@@ -174,7 +164,7 @@ absl::StatusOr<v1::ListLeaderboardResponse> RatingsLogic::ListLeaderboard(
     return absl::InvalidArgumentError(absl::StrCat(
         "all_results: only for solitaire games; ", request.game(), " is rated"));
   }
-  absl::StatusOr<int> page_size = PageSize(request.page_size());
+  absl::StatusOr<int> page_size = validation::PageSize(request.page_size());
   if (!page_size.ok()) return page_size.status();
 
   const std::vector<std::string> identity = {"v1", "leaderboard", request.game(),
@@ -228,7 +218,7 @@ absl::StatusOr<v1::ListRatingHistoryResponse> RatingsLogic::ListRatingHistory(
   if (absl::Status s = CheckPlayerId(request.player_id(), "player_id"); !s.ok()) return s;
   absl::StatusOr<const GameSpec*> spec = FindGame(request.game(), /*rated=*/true);
   if (!spec.ok()) return spec.status();
-  absl::StatusOr<int> page_size = PageSize(request.page_size());
+  absl::StatusOr<int> page_size = validation::PageSize(request.page_size());
   if (!page_size.ok()) return page_size.status();
   const std::vector<std::string> identity = {"v1", "history", request.game(),
                                              request.player_id()};

@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "absl/strings/str_cat.h"
 #include "boneyard/v1/execution.pb.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -22,7 +23,7 @@ TEST(Quote, ShortValuesWhole) {
 
 TEST(Quote, LongValuesAreCutAndSized) {
   const std::string quoted = Quote(std::string(1 << 20, 'x'));
-  EXPECT_EQ(quoted, "\"" + std::string(kQuotedBytes, 'x') + "\"… (1048576 bytes)");
+  EXPECT_EQ(quoted, absl::StrCat("\"", std::string(kQuotedBytes, 'x'), "\"… (1048576 bytes)"));
 }
 
 TEST(Quote, ControlCharactersAndBadBytesAreEscapedAndMultibyteCharactersKeptWhole) {
@@ -31,18 +32,31 @@ TEST(Quote, ControlCharactersAndBadBytesAreEscapedAndMultibyteCharactersKeptWhol
   // 31 bytes of 'x' and then a 2-byte character: it does not fit in 32, so it is left out.
   std::string value(31, 'x');
   value += "é";
-  EXPECT_EQ(Quote(value), "\"" + std::string(31, 'x') + "\"… (33 bytes)");
+  EXPECT_EQ(Quote(value), absl::StrCat("\"", std::string(31, 'x'), "\"… (33 bytes)"));
 }
 
+// Free text is checked as UTF-8: valid sequences pass, malformed ones name the byte.
 TEST(Utf8, AcceptsValidAndRefusesMalformedSequences) {
-  EXPECT_TRUE(IsValidUtf8("plain"));
-  EXPECT_TRUE(IsValidUtf8("café 漢字 🂡"));
-  EXPECT_FALSE(IsValidUtf8("\xc3"));              // truncated
-  EXPECT_FALSE(IsValidUtf8("\xc0\xaf"));          // overlong '/'
-  EXPECT_FALSE(IsValidUtf8("\xe0\x80\xaf"));      // overlong, 3 bytes
-  EXPECT_FALSE(IsValidUtf8("\xed\xa0\x80"));      // a surrogate
-  EXPECT_FALSE(IsValidUtf8("\xf4\x90\x80\x80"));  // past U+10FFFF
-  EXPECT_FALSE(IsValidUtf8("\x80"));              // a lone continuation byte
+  const auto valid = [](absl::string_view text) { return CheckText("t", text, 100).ok(); };
+  EXPECT_TRUE(valid("plain"));
+  EXPECT_TRUE(valid("café 漢字 🂡"));
+  EXPECT_FALSE(valid("\xc3"));              // truncated
+  EXPECT_FALSE(valid("\xc0\xaf"));          // overlong '/'
+  EXPECT_FALSE(valid("\xe0\x80\xaf"));      // overlong, 3 bytes
+  EXPECT_FALSE(valid("\xed\xa0\x80"));      // a surrogate
+  EXPECT_FALSE(valid("\xf4\x90\x80\x80"));  // past U+10FFFF
+  EXPECT_FALSE(valid("\x80"));              // a lone continuation byte
+  EXPECT_THAT(std::string(CheckText("t", "ab\xc3", 100).message()),
+              HasSubstr("is not valid UTF-8 (byte 2)"));
+}
+
+TEST(PageSize, DefaultClampAndNegative) {
+  EXPECT_EQ(*PageSize(0), kDefaultPageSize);
+  EXPECT_EQ(*PageSize(7), 7);
+  EXPECT_EQ(*PageSize(1'000'000), kMaxPageSize);
+  const absl::Status negative = PageSize(-1).status();
+  EXPECT_EQ(negative.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(negative.message(), "page_size: -1 is negative");
 }
 
 TEST(CheckId, RefusesEmptyLongControlSpaceAndBadUtf8) {

@@ -83,7 +83,7 @@ class ScriptedStore : public MatchStore {
   absl::StatusOr<std::vector<ParkedItem>> ListParked(int, int64_t) override {
     return Unimplemented();
   }
-  absl::StatusOr<ParkedItem> UnparkOutbox(int64_t, absl::Time) override { return Unimplemented(); }
+  absl::StatusOr<ParkedItem> RetryParked(int64_t, absl::Time) override { return Unimplemented(); }
   absl::StatusOr<ParkedItem> DropParked(int64_t) override { return Unimplemented(); }
 
  private:
