@@ -10,10 +10,13 @@
 #   6. engine tests under the sanitizers    ctest --test-dir build-sanitize -L engine
 #   7. clang-thread-safety (build-clang/)   compile only (engine, services, CLI; no tests): proves
 #                                           -Wthread-safety passes
+#   8. fuzz preset (build-fuzz/)            the libFuzzer programs (clang, ASan + UBSan)
+#   9. a short fuzz run                     tests/fuzz/run.sh: each target for
+#                                           BONEYARD_FUZZ_SECONDS (30) from its seed corpus
 # Stages after a failure still run where they can, so one run reports everything; the exit
 # status is non-zero if any stage failed.
 #
-# BONEYARD_SKIP_SANITIZE=1 skips stages 5-7 for quick local runs. It is ignored when CI=true.
+# BONEYARD_SKIP_SANITIZE=1 skips stages 5-9 for quick local runs. It is ignored when CI=true.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -159,12 +162,14 @@ fi
 if ((skip_sanitize)); then
   echo
   echo "!!!! ======================================================================== !!!!"
-  echo "!!!! BONEYARD_SKIP_SANITIZE=1: sanitizer and clang-thread-safety builds SKIPPED !!!!"
+  echo "!!!! BONEYARD_SKIP_SANITIZE=1: sanitizer, clang and fuzz builds SKIPPED        !!!!"
   echo "!!!! This run does NOT prove the engine is ASan/UBSan/thread-safety clean.     !!!!"
   echo "!!!! ======================================================================== !!!!"
   skip_stage "build sanitize" "BONEYARD_SKIP_SANITIZE=1"
   skip_stage "ctest sanitize (engine)" "BONEYARD_SKIP_SANITIZE=1"
   skip_stage "build clang-thread-safety" "BONEYARD_SKIP_SANITIZE=1"
+  skip_stage "build fuzz" "BONEYARD_SKIP_SANITIZE=1"
+  skip_stage "fuzz (short)" "BONEYARD_SKIP_SANITIZE=1"
 else
   if run_stage "build sanitize" deploy/build.sh sanitize; then
     # The Release stage already plays 2,000 conformance playouts per configuration. Under the
@@ -178,6 +183,11 @@ else
     skip_stage "ctest sanitize (engine)" "sanitize build failed"
   fi
   run_stage "build clang-thread-safety" deploy/build.sh clang-thread-safety || true
+  if run_stage "build fuzz" deploy/build.sh fuzz; then
+    run_stage "fuzz (short)" tests/fuzz/run.sh "$root/build-fuzz" || true
+  else
+    skip_stage "fuzz (short)" "fuzz build failed"
+  fi
 fi
 
 print_summary

@@ -22,6 +22,9 @@ ABSL_FLAG(int, db_pool_size, 8, "Number of PostgreSQL connections (1..256).");
 ABSL_FLAG(std::string, log_level, "info", "trace, debug, info, warn, error or off.");
 ABSL_FLAG(absl::Duration, shutdown_grace, absl::Seconds(10),
           "At shutdown, how long calls in flight may take to finish before they are cancelled.");
+ABSL_FLAG(int, max_streams_per_connection, 4096,
+          "The most calls one client connection has open at once (HTTP/2 "
+          "SETTINGS_MAX_CONCURRENT_STREAMS); the client's library holds further calls.");
 
 namespace boneyard {
 namespace {
@@ -108,6 +111,14 @@ absl::StatusOr<ServiceConfig> CommonConfigFromFlags() {
     return absl::InvalidArgumentError(
         absl::StrCat("--shutdown_grace: ", absl::FormatDuration(config.shutdown_grace),
                      " must be finite and not negative"));
+  }
+
+  config.max_streams_per_connection = absl::GetFlag(FLAGS_max_streams_per_connection);
+  if (config.max_streams_per_connection < 1 ||
+      config.max_streams_per_connection > kMaxStreamsPerConnection) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--max_streams_per_connection: ", config.max_streams_per_connection, " is not in 1..",
+        kMaxStreamsPerConnection));
   }
   return config;
 }

@@ -12,6 +12,7 @@
 //   --db_pool_size         PostgreSQL connections               8
 //   --log_level            trace, debug, info, warn, error, off info
 //   --shutdown_grace       time calls in flight get at shutdown 10s
+//   --max_streams_per_connection  calls one connection has open   4096
 #ifndef BONEYARD_SERVICES_COMMON_FLAGS_H_
 #define BONEYARD_SERVICES_COMMON_FLAGS_H_
 
@@ -29,6 +30,7 @@ ABSL_DECLARE_FLAG(std::string, operator_token_file);
 ABSL_DECLARE_FLAG(int, db_pool_size);
 ABSL_DECLARE_FLAG(std::string, log_level);
 ABSL_DECLARE_FLAG(absl::Duration, shutdown_grace);
+ABSL_DECLARE_FLAG(int, max_streams_per_connection);
 
 namespace boneyard {
 
@@ -38,6 +40,7 @@ inline constexpr char kOperatorTokenEnv[] = "BONEYARD_OPERATOR_TOKEN";
 // both read it from --results_token_file or this variable.
 inline constexpr char kResultsTokenEnv[] = "BONEYARD_RESULTS_TOKEN";
 inline constexpr int kMaxDbPoolSize = 256;
+inline constexpr int kMaxStreamsPerConnection = 1'000'000;
 inline constexpr int kMinOperatorTokenLength = 16;
 
 struct ServiceConfig {
@@ -48,13 +51,15 @@ struct ServiceConfig {
   int db_pool_size = 8;
   std::string log_level = "info";
   absl::Duration shutdown_grace = absl::Seconds(10);
+  int max_streams_per_connection = 4096;
 };
 
 // Reads the shared flags (and their environment fallbacks) into a ServiceConfig. The operator
 // token file's content is the token, without surrounding whitespace. INVALID_ARGUMENT, naming
 // the flag, when: --listen is empty; the database URL is missing; the operator token is
 // missing, unreadable, shorter than 16 characters or holds whitespace; --db_pool_size is not
-// in 1..256; --log_level is unknown; --shutdown_grace is negative or infinite.
+// in 1..256; --log_level is unknown; --shutdown_grace is negative or infinite;
+// --max_streams_per_connection is not in 1..1000000.
 absl::StatusOr<ServiceConfig> CommonConfigFromFlags();
 
 // A secret token given as a file flag (`--<flag>=PATH`, the file's content without surrounding

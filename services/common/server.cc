@@ -87,6 +87,12 @@ absl::StatusOr<std::unique_ptr<GrpcServer>> GrpcServer::Start(GrpcServerOptions 
         absl::StrCat("grpc: max_message_bytes must be positive, not ", options.max_message_bytes));
   }
 
+  if (options.max_streams_per_connection <= 0) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "grpc: max_streams_per_connection must be positive, not ",
+        options.max_streams_per_connection));
+  }
+
   // A process-wide setting read when a builder builds: the reflection plugin is added to every
   // server built afterwards.
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
@@ -97,6 +103,7 @@ absl::StatusOr<std::unique_ptr<GrpcServer>> GrpcServer::Start(GrpcServerOptions 
   builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
   builder.SetMaxReceiveMessageSize(options.max_message_bytes);
   builder.SetMaxSendMessageSize(options.max_message_bytes);
+  builder.AddChannelArgument(GRPC_ARG_MAX_CONCURRENT_STREAMS, options.max_streams_per_connection);
   // The completion queues of the services with async methods (async_queues.h), each with the
   // service it carries.
   std::vector<std::unique_ptr<grpc::ServerCompletionQueue>> queues;

@@ -40,6 +40,8 @@ namespace boneyard {
 class CompletionQueueThreads;
 class HealthService;
 
+inline constexpr int kDefaultMaxStreamsPerConnection = 4096;
+
 struct GrpcServerOptions {
   // "host:port"; port 0 picks a free port (see GrpcServer::port()).
   // (Every member has a default, so designated initializers may leave any out without
@@ -49,11 +51,16 @@ struct GrpcServerOptions {
   RpcMetrics* metrics = nullptr;
   // The largest message received or sent.
   int max_message_bytes = 4 << 20;
+  // The most calls (HTTP/2 streams) one connection has open at once, advertised to clients in
+  // SETTINGS_MAX_CONCURRENT_STREAMS: a client's library holds further calls until one ends.
+  // It bounds what one connection can pin down; a relay that multiplexes many users (the web
+  // app) opens more connections.
+  int max_streams_per_connection = kDefaultMaxStreamsPerConnection;
 };
 
 class GrpcServer {
  public:
-  // INVALID_ARGUMENT for an empty address or a non-positive message limit; UNAVAILABLE, naming
+  // INVALID_ARGUMENT for an empty address or a non-positive message or stream limit; UNAVAILABLE, naming
   // the address, when it cannot listen there (including a port another process already uses:
   // SO_REUSEPORT is turned off, so two servers never share a port by accident).
   static absl::StatusOr<std::unique_ptr<GrpcServer>> Start(GrpcServerOptions options);

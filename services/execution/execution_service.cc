@@ -72,6 +72,7 @@ class ServerStream final : public StreamSink<Response>,
   }
 
   void Close(absl::Status status) override { FinishWith(ToGrpcStatus(status)); }
+  bool Alive() const override { return !Ending(); }
 
   // Ends the stream with `status` once everything queued has been written. The first status
   // given (by Close, an error or a cancellation) is the one sent.

@@ -54,6 +54,12 @@ HostMetrics::HostMetrics(prometheus::Registry& registry)
       bot_over_budget(Count(registry, "boneyard_bot_over_budget_total",
                             "Built-in bot moves that ran over the think-time budget")),
       views_sent(Count(registry, "boneyard_views_sent_total",
-                       "Seat and spectator views queued to streams")) {}
+                       "Seat and spectator views queued to streams")),
+      flood_limited_seat(Count(registry, "boneyard_flood_limited_total",
+                               "Requests refused by a flood limit, by who sent them",
+                               {{"by", "seat"}})),
+      flood_limited_watcher(Count(registry, "boneyard_flood_limited_total",
+                                  "Requests refused by a flood limit, by who sent them",
+                                  {{"by", "spectator"}})) {}
 
 }  // namespace boneyard::execution

@@ -33,6 +33,10 @@ struct HostMetrics {
   prometheus::Counter& bot_moves;
   prometheus::Counter& bot_over_budget;
   prometheus::Counter& views_sent;
+  // Requests refused by a flood limit: a seat's rejected actions and hellos past its rate, a
+  // spectator past a match's limit.
+  prometheus::Counter& flood_limited_seat;
+  prometheus::Counter& flood_limited_watcher;
 };
 
 }  // namespace boneyard::execution

@@ -66,6 +66,7 @@ LiveMatch::LiveMatch(MatchContext& context, NewMatch created, std::shared_ptr<co
   seat_labels_.resize(seats);
   bots_.resize(seats);
   seat_sinks_.resize(seats);
+  seat_flood_.assign(seats, TokenBucket(context_.seat_flood, absl::Now()));
   for (int seat = 0; seat < seats; ++seat) {
     const v1::Seat& occupant = created_.match.seats(seat);
     if (occupant.has_bot()) {
@@ -240,6 +241,7 @@ void LiveMatch::PlayFromStream(int seat, std::shared_ptr<SeatSink> sink, v1::Act
   PlayerAction(seat, action, seen_sequence,
                [sink = std::move(sink), action, seen_sequence](absl::Status status) {
                  if (status.ok()) return;
+                 if (absl::IsResourceExhausted(status)) return sink->Close(std::move(status));
                  auto response = std::make_shared<v1::PlayResponse>();
                  *response->mutable_rejected() = Rejection(action, seen_sequence, status);
                  sink->Send(std::move(response));
@@ -256,7 +258,8 @@ void LiveMatch::PlayerAction(int seat, v1::Action action, int64_t seen_sequence,
       absl::StatusOr<Action> resolved = Validate(seat, action, seen_sequence);
       if (!resolved.ok()) {
         CountRejection(resolved.status());
-        answer(resolved.status());
+        absl::Status flood = TakeFloodToken(seat);
+        answer(flood.ok() ? resolved.status() : std::move(flood));
         return;
       }
       ApplyAction(seat, *resolved, v1::MatchEvent::PLAYED, std::move(answer), received);
@@ -631,8 +634,20 @@ void LiveMatch::FillPublicViewOf(const ViewMask& mask, v1::PublicView& view) con
   mask.Trim(view);
 }
 
+absl::Status LiveMatch::TakeFloodToken(int seat) {
+  if (seat_flood_[seat].TryTake(absl::Now())) return absl::OkStatus();
+  context_.metrics->flood_limited_seat.Increment();
+  return absl::ResourceExhaustedError(absl::StrCat(
+      "seat ", seat, " sent more than ", context_.seat_flood.per_second,
+      " rejected actions, hellos or stream opens a second (bursts of ",
+      context_.seat_flood.burst, "); slow down"));
+}
+
 void LiveMatch::SendSeatView(int seat, std::shared_ptr<SeatSink> sink, ViewMask mask) {
   Post([this, seat, sink = std::move(sink), mask = std::move(mask)] {
+    if (absl::Status flood = TakeFloodToken(seat); !flood.ok()) {
+      return sink->Close(std::move(flood));
+    }
     auto response = std::make_shared<v1::PlayResponse>();
     FillSeatViewOf(seat, mask, *response->mutable_view());
     sink->Send(std::move(response));
@@ -642,6 +657,9 @@ void LiveMatch::SendSeatView(int seat, std::shared_ptr<SeatSink> sink, ViewMask 
 
 void LiveMatch::AttachSeat(int seat, std::shared_ptr<SeatSink> sink, ViewMask mask) {
   Post([this, seat, sink = std::move(sink), mask = std::move(mask)] {
+    if (absl::Status flood = TakeFloodToken(seat); !flood.ok()) {
+      return sink->Close(std::move(flood));
+    }
     auto response = std::make_shared<v1::PlayResponse>();
     FillSeatViewOf(seat, mask, *response->mutable_view());
     context_.metrics->views_sent.Increment();
@@ -665,6 +683,16 @@ void LiveMatch::AttachSeat(int seat, std::shared_ptr<SeatSink> sink, ViewMask ma
 
 void LiveMatch::AttachWatcher(std::shared_ptr<WatchSink> sink, ViewMask mask) {
   Post([this, sink = std::move(sink), mask = std::move(mask)] {
+    if (context_.max_watchers > 0 && std::ssize(watchers_) >= context_.max_watchers) {
+      // Spectators who left are otherwise forgotten only at the next event's views.
+      std::erase_if(watchers_, [](const auto& watcher) { return !watcher.sink->Alive(); });
+    }
+    if (context_.max_watchers > 0 && std::ssize(watchers_) >= context_.max_watchers) {
+      context_.metrics->flood_limited_watcher.Increment();
+      return sink->Close(absl::ResourceExhaustedError(absl::StrCat(
+          "match ", id(), " has ", context_.max_watchers,
+          " spectators, the most it takes; watch through a relay")));
+    }
     auto response = std::make_shared<v1::WatchMatchResponse>();
     FillPublicViewOf(mask, *response->mutable_view());
     context_.metrics->views_sent.Increment();

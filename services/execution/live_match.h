@@ -29,6 +29,7 @@
 #include "engine/bots/bot.h"
 #include "engine/core/game.h"
 #include "engine/records/record.h"
+#include "services/common/rate_limit.h"
 #include "services/common/view_mask.h"
 #include "services/execution/group_commit.h"
 #include "services/execution/host_metrics.h"
@@ -55,6 +56,9 @@ struct MatchContext {
   const BotRegistry* bot_registry = nullptr;
   absl::Duration bot_think_budget;
   absl::Duration bot_delay;
+  // HostOptions::seat_flood and max_watchers_per_match.
+  RateLimit seat_flood;
+  int max_watchers = 0;
   // Called on the strand once the match's last event is durable: the host forgets the match.
   std::function<void(const std::string& id)> on_ended;
   // HostOptions::on_finished; may be empty.
@@ -82,13 +86,16 @@ class LiveMatch : public std::enable_shared_from_this<LiveMatch> {
   // A Play stream's action: a rejection goes to `sink`, success shows in the views.
   void PlayFromStream(int seat, std::shared_ptr<SeatSink> sink, v1::Action action,
                       int64_t seen_sequence);
-  // Sends the seat's current view to `sink` (a hello), with the fields of `mask`.
+  // Sends the seat's current view to `sink` (a hello), with the fields of `mask`. Past the
+  // seat's flood limit the stream is closed with RESOURCE_EXHAUSTED instead.
   void SendSeatView(int seat, std::shared_ptr<SeatSink> sink, ViewMask mask);
   // Adds a Play stream: it gets the current view now and one after every event, each with the
   // fields of `mask`. A seat keeps at most kMaxStreamsPerSeat: one more closes its oldest with
-  // RESOURCE_EXHAUSTED.
+  // RESOURCE_EXHAUSTED. Opening counts against the seat's flood limit, past which the new
+  // stream is closed with RESOURCE_EXHAUSTED.
   void AttachSeat(int seat, std::shared_ptr<SeatSink> sink, ViewMask mask);
-  // Adds a spectator: the public view now and after every event.
+  // Adds a spectator: the public view now and after every event. Past the match's limit of
+  // spectators, the stream is closed with RESOURCE_EXHAUSTED instead.
   void AttachWatcher(std::shared_ptr<WatchSink> sink, ViewMask mask);
   // Ends the match without a result. An already aborted match is returned unchanged; a
   // finished one is FAILED_PRECONDITION.
@@ -130,6 +137,8 @@ class LiveMatch : public std::enable_shared_from_this<LiveMatch> {
   void PlayerAction(int seat, v1::Action action, int64_t seen_sequence,
                     std::function<void(absl::Status)> answer);
   void CountRejection(const absl::Status& status) const;
+  // Takes one of the seat's flood tokens: OK, or RESOURCE_EXHAUSTED saying the limit.
+  absl::Status TakeFloodToken(int seat);
   // `received`: when the action reached the match (for the latency metric).
   void ApplyAction(int seat, Action action, v1::MatchEvent::Reason reason,
                    std::function<void(absl::Status)> origin, absl::Time received);
@@ -184,6 +193,7 @@ class LiveMatch : public std::enable_shared_from_this<LiveMatch> {
   std::unique_ptr<Bot> stand_in_;           // plays timed-out moves and over-budget bot moves
   std::vector<std::vector<Subscriber<v1::PlayResponse>>> seat_sinks_;
   std::vector<Subscriber<v1::WatchMatchResponse>> watchers_;
+  std::vector<TokenBucket> seat_flood_;  // by seat
 
   // For Snapshot() from other threads.
   mutable absl::Mutex summary_mu_;

@@ -54,6 +54,13 @@ ABSL_FLAG(absl::Duration, commit_interval, absl::Milliseconds(2),
 ABSL_FLAG(int, play_queues, 0,
           "gRPC completion queues (each with a thread) serving every call (named for the Play "
           "streams, which carry nearly all of them); 0 means one per core.");
+ABSL_FLAG(double, seat_flood_rate, 10,
+          "Rejected actions, hellos and stream opens one seat may send a second (legal actions "
+          "are never limited); past it the request is RESOURCE_EXHAUSTED. 0: no limit.");
+ABSL_FLAG(int, seat_flood_burst, 30,
+          "How many such requests a seat may send at once before --seat_flood_rate applies.");
+ABSL_FLAG(int, max_watchers_per_match, 1000,
+          "The most spectators (WatchMatch streams) one match takes at once; 0: no limit.");
 ABSL_FLAG(std::string, ratings_target, "",
           "The ratings service (host:port) that finished matches' results are delivered to, "
           "retried until it acknowledges them; empty: results wait in the outbox.");
@@ -79,6 +86,9 @@ constexpr int kMaxCommitBatch = 100000;
 // Every acknowledged action waits for a commit, so the interval bounds its share of latency.
 constexpr absl::Duration kMaxCommitInterval = absl::Seconds(1);
 constexpr int kMaxPlayQueues = 64;
+constexpr double kMaxFloodRate = 1e6;
+constexpr int kMaxFloodBurst = 1'000'000;
+constexpr int kMaxWatchers = 1'000'000;
 
 struct ExecutionConfig {
   HostOptions host;
@@ -109,6 +119,9 @@ absl::StatusOr<ExecutionConfig> ExecutionConfigFromFlags() {
   config.commit_max_batch = absl::GetFlag(FLAGS_commit_max_batch);
   config.commit_interval = absl::GetFlag(FLAGS_commit_interval);
   config.play_queues = absl::GetFlag(FLAGS_play_queues);
+  config.host.seat_flood = {.per_second = absl::GetFlag(FLAGS_seat_flood_rate),
+                            .burst = static_cast<double>(absl::GetFlag(FLAGS_seat_flood_burst))};
+  config.host.max_watchers_per_match = absl::GetFlag(FLAGS_max_watchers_per_match);
 
   if (absl::Status s = CheckRange("workers", config.host.workers, 0, kMaxThreads); !s.ok()) {
     return s;
@@ -145,6 +158,22 @@ absl::StatusOr<ExecutionConfig> ExecutionConfigFromFlags() {
                      ", not ", absl::FormatDuration(config.commit_interval)));
   }
   if (absl::Status s = CheckRange("play_queues", config.play_queues, 0, kMaxPlayQueues); !s.ok()) {
+    return s;
+  }
+  if (!(config.host.seat_flood.per_second >= 0 &&
+        config.host.seat_flood.per_second <= kMaxFloodRate)) {
+    return absl::InvalidArgumentError(absl::StrCat("--seat_flood_rate: must be in 0..",
+                                                   kMaxFloodRate, ", not ",
+                                                   config.host.seat_flood.per_second));
+  }
+  if (absl::Status s = CheckRange("seat_flood_burst", absl::GetFlag(FLAGS_seat_flood_burst), 1,
+                                  kMaxFloodBurst);
+      !s.ok()) {
+    return s;
+  }
+  if (absl::Status s = CheckRange("max_watchers_per_match", config.host.max_watchers_per_match, 0,
+                                  kMaxWatchers);
+      !s.ok()) {
     return s;
   }
   config.ratings_target = absl::GetFlag(FLAGS_ratings_target);
@@ -300,6 +329,7 @@ int Run(int argc, char** argv) {
       .listen_address = common->listen_address,
       .services = {&service},
       .metrics = &rpc_metrics,
+      .max_streams_per_connection = common->max_streams_per_connection,
   });
   if (!server.ok()) {
     (*host)->Shutdown();

@@ -141,6 +141,8 @@ class MatchHost::Impl {
     context_.bot_registry = &DefaultBots();
     context_.bot_think_budget = options_.bot_think_budget;
     context_.bot_delay = options_.bot_delay;
+    context_.seat_flood = options_.seat_flood;
+    context_.max_watchers = options_.max_watchers_per_match;
     context_.on_ended = [this](const std::string& id) { Forget(id); };
     context_.on_finished = options_.on_finished;
   }

@@ -30,6 +30,7 @@
 #include "engine/core/registry.h"
 #include "google/protobuf/field_mask.pb.h"
 #include "prometheus/registry.h"
+#include "services/common/rate_limit.h"
 #include "services/execution/group_commit.h"
 #include "services/execution/match_store.h"
 
@@ -44,6 +45,9 @@ class StreamSink {
   virtual ~StreamSink() = default;
   virtual bool Send(std::shared_ptr<const Message> message) = 0;
   virtual void Close(absl::Status status) = 0;
+  // Whether Send would still take a message: false once the client left or the stream is
+  // closing. Lets the host drop dead streams without a message to send.
+  virtual bool Alive() const = 0;
 };
 using SeatSink = StreamSink<v1::PlayResponse>;
 using WatchSink = StreamSink<v1::WatchMatchResponse>;
@@ -74,6 +78,14 @@ struct HostOptions {
   absl::Duration bot_think_budget = absl::Milliseconds(500);
   // A pause before each built-in bot move, so people can follow a match; zero for tests/load.
   absl::Duration bot_delay = absl::ZeroDuration();
+  // Flood limits. A seat's rejected actions, hellos and stream opens (what costs the host work
+  // but does not advance the game; a seat's legal actions are never limited: the game bounds
+  // them) share one bucket per seat across its streams and SubmitAction. Past it, the request is
+  // RESOURCE_EXHAUSTED and a stream that sent it is closed. per_second 0: no limit.
+  RateLimit seat_flood = {.per_second = 10, .burst = 30};
+  // The most spectators one match takes at once (WatchMatch); 0: no limit. Big audiences are
+  // meant to watch through a relay (the web app) that holds one stream.
+  int max_watchers_per_match = 1000;
   // The operator token (CreateMatch, AbortMatch).
   std::string operator_token;
   // Where the host registers its metrics; may be null.

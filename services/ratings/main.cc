@@ -164,6 +164,7 @@ int Run(int argc, char** argv) {
       .listen_address = common->listen_address,
       .services = {&service},
       .metrics = &rpc_metrics,
+      .max_streams_per_connection = common->max_streams_per_connection,
   });
   if (!server.ok()) {
     batcher.Stop();

@@ -17,20 +17,22 @@ grpc::Status Reply(absl::StatusOr<Response> result, Response* response) {
 
 }  // namespace
 
-grpc::ServerUnaryReactor* RatingsServiceImpl::RecordResult(grpc::CallbackServerContext* context,
-                                                           const v1::RecordResultRequest* request,
-                                                           v1::RecordResultResponse* response) {
-  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  logic_.RecordResult(BearerToken(*context), *request, FinishCall(reactor, response));
-  return reactor;
-}
+RatingsServiceImpl::RatingsServiceImpl(RatingsLogic& logic)
+    : logic_(logic),
+      record_result_([this](auto&&... args) { RequestRecordResult(args...); },
+                     [this](grpc::ServerContext& context, v1::RecordResultRequest request,
+                            auto done) {
+                       logic_.RecordResult(BearerToken(context), request, std::move(done));
+                     }),
+      rerate_game_([this](auto&&... args) { RequestRerateGame(args...); },
+                   [this](grpc::ServerContext& context, v1::RerateGameRequest request,
+                          auto done) {
+                     logic_.RerateGame(BearerToken(context), request, std::move(done));
+                   }) {}
 
-grpc::ServerUnaryReactor* RatingsServiceImpl::RerateGame(grpc::CallbackServerContext* context,
-                                                         const v1::RerateGameRequest* request,
-                                                         v1::RerateGameResponse* response) {
-  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  logic_.RerateGame(BearerToken(*context), *request, FinishCall(reactor, response));
-  return reactor;
+void RatingsServiceImpl::RequestCalls(grpc::ServerCompletionQueue* queue) {
+  record_result_.Await(queue);
+  rerate_game_.Await(queue);
 }
 
 grpc::Status RatingsServiceImpl::GetRating(grpc::ServerContext*,

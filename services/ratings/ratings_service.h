@@ -1,8 +1,11 @@
 // The ratings service's gRPC handlers (proto/boneyard/v1/ratings.proto). They are thin: each
 // reads the call's bearer token and request, calls RatingsLogic and encodes its answer.
 //
-// The two writing RPCs are on gRPC's callback API and never block: RecordResult and RerateGame
-// are answered from the batcher's writer once their transaction has committed. The three reads
+// The two writing RPCs are on gRPC's async API, on a completion queue of the service's own, and
+// never block: RecordResult and RerateGame are answered from the batcher's writer once their
+// transaction has committed. Not the callback API, which answers a request that does not parse
+// with an empty UNIMPLEMENTED (libgrpc 1.51); the async and sync APIs answer it as every other
+// service does, INTERNAL "Unable to parse request" (docs/api.md). The three reads
 // are on the synchronous API, whose handlers run on gRPC's own thread pool, which exists for
 // handlers that block (here, on a PostgreSQL query) — so reads need no pool of ours.
 #ifndef BONEYARD_SERVICES_RATINGS_RATINGS_SERVICE_H_
@@ -12,27 +15,27 @@
 
 #include "boneyard/v1/ratings.grpc.pb.h"
 #include "boneyard/v1/ratings.pb.h"
+#include "services/common/async_queues.h"
+#include "services/common/async_unary_call.h"
 #include "services/ratings/ratings_logic.h"
 
 namespace boneyard::ratings {
 
-using RatingsServiceBase = v1::RatingsService::WithCallbackMethod_RecordResult<
-    v1::RatingsService::WithCallbackMethod_RerateGame<v1::RatingsService::Service>>;
+using RatingsServiceBase = v1::RatingsService::WithAsyncMethod_RecordResult<
+    v1::RatingsService::WithAsyncMethod_RerateGame<v1::RatingsService::Service>>;
 
-class RatingsServiceImpl final : public RatingsServiceBase {
+class RatingsServiceImpl final : public RatingsServiceBase, public AsyncService {
  public:
   // `logic` must outlive the service (and so the gRPC server it is registered with).
-  explicit RatingsServiceImpl(RatingsLogic& logic) : logic_(logic) {}
+  explicit RatingsServiceImpl(RatingsLogic& logic);
 
   RatingsServiceImpl(const RatingsServiceImpl&) = delete;
   RatingsServiceImpl& operator=(const RatingsServiceImpl&) = delete;
 
-  grpc::ServerUnaryReactor* RecordResult(grpc::CallbackServerContext* context,
-                                         const v1::RecordResultRequest* request,
-                                         v1::RecordResultResponse* response) override;
-  grpc::ServerUnaryReactor* RerateGame(grpc::CallbackServerContext* context,
-                                       const v1::RerateGameRequest* request,
-                                       v1::RerateGameResponse* response) override;
+  // AsyncService: one queue; its thread only hands calls to the batcher.
+  int completion_queues() const override { return 1; }
+  void RequestCalls(grpc::ServerCompletionQueue* queue) override;
+
   grpc::Status GetRating(grpc::ServerContext* context, const v1::GetRatingRequest* request,
                          v1::Rating* response) override;
   grpc::Status ListLeaderboard(grpc::ServerContext* context,
@@ -44,6 +47,8 @@ class RatingsServiceImpl final : public RatingsServiceBase {
 
  private:
   RatingsLogic& logic_;
+  const AsyncUnaryMethod<v1::RecordResultRequest, v1::RecordResultResponse> record_result_;
+  const AsyncUnaryMethod<v1::RerateGameRequest, v1::RerateGameResponse> rerate_game_;
 };
 
 }  // namespace boneyard::ratings

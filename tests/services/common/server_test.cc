@@ -84,6 +84,61 @@ TEST(GrpcServerStartTest, RejectsBadOptions) {
                 .status()
                 .code(),
             absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(GrpcServer::Start({.listen_address = "127.0.0.1:0", .max_streams_per_connection = 0})
+                .status()
+                .code(),
+            absl::StatusCode::kInvalidArgument);
+}
+
+// The limit is advertised to clients (HTTP/2 SETTINGS_MAX_CONCURRENT_STREAMS): with two streams
+// open, a client's library holds its third call on that connection until one ends, while a
+// call on another connection goes through at once.
+TEST_F(GrpcServerTest, StreamsPerConnectionAreLimited) {
+  testutil::TestExecutionService service;
+  absl::StatusOr<std::unique_ptr<GrpcServer>> limited = GrpcServer::Start(
+      {.listen_address = "127.0.0.1:0", .services = {&service}, .max_streams_per_connection = 2});
+  ASSERT_TRUE(limited.ok()) << limited.status();
+  auto stub =
+      boneyard::v1::ExecutionService::NewStub(testutil::LoopbackChannel((*limited)->port()));
+  struct Watch {
+    grpc::ClientContext context;
+    std::unique_ptr<grpc::ClientReader<boneyard::v1::WatchMatchResponse>> reader;
+  };
+  std::vector<std::unique_ptr<Watch>> watches;
+  boneyard::v1::WatchMatchResponse response;
+  for (int i = 0; i < 2; ++i) {
+    watches.push_back(std::make_unique<Watch>());
+    watches.back()->context.set_deadline(testutil::CallDeadline());
+    watches.back()->reader =
+        stub->WatchMatch(&watches.back()->context, boneyard::v1::WatchMatchRequest());
+    ASSERT_TRUE(watches.back()->reader->Read(&response)) << "stream " << i;
+  }
+  auto get_match = [](boneyard::v1::ExecutionService::Stub& on) {
+    grpc::ClientContext context;
+    context.set_deadline(testutil::CallDeadline());
+    context.AddMetadata("authorization", "Bearer t");
+    boneyard::v1::Match match;
+    return on.GetMatch(&context, boneyard::v1::GetMatchRequest(), &match);
+  };
+  std::future<grpc::Status> held = std::async(std::launch::async, [&] { return get_match(*stub); });
+  EXPECT_EQ(held.wait_for(std::chrono::milliseconds(300)), std::future_status::timeout);
+
+  grpc::ChannelArguments own_connection;
+  own_connection.SetInt(GRPC_ARG_USE_LOCAL_SUBCHANNEL_POOL, 1);
+  auto other = boneyard::v1::ExecutionService::NewStub(grpc::CreateCustomChannel(
+      absl::StrCat("127.0.0.1:", (*limited)->port()), grpc::InsecureChannelCredentials(),
+      own_connection));
+  EXPECT_TRUE(get_match(*other).ok());
+
+  watches.front()->context.TryCancel();
+  while (watches.front()->reader->Read(&response)) {
+  }
+  watches.front()->reader->Finish();
+  ASSERT_EQ(held.wait_for(testutil::kCallTimeout), std::future_status::ready);
+  EXPECT_TRUE(held.get().ok());
+  for (auto& watch : watches) watch->context.TryCancel();
+  for (size_t i = 1; i < watches.size(); ++i) watches[i]->reader->Finish();
+  (*limited)->Shutdown(absl::ZeroDuration());
 }
 
 TEST_F(GrpcServerTest, MessageLimitApplies) {

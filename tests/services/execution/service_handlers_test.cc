@@ -125,6 +125,7 @@ class ServiceHandlersTest : public ::testing::Test {
     options.workers = 2;
     options.bot_workers = 1;
     options.operator_token = kOperatorToken;
+    Configure(options);
     absl::StatusOr<std::unique_ptr<MatchHost>> host =
         MatchHost::Start(*store_, *committer_, std::move(options));
     ASSERT_TRUE(host.ok()) << host.status();
@@ -157,6 +158,9 @@ class ServiceHandlersTest : public ::testing::Test {
       EXPECT_TRUE(status.ok()) << "dropping schema " << schema_ << ": " << status;
     }
   }
+
+  // Lets a derived fixture change the host's options.
+  virtual void Configure(HostOptions& options) {}
 
   // Creates a castle_rock match as the operator; returns the response.
   v1::CreateMatchResponse CreateCastleRock() {
@@ -367,6 +371,77 @@ TEST_F(ServiceHandlersTest, ReadsRefuseUnknownEnumsAndOversizedNames) {
   v1::Record record;
   ExpectRefused(stub_->GetRecord(Context().get(), record_request, &record), "name",
                 "a NUL in a record name");
+}
+
+// The streams and the parked-result RPCs refuse the same malformed fields, with short messages:
+// a stream's first message names the match, a WatchMatch its request; an oversized action inside
+// a stream is a rejection that keeps the stream (and the match) as they were.
+TEST_F(ServiceHandlersTest, StreamsAndParkedResultsRefuseMalformedFields) {
+  const v1::CreateMatchResponse created = CreateCastleRock();
+  const std::string& token = created.seat_tokens(0).token();
+  const std::vector<std::pair<std::string, std::string>> bad_names = {
+      {"a 1 MB name", absl::StrCat("matches/", kMegabyte)},
+      {"a NUL in a name", std::string("matches/a\0b", 11)},
+      {"an empty name", ""},
+  };
+  for (const auto& [what, name] : bad_names) {
+    PlayStream play = OpenPlay(*stub_, token, name);
+    play.stream->WritesDone();
+    v1::PlayResponse response;
+    EXPECT_FALSE(play.stream->Read(&response)) << what;
+    ExpectRefused(play.stream->Finish(), "name", absl::StrCat("Play: ", what));
+
+    v1::WatchMatchRequest watch;
+    watch.set_name(name);
+    std::unique_ptr<grpc::ClientContext> context = Context();
+    auto reader = stub_->WatchMatch(context.get(), watch);
+    v1::WatchMatchResponse view;
+    EXPECT_FALSE(reader->Read(&view)) << what;
+    ExpectRefused(reader->Finish(), "name", absl::StrCat("WatchMatch: ", what));
+
+    v1::RetryParkedResultRequest retry;
+    retry.set_name(name);
+    v1::ParkedResult parked;
+    ExpectRefused(stub_->RetryParkedResult(Context(kOperatorToken).get(), retry, &parked), "name",
+                  absl::StrCat("RetryParkedResult: ", what));
+    v1::DropParkedResultRequest drop;
+    drop.set_name(name);
+    ExpectRefused(stub_->DropParkedResult(Context(kOperatorToken).get(), drop, &parked), "name",
+                  absl::StrCat("DropParkedResult: ", what));
+  }
+  v1::ListParkedResultsRequest list;
+  v1::ListParkedResultsResponse listed;
+  list.set_page_size(-1);
+  ExpectRefused(stub_->ListParkedResults(Context(kOperatorToken).get(), list, &listed),
+                "page_size", "a negative page size");
+  list = v1::ListParkedResultsRequest();
+  list.set_page_token(kMegabyte);
+  ExpectRefused(stub_->ListParkedResults(Context(kOperatorToken).get(), list, &listed),
+                "page_token", "a 1 MB page token");
+
+  // A 1 MB action on a stream: a short rejection, and the stream goes on.
+  PlayStream play = OpenPlay(*stub_, token, created.match().name());
+  v1::PlayResponse response;
+  ASSERT_TRUE(play.stream->Read(&response));
+  ASSERT_TRUE(response.has_view());
+  v1::PlayRequest huge;
+  huge.mutable_action()->set_text(std::string(1 << 20, 'a'));
+  ASSERT_TRUE(play.stream->Write(huge));
+  ASSERT_TRUE(play.stream->Read(&response));
+  ASSERT_TRUE(response.has_rejected());
+  EXPECT_EQ(response.rejected().code(), static_cast<int>(grpc::StatusCode::INVALID_ARGUMENT));
+  EXPECT_THAT(response.rejected().message(), HasSubstr("action.text"));
+  EXPECT_LE(response.rejected().message().size(), kMaxErrorBytes);
+  EXPECT_LE(response.rejected().action().text().size(), 100u);
+  v1::PlayRequest hello;
+  ASSERT_TRUE(play.stream->Write(hello));
+  ASSERT_TRUE(play.stream->Read(&response));
+  ASSERT_TRUE(response.has_view());
+  EXPECT_EQ(response.view().sequence(), 0);
+  play.context->TryCancel();
+  while (play.stream->Read(&response)) {
+  }
+  play.stream->Finish();
 }
 
 // A page token is signed: one changed character, or a token for other filters, is refused.
@@ -1011,6 +1086,135 @@ TEST_F(ServiceHandlersTest, PlayRejectionsStayInTheStream) {
   absl::StatusOr<v1::Match> match = GetMatch(name);
   ASSERT_TRUE(match.ok()) << match.status();
   EXPECT_EQ(match->sequence(), 0);
+}
+
+// ----- Flood limits ---------------------------------------------------------------------------
+
+// A host with small flood limits, so the tests can count exactly: five requests a seat (the
+// bucket refills too slowly to matter in a test) and two spectators a match.
+class FloodLimitTest : public ServiceHandlersTest {
+ protected:
+  static constexpr int kBurst = 5;
+  void Configure(HostOptions& options) override {
+    options.seat_flood = {.per_second = 0.001, .burst = kBurst};
+    options.max_watchers_per_match = 2;
+  }
+};
+
+// A client writes bad actions and reads nothing. The stream ends with RESOURCE_EXHAUSTED once the
+// seat's burst is spent (the open took one token, each rejection one more), the match is as it
+// was, a new stream of the seat is refused too, yet the seat's legal action is still played and
+// another match is not touched.
+TEST_F(FloodLimitTest, AFloodOfBadActionsEndsTheStreamWithResourceExhausted) {
+  const v1::CreateMatchResponse flooded = CreateCastleRock();
+  const v1::CreateMatchResponse other = CreateCastleRock();
+  const std::string& name = flooded.match().name();
+  const std::string& token = flooded.seat_tokens(0).token();
+
+  std::unique_ptr<grpc::ClientContext> context = Context(token);
+  auto stream = stub_->Play(context.get());
+  v1::PlayRequest bad;
+  bad.set_name(name);
+  bad.mutable_action()->set_text("flip the table");
+  for (int i = 0; i < 200 && stream->Write(bad); ++i) {
+  }
+  stream->WritesDone();
+  int views = 0;
+  int rejections = 0;
+  v1::PlayResponse response;
+  while (stream->Read(&response)) {
+    views += response.has_view();
+    rejections += response.has_rejected();
+  }
+  const grpc::Status status = stream->Finish();
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED) << status.error_message();
+  EXPECT_THAT(status.error_message(), HasSubstr("slow down"));
+  EXPECT_LT(status.error_message().size(), 200u);
+  EXPECT_EQ(views, 1);
+  EXPECT_EQ(rejections, kBurst - 1);
+
+  PlayStream again = OpenPlay(*stub_, token, name);
+  while (again.stream->Read(&response)) {
+  }
+  EXPECT_EQ(again.stream->Finish().error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+
+  v1::SeatView view;
+  EXPECT_EQ(Submit(token, name, "flip the table", 0, &view).error_code(),
+            grpc::StatusCode::RESOURCE_EXHAUSTED);
+  absl::StatusOr<v1::Match> unchanged = GetMatch(name);
+  ASSERT_TRUE(unchanged.ok()) << unchanged.status();
+  EXPECT_EQ(unchanged->sequence(), 0);
+
+  const std::vector<std::string> legal = FirstLegalActions();
+  ASSERT_FALSE(legal.empty());
+  grpc::Status played = Submit(token, name, legal.front(), 0, &view);
+  EXPECT_TRUE(played.ok()) << played.error_message();
+  EXPECT_EQ(view.sequence(), 1);
+  played = Submit(other.seat_tokens(0).token(), other.match().name(), legal.front(), 0, &view);
+  EXPECT_TRUE(played.ok()) << played.error_message();
+}
+
+// Hellos cost the host a view each: past the burst the stream is closed.
+TEST_F(FloodLimitTest, AFloodOfHellosEndsTheStream) {
+  const v1::CreateMatchResponse created = CreateCastleRock();
+  PlayStream play = OpenPlay(*stub_, created.seat_tokens(0).token(), created.match().name());
+  v1::PlayRequest hello;
+  for (int i = 0; i < 50 && play.stream->Write(hello); ++i) {
+  }
+  play.stream->WritesDone();
+  int views = 0;
+  v1::PlayResponse response;
+  while (play.stream->Read(&response)) views += response.has_view();
+  const grpc::Status status = play.stream->Finish();
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED) << status.error_message();
+  EXPECT_EQ(views, kBurst);
+}
+
+// A watch that got its first view, with its context.
+struct Watch {
+  std::unique_ptr<grpc::ClientContext> context;
+  std::unique_ptr<grpc::ClientReader<v1::WatchMatchResponse>> reader;
+};
+
+Watch StartWatch(v1::ExecutionService::Stub& stub, const std::string& name) {
+  Watch watch{Context(), nullptr};
+  v1::WatchMatchRequest request;
+  request.set_name(name);
+  watch.reader = stub.WatchMatch(watch.context.get(), request);
+  return watch;
+}
+
+TEST_F(FloodLimitTest, AMatchTakesAtMostItsLimitOfSpectators) {
+  const v1::CreateMatchResponse created = CreateCastleRock();
+  const std::string& name = created.match().name();
+  std::vector<Watch> watches;
+  v1::WatchMatchResponse response;
+  for (int i = 0; i < 2; ++i) {
+    watches.push_back(StartWatch(*stub_, name));
+    ASSERT_TRUE(watches.back().reader->Read(&response)) << "spectator " << i;
+  }
+  Watch refused = StartWatch(*stub_, name);
+  EXPECT_FALSE(refused.reader->Read(&response));
+  const grpc::Status status = refused.reader->Finish();
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+  EXPECT_THAT(status.error_message(), HasSubstr("spectators"));
+
+  // A spectator leaves; its place is free as soon as the server has seen it go.
+  watches.front().context->TryCancel();
+  while (watches.front().reader->Read(&response)) {
+  }
+  watches.front().reader->Finish();
+  bool admitted = false;
+  for (int attempt = 0; attempt < 100 && !admitted; ++attempt) {
+    Watch next = StartWatch(*stub_, name);
+    admitted = next.reader->Read(&response);
+    next.context->TryCancel();
+    while (next.reader->Read(&response)) {
+    }
+    next.reader->Finish();
+    if (!admitted) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  EXPECT_TRUE(admitted);
 }
 
 // ----- The outgoing queue's policy (no database) --------------------------------------------

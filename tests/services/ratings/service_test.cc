@@ -577,6 +577,96 @@ TEST_F(ServiceTest, RerateErrors) {
   }
 }
 
+// The reads and RerateGame refuse oversized and malformed fields with short messages naming the
+// field, and change nothing.
+TEST_F(ServiceTest, ReadsAndRerateRefuseMalformedFieldsWithShortMessages) {
+  ASSERT_TRUE(Record(Duel("m1", "ann", "bob", Minute(1))).ok());
+  const std::string before = Snapshot();
+  const std::string megabyte(1 << 20, 'x');
+  const std::string nul("a\0b", 3);
+  auto expect_refused = [](const absl::Status& status, absl::string_view field,
+                           absl::string_view what) {
+    EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument)
+        << what << ": " << status.ToString().substr(0, 300);
+    EXPECT_THAT(status.message(), HasSubstr(field)) << what;
+    EXPECT_LE(status.message().size(), 256u) << what;
+  };
+  for (const auto& [what, value] :
+       std::vector<std::pair<std::string, std::string>>{{"1 MB", megabyte}, {"NUL", nul}}) {
+    v1::GetRatingRequest get;
+    get.set_player_id(value);
+    get.set_game("muggins");
+    v1::Rating rating;
+    grpc::Status status = stub_->GetRating(Context().get(), get, &rating);
+    expect_refused(FromGrpcStatus(status), "player_id", "GetRating player_id " + what);
+    get.set_player_id("ann");
+    get.set_game(value);
+    status = stub_->GetRating(Context().get(), get, &rating);
+    expect_refused(FromGrpcStatus(status), "game", "GetRating game " + what);
+
+    v1::ListLeaderboardRequest leaderboard;
+    leaderboard.set_game(value);
+    expect_refused(Leaderboard(leaderboard).status(), "game", "ListLeaderboard game " + what);
+    leaderboard.set_game("muggins");
+    leaderboard.set_page_token(value);
+    expect_refused(Leaderboard(leaderboard).status(), "page_token",
+                   "ListLeaderboard page_token " + what);
+
+    v1::ListRatingHistoryRequest history;
+    history.set_player_id(value);
+    history.set_game("muggins");
+    expect_refused(History(history).status(), "player_id", "ListRatingHistory player_id " + what);
+    history.set_player_id("ann");
+    history.set_page_token(value);
+    expect_refused(History(history).status(), "page_token",
+                   "ListRatingHistory page_token " + what);
+
+    expect_refused(Rerate(RerateRequest(value)).status(), "game", "RerateGame game " + what);
+  }
+  EXPECT_EQ(Snapshot(), before);
+}
+
+// A request that does not parse (here: invalid UTF-8 in a string field) is refused by gRPC
+// before any handler runs, INTERNAL from every method (the callback API answered an empty
+// UNIMPLEMENTED): "Unable to parse request" from the writes (async API), no message from the
+// reads (synchronous API: libgrpc 1.51 sends none).
+TEST_F(ServiceTest, AnUndecodableRequestIsTheSameParseErrorOnEveryMethod) {
+  const std::string invalid_utf8 = "caf\xc3";
+  const std::string before = Snapshot();
+  auto expect_parse_error = [](const grpc::Status& status, absl::string_view method) {
+    EXPECT_EQ(status.error_code(), grpc::StatusCode::INTERNAL) << method;
+    if (method == "RecordResult" || method == "RerateGame") {
+      EXPECT_EQ(status.error_message(), "Unable to parse request") << method;
+    }
+  };
+  v1::RecordResultRequest record = Request(Duel("m1", "ann", "bob", Minute(1)));
+  record.mutable_match()->set_game(invalid_utf8);
+  v1::RecordResultResponse recorded;
+  expect_parse_error(stub_->RecordResult(Context(kResultsToken).get(), record, &recorded),
+                     "RecordResult");
+  v1::RerateGameResponse rerated;
+  expect_parse_error(
+      stub_->RerateGame(Context(kOperatorToken).get(), RerateRequest(invalid_utf8), &rerated),
+      "RerateGame");
+  v1::GetRatingRequest get;
+  get.set_player_id(invalid_utf8);
+  v1::Rating rating;
+  expect_parse_error(stub_->GetRating(Context().get(), get, &rating), "GetRating");
+  v1::ListLeaderboardRequest leaderboard;
+  leaderboard.set_game(invalid_utf8);
+  v1::ListLeaderboardResponse board;
+  expect_parse_error(stub_->ListLeaderboard(Context().get(), leaderboard, &board),
+                     "ListLeaderboard");
+  v1::ListRatingHistoryRequest history;
+  history.set_player_id(invalid_utf8);
+  v1::ListRatingHistoryResponse changes;
+  expect_parse_error(stub_->ListRatingHistory(Context().get(), history, &changes),
+                     "ListRatingHistory");
+  EXPECT_EQ(Snapshot(), before);
+  // The service goes on serving.
+  EXPECT_TRUE(Record(Duel("m2", "ann", "bob", Minute(2))).ok());
+}
+
 TEST_F(ServiceTest, ShutdownAnswersUnavailable) {
   batcher_->Stop();
   EXPECT_EQ(Record(Duel("m1", "ann", "bob", Minute(1))).status().code(),
