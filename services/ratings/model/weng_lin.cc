@@ -11,6 +11,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "services/ratings/model/normal.h"
 #include "services/ratings/model/small_buffer.h"
 #include "services/ratings/model/team_update.h"
 
@@ -165,6 +166,44 @@ void RateUnchecked(const RatingModelConfig& config, std::span<const std::vector<
       result[p] = {.mu = before.mu + share * update.omega, .sigma = new_sigma};
     }
   }
+}
+
+double WinChance(const RatingModelConfig& config, double mu_a, double var_a, double mu_b,
+                 double var_b, int teams) {
+  const double spread = std::sqrt(teams * config.beta * config.beta + var_a + var_b);
+  return internal::NormalCdf((mu_a - mu_b) / spread);
+}
+
+absl::StatusOr<std::vector<double>> PredictWin(const RatingModelConfig& config,
+                                               std::span<const std::vector<SkillRating>> teams) {
+  const int n = static_cast<int>(teams.size());
+  if (n < 2) return absl::InvalidArgumentError("predict win: needs at least 2 teams");
+  std::vector<double> mu(n, 0.0);
+  std::vector<double> var(n, 0.0);
+  for (int t = 0; t < n; ++t) {
+    if (teams[t].empty()) {
+      return absl::InvalidArgumentError(absl::StrCat("predict win: team ", t, " is empty"));
+    }
+    for (const SkillRating& player : teams[t]) {
+      if (!std::isfinite(player.mu) || !std::isfinite(player.sigma)) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("predict win: team ", t, " has a non-finite rating"));
+      }
+      mu[t] += player.mu;
+      var[t] += player.sigma * player.sigma;
+    }
+  }
+  std::vector<double> wins(n, 0.0);
+  for (int a = 0; a < n; ++a) {
+    for (int b = a + 1; b < n; ++b) {
+      const double p = WinChance(config, mu[a], var[a], mu[b], var[b], n);
+      wins[a] += p;
+      wins[b] += 1 - p;
+    }
+  }
+  const double pairs = n * (n - 1) / 2.0;
+  for (double& w : wins) w /= pairs;
+  return wins;
 }
 
 }  // namespace boneyard::ratings

@@ -80,6 +80,20 @@ absl::StatusOr<std::vector<std::vector<SkillRating>>> Rate(
     const RatingModelConfig& config, std::span<const std::vector<SkillRating>> teams,
     std::span<const double> ranks);
 
+// The chance that a team with rating sums (mu_a, var_a: its members' mu and sigma² added up)
+// beats one with (mu_b, var_b), in a match of `teams` teams: Φ((mu_a − mu_b) /
+// sqrt(teams · β² + var_a + var_b)), openskill's pairwise term. Allocates nothing, for
+// matchmaking's search over splits.
+double WinChance(const RatingModelConfig& config, double mu_a, double var_a, double mu_b,
+                 double var_b, int teams = 2);
+
+// Each team's chance to win the match, as openskill's predictWin (5.x): every pair of teams
+// meets with WinChance, and a team's chance is its expected pairwise wins over the number of
+// pairs, so the chances add up to 1. For two teams, the chance each beats the other.
+// INVALID_ARGUMENT for fewer than 2 teams, an empty team, or a non-finite mu or sigma.
+absl::StatusOr<std::vector<double>> PredictWin(const RatingModelConfig& config,
+                                               std::span<const std::vector<SkillRating>> teams);
+
 // Up to this many teams, an update keeps its scratch space on the stack.
 inline constexpr int kInlineTeams = 16;
 
