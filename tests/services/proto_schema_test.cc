@@ -17,6 +17,7 @@
 #include "boneyard/v1/execution.grpc.pb.h"
 #include "boneyard/v1/execution.pb.h"
 #include "boneyard/v1/game.pb.h"
+#include "boneyard/v1/matchmaking.pb.h"
 #include "engine/bots/bot.h"
 #include "engine/core/action.h"
 #include "engine/core/game.h"
@@ -52,6 +53,7 @@ using pb::util::TimeUtil;
 // The two schema files, through classes that are surely linked into this binary.
 const pb::FileDescriptor* GameFile() { return v1::SeatView::descriptor()->file(); }
 const pb::FileDescriptor* ExecutionFile() { return v1::CreateMatchRequest::descriptor()->file(); }
+const pb::FileDescriptor* MatchmakingFile() { return v1::Ticket::descriptor()->file(); }
 
 const pb::ServiceDescriptor* ExecutionServiceDescriptor() {
   return ExecutionFile()->FindServiceByName("ExecutionService");
@@ -256,7 +258,7 @@ TEST(ExecutionServiceTest, ResourcesHaveNamesAndStandardTimestamps) {
   EXPECT_EQ(v1::ClockSettings::TimeoutPolicy_Name(v1::ClockSettings::AUTO_PLAY_DEFAULT_BOT),
             "AUTO_PLAY_DEFAULT_BOT");
   // Every *_time field and every deadline is a Timestamp; every duration a Duration.
-  for (const pb::FileDescriptor* file : {GameFile(), ExecutionFile()}) {
+  for (const pb::FileDescriptor* file : {GameFile(), ExecutionFile(), MatchmakingFile()}) {
     for (const pb::Descriptor* d : MessagesOf(file)) {
       for (int i = 0; i < d->field_count(); ++i) {
         const FieldDescriptor* f = d->field(i);
@@ -275,7 +277,7 @@ TEST(ExecutionServiceTest, ResourcesHaveNamesAndStandardTimestamps) {
 // ----- AIP lint -----------------------------------------------------------------------------
 
 TEST(SchemaLintTest, PackageIsVersioned) {
-  for (const pb::FileDescriptor* file : {GameFile(), ExecutionFile()}) {
+  for (const pb::FileDescriptor* file : {GameFile(), ExecutionFile(), MatchmakingFile()}) {
     EXPECT_EQ(file->package(), "boneyard.v1");
     EXPECT_EQ(file->name().rfind("boneyard/v1/", 0), 0u) << file->name();
     EXPECT_EQ(file->syntax(), pb::FileDescriptor::SYNTAX_PROTO3);
@@ -284,7 +286,7 @@ TEST(SchemaLintTest, PackageIsVersioned) {
 
 TEST(SchemaLintTest, EnumsStartWithUnspecifiedZero) {
   int enums = 0;
-  for (const pb::FileDescriptor* file : {GameFile(), ExecutionFile()}) {
+  for (const pb::FileDescriptor* file : {GameFile(), ExecutionFile(), MatchmakingFile()}) {
     for (const pb::EnumDescriptor* e : EnumsOf(file)) {
       ++enums;
       ASSERT_GT(e->value_count(), 1) << e->full_name();
@@ -314,7 +316,7 @@ TEST(SchemaLintTest, NamesFollowTheStyleGuide) {
     return !s.empty() && std::isupper(static_cast<unsigned char>(s[0])) &&
            s.find('_') == std::string::npos;
   };
-  for (const pb::FileDescriptor* file : {GameFile(), ExecutionFile()}) {
+  for (const pb::FileDescriptor* file : {GameFile(), ExecutionFile(), MatchmakingFile()}) {
     for (const pb::Descriptor* d : MessagesOf(file)) {
       if (d->options().map_entry()) continue;
       EXPECT_TRUE(is_upper_camel(d->name())) << d->full_name();
@@ -349,7 +351,7 @@ class DescriptorSetTest : public ::testing::Test {
 };
 
 TEST_F(DescriptorSetTest, MatchesTheCompiledSchema) {
-  for (const pb::FileDescriptor* compiled : {GameFile(), ExecutionFile()}) {
+  for (const pb::FileDescriptor* compiled : {GameFile(), ExecutionFile(), MatchmakingFile()}) {
     const pb::FileDescriptor* from_set = pool_.FindFileByName(compiled->name());
     ASSERT_NE(from_set, nullptr) << compiled->name();
     pb::FileDescriptorProto a, b;
@@ -375,7 +377,8 @@ TEST_F(DescriptorSetTest, EverythingHasAComment) {
     EXPECT_FALSE(location.leading_comments.empty())
         << descriptor->full_name() << " has no comment";
   };
-  for (const char* name : {"boneyard/v1/game.proto", "boneyard/v1/execution.proto"}) {
+  for (const char* name : {"boneyard/v1/game.proto", "boneyard/v1/execution.proto",
+                           "boneyard/v1/matchmaking.proto"}) {
     const pb::FileDescriptor* file = pool_.FindFileByName(name);
     ASSERT_NE(file, nullptr) << name;
     for (int i = 0; i < file->service_count(); ++i) {
@@ -427,6 +430,39 @@ TEST_F(DescriptorSetTest, EveryRpcDocumentsItsErrors) {
   for (const std::string rpc : {"CreateMatch", "AbortMatch"}) {
     EXPECT_NE(comment_of(rpc).find("PERMISSION_DENIED"), std::string::npos) << rpc;
   }
+}
+
+// The matchmaking service's schema (served from a later step of issue 19): every RPC documents
+// its errors, every list pages, the codes the issue names are where they apply.
+TEST_F(DescriptorSetTest, MatchmakingRpcsDocumentTheirErrorsAndListsPage) {
+  const pb::ServiceDescriptor* service =
+      pool_.FindServiceByName("boneyard.v1.MatchmakingService");
+  ASSERT_NE(service, nullptr);
+  auto comment_of = [&](const pb::MethodDescriptor* m) {
+    pb::SourceLocation location;
+    m->GetSourceLocation(&location);
+    return location.leading_comments;
+  };
+  for (int i = 0; i < service->method_count(); ++i) {
+    const pb::MethodDescriptor* m = service->method(i);
+    EXPECT_NE(comment_of(m).find("Errors"), std::string::npos) << m->name();
+    if (m->name().rfind("List", 0) == 0) {
+      const pb::Descriptor* request = m->input_type();
+      EXPECT_NE(request->FindFieldByName("page_size"), nullptr) << m->name();
+      EXPECT_NE(request->FindFieldByName("page_token"), nullptr) << m->name();
+      EXPECT_NE(m->output_type()->FindFieldByName("next_page_token"), nullptr) << m->name();
+    }
+  }
+  auto comment = [&](const char* rpc) { return comment_of(service->FindMethodByName(rpc)); };
+  // Bad input the issue names: an unknown queue or player, rules the game rejects, a party too
+  // large for the format, a second ticket, someone else's ticket, a wrong token.
+  EXPECT_NE(comment("CreateTicket").find("NOT_FOUND"), std::string::npos);
+  EXPECT_NE(comment("CreateTicket").find("a party larger"), std::string::npos);
+  EXPECT_NE(comment("CreateTicket").find("already has a live ticket"), std::string::npos);
+  EXPECT_NE(comment("CreateQueue").find("rules the game rejects"), std::string::npos);
+  EXPECT_NE(comment("CancelTicket").find("PERMISSION_DENIED"), std::string::npos);
+  EXPECT_NE(comment("GetPlayer").find("NOT_FOUND"), std::string::npos);
+  EXPECT_TRUE(service->FindMethodByName("WatchTicket")->server_streaming());
 }
 
 // ----- Round trips --------------------------------------------------------------------------
