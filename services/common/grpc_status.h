@@ -13,6 +13,8 @@
 
 #include <grpcpp/support/status.h>
 
+#include <utility>
+
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 
@@ -20,6 +22,14 @@ namespace boneyard {
 
 grpc::Status ToGrpcStatus(const absl::Status& status);
 absl::Status FromGrpcStatus(const grpc::Status& status);
+
+// A synchronous-API handler's answer: the response is set when `result` is OK.
+//   return Reply(logic_.GetPlayer(*request), response);
+template <class Response>
+grpc::Status Reply(absl::StatusOr<Response> result, Response* response) {
+  if (result.ok()) *response = *std::move(result);
+  return ToGrpcStatus(result.status());
+}
 
 }  // namespace boneyard
 

@@ -1,5 +1,7 @@
 #include "services/common/page_token.h"
 
+#include <algorithm>
+
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
@@ -50,7 +52,10 @@ absl::StatusOr<std::vector<std::string>> PageTokens::Decode(absl::string_view to
   if (tilde == absl::string_view::npos) return NotOurs();
   const absl::string_view payload = token.substr(0, tilde);
   std::string mac;
-  if (!absl::WebSafeBase64Unescape(token.substr(tilde + 1), &mac) || mac.size() != kMacBytes) {
+  // Canonical base64 only: the last character of a MAC's base64 carries unused bits, and a
+  // token with one of those changed must be refused like any other altered token.
+  if (!absl::WebSafeBase64Unescape(token.substr(tilde + 1), &mac) || mac.size() != kMacBytes ||
+      absl::WebSafeBase64Escape(mac) != token.substr(tilde + 1)) {
     return NotOurs();
   }
   const std::string expected = Hmac(key_, payload).substr(0, kMacBytes);
@@ -62,6 +67,24 @@ absl::StatusOr<std::vector<std::string>> PageTokens::Decode(absl::string_view to
     parts.push_back(std::move(part));
   }
   return parts;
+}
+
+absl::StatusOr<std::optional<std::vector<std::string>>> PageTokens::DecodeCursor(
+    absl::string_view token, const std::vector<std::string>& identity,
+    size_t cursor_parts) const {
+  if (token.empty()) return std::optional<std::vector<std::string>>();
+  absl::StatusOr<std::vector<std::string>> parts = Decode(token);
+  if (!parts.ok()) return parts.status();
+  if (parts->size() != identity.size() + cursor_parts ||
+      (!identity.empty() && (*parts)[0] != identity[0])) {
+    return NotOurs();
+  }
+  if (!std::equal(identity.begin(), identity.end(), parts->begin())) {
+    return absl::InvalidArgumentError(
+        "page_token: issued for another request; keep every other field the same across pages");
+  }
+  return std::optional<std::vector<std::string>>(
+      std::vector<std::string>(parts->begin() + identity.size(), parts->end()));
 }
 
 }  // namespace boneyard

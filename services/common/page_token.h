@@ -12,6 +12,8 @@
 #ifndef BONEYARD_SERVICES_COMMON_PAGE_TOKEN_H_
 #define BONEYARD_SERVICES_COMMON_PAGE_TOKEN_H_
 
+#include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,6 +33,15 @@ class PageTokens {
   // The parts of a token this key signed; INVALID_ARGUMENT naming `page_token` for anything
   // else (altered, truncated, signed under another key, not a token at all).
   absl::StatusOr<std::vector<std::string>> Decode(absl::string_view token) const;
+
+  // A list's page token, whose leading parts are the request's `identity` (what must stay the
+  // same between pages, its first part a tag such as "v1" or the list's name) followed by
+  // `cursor_parts` parts of cursor: the cursor, or nullopt for an empty token (the first
+  // page). INVALID_ARGUMENT naming `page_token` when it is not ours, altered, or was issued
+  // for another request.
+  absl::StatusOr<std::optional<std::vector<std::string>>> DecodeCursor(
+      absl::string_view token, const std::vector<std::string>& identity,
+      size_t cursor_parts) const;
 
  private:
   std::string key_;

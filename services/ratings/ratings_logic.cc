@@ -27,27 +27,6 @@ absl::Status BadCursor() {
       "page_token: not issued by this service; pass next_page_token unchanged");
 }
 
-// Page tokens (services/common/page_token.h): "v1" and the request's identity (what must not
-// change between pages), then the cursor, signed. A token of another request, altered, or not
-// ours, is INVALID_ARGUMENT. The cursor parts of `token`, whose leading parts must be
-// `identity`; nullopt for "".
-absl::StatusOr<std::optional<std::vector<std::string>>> DecodeToken(
-    const PageTokens& tokens, const std::string& token, const std::vector<std::string>& identity,
-    size_t cursor_parts) {
-  if (token.empty()) return std::optional<std::vector<std::string>>();
-  absl::StatusOr<std::vector<std::string>> parts = tokens.Decode(token);
-  if (!parts.ok()) return parts.status();
-  if (parts->size() != identity.size() + cursor_parts || (*parts)[0] != identity[0]) {
-    return BadCursor();
-  }
-  if (!std::equal(identity.begin(), identity.end(), parts->begin())) {
-    return absl::InvalidArgumentError(
-        "page_token: issued for another request; keep every other field the same across pages");
-  }
-  return std::optional<std::vector<std::string>>(
-      std::vector<std::string>(parts->begin() + identity.size(), parts->end()));
-}
-
 }  // namespace
 
 RatingsLogic::RatingsLogic(PgRatingStore& store, ResultBatcher& batcher,
@@ -170,7 +149,7 @@ absl::StatusOr<v1::ListLeaderboardResponse> RatingsLogic::ListLeaderboard(
   const std::vector<std::string> identity = {"v1", "leaderboard", request.game(),
                                              request.all_results() ? "all" : "best"};
   absl::StatusOr<std::optional<std::vector<std::string>>> parts =
-      DecodeToken(page_tokens_, request.page_token(), identity, solitaire ? 4 : 2);
+      page_tokens_.DecodeCursor(request.page_token(), identity, solitaire ? 4 : 2);
   if (!parts.ok()) return parts.status();
   std::optional<LeaderboardCursor> after;
   if (parts->has_value()) {
@@ -223,7 +202,7 @@ absl::StatusOr<v1::ListRatingHistoryResponse> RatingsLogic::ListRatingHistory(
   const std::vector<std::string> identity = {"v1", "history", request.game(),
                                              request.player_id()};
   absl::StatusOr<std::optional<std::vector<std::string>>> parts =
-      DecodeToken(page_tokens_, request.page_token(), identity, 1);
+      page_tokens_.DecodeCursor(request.page_token(), identity, 1);
   if (!parts.ok()) return parts.status();
   std::optional<int64_t> before;
   if (parts->has_value()) {

@@ -6,16 +6,6 @@
 #include "services/common/grpc_status.h"
 
 namespace boneyard::ratings {
-namespace {
-
-// A synchronous call's answer.
-template <class Response>
-grpc::Status Reply(absl::StatusOr<Response> result, Response* response) {
-  if (result.ok()) *response = *std::move(result);
-  return ToGrpcStatus(result.status());
-}
-
-}  // namespace
 
 RatingsServiceImpl::RatingsServiceImpl(RatingsLogic& logic)
     : logic_(logic),

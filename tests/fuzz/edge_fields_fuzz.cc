@@ -3,7 +3,7 @@
 //
 // Input: byte 0 picks the reader; the rest is its input. Properties: nothing crashes; an id the
 // validator accepts is short, valid text; error messages stay short whatever the value; a page
-// token round-trips; rules that resolve make a game.
+// token round-trips, and only the token as issued decodes; rules that resolve make a game.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -54,8 +54,8 @@ void PageToken(absl::string_view text) {
   absl::StatusOr<std::vector<std::string>> decoded = tokens->Decode(text);
   CheckShort(decoded.status());
   if (decoded.ok()) {
-    absl::StatusOr<std::vector<std::string>> again = tokens->Decode(tokens->Encode(*decoded));
-    Check(again.ok() && *again == *decoded);
+    // Only the token as issued decodes: no other spelling of it.
+    Check(tokens->Encode(*decoded) == text);
   }
   // Any parts round-trip.
   const std::vector<std::string> parts = absl::StrSplit(text, '\xff');

@@ -1,0 +1,108 @@
+// boneyard-matchmaking: players, queues, parties and tickets (services/matchmaking/) behind the
+// gRPC API of proto/boneyard/v1/matchmaking.proto. Flags → config → objects → serve → drain on
+// SIGTERM/SIGINT. Served so far: the player RPCs (issue 19 is being built in steps).
+//
+// Exit codes: 0 after a graceful shutdown, 1 when start-up fails (the database, a port), 2 for
+// bad flags (the message names the flag).
+#include <cstdlib>
+#include <iostream>
+#include <memory>
+#include <string>
+
+#include "absl/flags/flag.h"
+#include "absl/flags/parse.h"
+#include "absl/flags/usage.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "absl/synchronization/mutex.h"
+#include "services/common/flags.h"
+#include "services/common/logging.h"
+#include "services/common/metrics.h"
+#include "services/common/pg_pool.h"
+#include "services/common/server.h"
+#include "services/common/shutdown.h"
+#include "services/matchmaking/matchmaking_logic.h"
+#include "services/matchmaking/matchmaking_service.h"
+#include "services/matchmaking/pg_matchmaking_store.h"
+#include "spdlog/spdlog.h"
+
+ABSL_FLAG(bool, open_registration, false,
+          "Anyone may create a HUMAN player account (CreatePlayer without a token); otherwise "
+          "only the operator creates accounts.");
+
+// absl::ParseCommandLine reports a malformed or unknown flag through this hook, then exits 1;
+// the service's convention is 2 for bad flags. The message is on stderr already.
+extern "C" void ABSL_INTERNAL_C_SYMBOL(AbslInternalReportFatalUsageError)(absl::string_view) {
+  std::_Exit(2);
+}
+
+namespace boneyard::matchmaking {
+namespace {
+
+constexpr int kExitStartupFailed = 1;
+constexpr int kExitBadFlags = 2;
+
+int StartupFailed(absl::string_view what, const absl::Status& status) {
+  LogStartupFailure("boneyard-matchmaking", what, status);
+  return kExitStartupFailed;
+}
+
+int Run(int argc, char** argv) {
+  BlockTerminationSignals();  // first: before anything starts a thread
+  absl::SetMutexDeadlockDetectionMode(absl::OnDeadlockCycle::kIgnore);
+  absl::SetProgramUsageMessage(
+      "Keeps boneyard's players (and, as issue 19 goes on, queues, parties and tickets) behind "
+      "the MatchmakingService gRPC API.\n"
+      "Usage: boneyard-matchmaking --database_url=postgresql://... --operator_token_file=FILE "
+      "[flags]");
+  absl::ParseCommandLine(argc, argv);
+
+  absl::StatusOr<ServiceConfig> common = CommonConfigFromFlags();
+  if (!common.ok()) {
+    std::cerr << "boneyard-matchmaking: " << common.status().message() << "\n";
+    return kExitBadFlags;
+  }
+  if (absl::Status s = InitLogging("matchmaking", common->log_level); !s.ok()) {
+    std::cerr << "boneyard-matchmaking: --log_level: " << s.message() << "\n";
+    return kExitBadFlags;
+  }
+  absl::StatusOr<ServiceMetrics> served = StartServiceMetrics(common->metrics_address);
+  if (!served.ok()) return StartupFailed("cannot serve metrics", served.status());
+  RpcMetrics rpc_metrics(*served->registry);
+
+  absl::StatusOr<std::unique_ptr<PgPool>> pool =
+      PgPool::Connect(common->database_url, common->db_pool_size);
+  if (!pool.ok()) return StartupFailed("cannot connect to the database", pool.status());
+  absl::StatusOr<std::unique_ptr<PgMatchmakingStore>> store =
+      PgMatchmakingStore::Open(**pool, "matchmaking");
+  if (!store.ok()) return StartupFailed("cannot open the matchmaking store", store.status());
+
+  MatchmakingLogic logic(**store, MatchmakingOptions{
+                                      .operator_token = common->operator_token,
+                                      .open_registration = absl::GetFlag(FLAGS_open_registration),
+                                  });
+  MatchmakingServiceImpl service(logic);
+  absl::StatusOr<std::unique_ptr<GrpcServer>> server = GrpcServer::Start({
+      .listen_address = common->listen_address,
+      .services = {&service},
+      .metrics = &rpc_metrics,
+      .max_streams_per_connection = common->max_streams_per_connection,
+  });
+  if (!server.ok()) return StartupFailed("cannot start the gRPC server", server.status());
+  spdlog::info("serving {}", Fields()
+                                 .Add("address", common->listen_address)
+                                 .Add("port", (*server)->port())
+                                 .Add("metrics_port", served->port()));
+
+  const int signal_number = WaitForTerminationSignal();
+  spdlog::info("stopping {}", Fields().Add("signal", signal_number));
+  (*server)->SetServing(false);
+  (*server)->Shutdown(common->shutdown_grace);
+  spdlog::info("stopped");
+  return EXIT_SUCCESS;
+}
+
+}  // namespace
+}  // namespace boneyard::matchmaking
+
+int main(int argc, char** argv) { return boneyard::matchmaking::Run(argc, argv); }

@@ -1,0 +1,196 @@
+#include "services/matchmaking/matchmaking_logic.h"
+
+#include <openssl/evp.h>
+
+#include <utility>
+#include <vector>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/strip.h"
+#include "google/protobuf/util/time_util.h"
+#include "services/common/validation.h"
+
+namespace boneyard::matchmaking {
+namespace {
+
+constexpr char kPlayersPrefix[] = "players/";
+
+absl::Status Invalid(absl::string_view field, absl::string_view why) {
+  return absl::InvalidArgumentError(absl::StrCat(field, ": ", why));
+}
+
+// "players/{player_id}" → the id.
+absl::StatusOr<std::string> ParsePlayerName(absl::string_view name) {
+  absl::string_view id = name;
+  if (!absl::ConsumePrefix(&id, kPlayersPrefix) || !validation::CheckId("name", id).ok()) {
+    return Invalid("name", absl::StrCat(validation::Quote(name),
+                                        " is not of the form \"players/{player_id}\""));
+  }
+  return std::string(id);
+}
+
+v1::PlayerAccount ToProto(const PlayerRow& row) {
+  v1::PlayerAccount player;
+  player.set_name(absl::StrCat(kPlayersPrefix, row.player_id));
+  player.set_player_id(row.player_id);
+  player.set_display_name(row.display_name);
+  player.set_kind(static_cast<v1::PlayerAccount::Kind>(row.kind));
+  *player.mutable_create_time() = google::protobuf::util::TimeUtil::MicrosecondsToTimestamp(
+      absl::ToUnixMicros(row.create_time));
+  return player;
+}
+
+}  // namespace
+
+std::string TokenHash(absl::string_view token) {
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int size = 0;
+  EVP_Digest(token.data(), token.size(), digest, &size, EVP_sha256(), nullptr);
+  return std::string(reinterpret_cast<const char*>(digest), size);
+}
+
+std::string FoldDisplayName(absl::string_view name) { return absl::AsciiStrToLower(name); }
+
+absl::Status CheckDisplayName(absl::string_view name) {
+  // Four bytes a character at most: the byte limit lets CheckText refuse a huge value before
+  // anything counts it.
+  if (absl::Status s =
+          validation::CheckText("display_name", name, 4 * kMaxDisplayNameChars);
+      !s.ok()) {
+    return s;
+  }
+  int characters = 0;
+  for (char c : name) {
+    if (c == '\t' || c == '\n') return Invalid("display_name", "holds a tab or a line break");
+    characters += (static_cast<unsigned char>(c) & 0xC0) != 0x80;  // not a continuation byte
+  }
+  if (characters < 1 || characters > kMaxDisplayNameChars) {
+    return Invalid("display_name", absl::StrCat("must have 1 to ", kMaxDisplayNameChars,
+                                                " characters, not ", characters));
+  }
+  if (absl::StripAsciiWhitespace(name) != name) {
+    return Invalid("display_name", "starts or ends with white space");
+  }
+  return absl::OkStatus();
+}
+
+MatchmakingLogic::MatchmakingLogic(PgMatchmakingStore& store, MatchmakingOptions options)
+    : store_(store),
+      options_(std::move(options)),
+      auth_(AuthConfig{options_.operator_token, {}}),
+      page_tokens_(PageTokenKey(options_.operator_token)) {}
+
+absl::StatusOr<std::optional<std::string>> MatchmakingLogic::PlayerOf(
+    const std::optional<std::string>& token) {
+  if (!token.has_value() || token->empty()) return std::optional<std::string>();
+  return store_.PlayerWithTokenHash(TokenHash(*token));
+}
+
+absl::StatusOr<v1::CreatePlayerResponse> MatchmakingLogic::CreatePlayer(
+    const std::optional<std::string>& token, const v1::CreatePlayerRequest& request) {
+  const bool is_operator = auth_.Classify(token) == Authenticator::Role::kOperator;
+  v1::PlayerAccount::Kind kind = request.kind();
+  if (kind == v1::PlayerAccount::KIND_UNSPECIFIED) kind = v1::PlayerAccount::HUMAN;
+  if (!is_operator) {
+    // Open registration lets anyone make a person's account; bots are the operator's.
+    if (!options_.open_registration || kind == v1::PlayerAccount::BOT) {
+      absl::StatusOr<std::optional<std::string>> player = PlayerOf(token);
+      if (!player.ok()) return player.status();
+      if (absl::Status s = auth_.RequireOperator(token, player->has_value()); !s.ok()) {
+        return s;
+      }
+    }
+  }
+  if (absl::Status s = validation::CheckEnum("kind", request.kind()); !s.ok()) return s;
+  if (absl::Status s = validation::CheckId("player_id", request.player_id()); !s.ok()) return s;
+  if (absl::Status s = CheckDisplayName(request.display_name()); !s.ok()) return s;
+
+  PlayerRow row{.player_id = request.player_id(),
+                .display_name = request.display_name(),
+                .display_key = FoldDisplayName(request.display_name()),
+                .kind = static_cast<int>(kind),
+                // Microseconds, as stored, so the answer equals what GetPlayer shows later.
+                .create_time = absl::FromUnixMicros(absl::ToUnixMicros(absl::Now()))};
+  std::string secret = NewSecretToken();
+  if (absl::Status s = store_.InsertPlayer(row, TokenHash(secret)); !s.ok()) return s;
+  v1::CreatePlayerResponse response;
+  *response.mutable_player() = ToProto(row);
+  response.set_token(std::move(secret));
+  return response;
+}
+
+absl::StatusOr<v1::PlayerAccount> MatchmakingLogic::GetPlayer(const v1::GetPlayerRequest& request) {
+  absl::StatusOr<std::string> id = ParsePlayerName(request.name());
+  if (!id.ok()) return id.status();
+  absl::StatusOr<std::optional<PlayerRow>> row = store_.GetPlayer(*id);
+  if (!row.ok()) return row.status();
+  if (!row->has_value()) {
+    return absl::NotFoundError(absl::StrCat("no player ", validation::Quote(*id)));
+  }
+  return ToProto(**row);
+}
+
+absl::StatusOr<v1::ListPlayersResponse> MatchmakingLogic::ListPlayers(
+    const v1::ListPlayersRequest& request) {
+  if (absl::Status s = validation::CheckEnum("kind", request.kind()); !s.ok()) return s;
+  absl::StatusOr<int> page_size = validation::PageSize(request.page_size());
+  if (!page_size.ok()) return page_size.status();
+  if (request.page_token().size() > validation::kMaxPageTokenBytes) {
+    return Invalid("page_token", "longer than any token this service issues");
+  }
+  const std::vector<std::string> identity = {"players", absl::StrCat(request.kind())};
+  absl::StatusOr<std::optional<std::vector<std::string>>> cursor =
+      page_tokens_.DecodeCursor(request.page_token(), identity, 1);
+  if (!cursor.ok()) return cursor.status();
+  const std::string after = cursor->has_value() ? (**cursor)[0] : std::string();
+  // One more than the page: whether there is a next page.
+  absl::StatusOr<std::vector<PlayerRow>> rows =
+      store_.ListPlayers(request.kind(), after, *page_size + 1);
+  if (!rows.ok()) return rows.status();
+  v1::ListPlayersResponse response;
+  const bool more = static_cast<int>(rows->size()) > *page_size;
+  if (more) rows->pop_back();
+  for (const PlayerRow& row : *rows) *response.add_players() = ToProto(row);
+  if (more) {
+    std::vector<std::string> token = identity;
+    token.push_back(rows->back().player_id);
+    response.set_next_page_token(page_tokens_.Encode(token));
+  }
+  return response;
+}
+
+absl::StatusOr<v1::RotatePlayerTokenResponse> MatchmakingLogic::RotatePlayerToken(
+    const std::optional<std::string>& token, const v1::RotatePlayerTokenRequest& request) {
+  // Credentials first: the operator, or the player whose token it is.
+  std::optional<std::string> caller;
+  if (auth_.Classify(token) != Authenticator::Role::kOperator) {
+    absl::StatusOr<std::optional<std::string>> player = PlayerOf(token);
+    if (!player.ok()) return player.status();
+    if (!player->has_value()) {
+      return auth_.RequireOperator(token, /*token_known_elsewhere=*/false);
+    }
+    caller = **player;
+  }
+  absl::StatusOr<std::string> id = ParsePlayerName(request.name());
+  if (!id.ok()) return id.status();
+  if (caller.has_value() && *caller != *id) {
+    return absl::PermissionDeniedError("a player may rotate only their own token");
+  }
+  std::string secret = NewSecretToken();
+  if (absl::Status s = store_.SetTokenHash(*id, TokenHash(secret)); !s.ok()) {
+    if (absl::IsNotFound(s)) {
+      return absl::NotFoundError(absl::StrCat("no player ", validation::Quote(*id)));
+    }
+    return s;
+  }
+  absl::StatusOr<std::optional<PlayerRow>> row = store_.GetPlayer(*id);
+  if (!row.ok()) return row.status();
+  if (!row->has_value()) return absl::NotFoundError(absl::StrCat("no player ", validation::Quote(*id)));
+  v1::RotatePlayerTokenResponse response;
+  *response.mutable_player() = ToProto(**row);
+  response.set_token(std::move(secret));
+  return response;
+}
+
+}  // namespace boneyard::matchmaking

@@ -1,0 +1,73 @@
+// The matchmaking service's logic, with no gRPC in it: token checks, request validation, page
+// tokens and the store. The gRPC handlers (matchmaking_service.cc) only decode, call and
+// encode; tests drive this class directly as well.
+//
+// Built so far: player accounts (issue 19's first RPCs). Queues, parties and tickets follow.
+//
+// Tokens are the call's bearer token (nullopt when it had none). A player's token is stored
+// only as its SHA-256: a stolen database holds no usable token. A missing or unknown token is
+// UNAUTHENTICATED, a known one that does not grant the call PERMISSION_DENIED.
+#ifndef BONEYARD_SERVICES_MATCHMAKING_MATCHMAKING_LOGIC_H_
+#define BONEYARD_SERVICES_MATCHMAKING_MATCHMAKING_LOGIC_H_
+
+#include <optional>
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "boneyard/v1/matchmaking.pb.h"
+#include "services/common/page_token.h"
+#include "services/common/tokens.h"
+#include "services/matchmaking/pg_matchmaking_store.h"
+
+namespace boneyard::matchmaking {
+
+// A display name: 1 to this many characters (Unicode code points).
+inline constexpr int kMaxDisplayNameChars = 40;
+
+struct MatchmakingOptions {
+  std::string operator_token;
+  // Anyone may create a HUMAN account (CreatePlayer without a token).
+  bool open_registration = false;
+};
+
+// The SHA-256 of a token, as stored.
+std::string TokenHash(absl::string_view token);
+
+// The display name folded for uniqueness: ASCII letters lowered, everything else as written.
+std::string FoldDisplayName(absl::string_view name);
+
+// OK, or INVALID_ARGUMENT naming `display_name`: 1-40 characters of valid UTF-8, no control
+// characters (tab and newline included), no white space at either end.
+absl::Status CheckDisplayName(absl::string_view name);
+
+class MatchmakingLogic {
+ public:
+  // `store` must outlive the logic.
+  MatchmakingLogic(PgMatchmakingStore& store, MatchmakingOptions options);
+
+  MatchmakingLogic(const MatchmakingLogic&) = delete;
+  MatchmakingLogic& operator=(const MatchmakingLogic&) = delete;
+
+  // All of them block on the database.
+  absl::StatusOr<v1::CreatePlayerResponse> CreatePlayer(const std::optional<std::string>& token,
+                                                        const v1::CreatePlayerRequest& request);
+  absl::StatusOr<v1::PlayerAccount> GetPlayer(const v1::GetPlayerRequest& request);
+  absl::StatusOr<v1::ListPlayersResponse> ListPlayers(const v1::ListPlayersRequest& request);
+  absl::StatusOr<v1::RotatePlayerTokenResponse> RotatePlayerToken(
+      const std::optional<std::string>& token, const v1::RotatePlayerTokenRequest& request);
+
+ private:
+  // The player a token belongs to; nullopt for none (or no token).
+  absl::StatusOr<std::optional<std::string>> PlayerOf(const std::optional<std::string>& token);
+
+  PgMatchmakingStore& store_;
+  const MatchmakingOptions options_;
+  const Authenticator auth_;
+  const PageTokens page_tokens_;
+};
+
+}  // namespace boneyard::matchmaking
+
+#endif  // BONEYARD_SERVICES_MATCHMAKING_MATCHMAKING_LOGIC_H_

@@ -1,0 +1,42 @@
+// The matchmaking service's gRPC handlers (proto/boneyard/v1/matchmaking.proto). Thin: each
+// reads the call's bearer token and request, calls MatchmakingLogic and encodes its answer.
+// They block on PostgreSQL, so they are on the synchronous API, whose handlers run on gRPC's
+// own thread pool.
+//
+// Served so far: the player RPCs. The others answer UNIMPLEMENTED until their step of issue 19.
+#ifndef BONEYARD_SERVICES_MATCHMAKING_MATCHMAKING_SERVICE_H_
+#define BONEYARD_SERVICES_MATCHMAKING_MATCHMAKING_SERVICE_H_
+
+#include <grpcpp/grpcpp.h>
+
+#include "boneyard/v1/matchmaking.grpc.pb.h"
+#include "boneyard/v1/matchmaking.pb.h"
+#include "services/matchmaking/matchmaking_logic.h"
+
+namespace boneyard::matchmaking {
+
+class MatchmakingServiceImpl final : public v1::MatchmakingService::Service {
+ public:
+  // `logic` must outlive the service (and so the gRPC server it is registered with).
+  explicit MatchmakingServiceImpl(MatchmakingLogic& logic) : logic_(logic) {}
+
+  MatchmakingServiceImpl(const MatchmakingServiceImpl&) = delete;
+  MatchmakingServiceImpl& operator=(const MatchmakingServiceImpl&) = delete;
+
+  grpc::Status CreatePlayer(grpc::ServerContext* context, const v1::CreatePlayerRequest* request,
+                            v1::CreatePlayerResponse* response) override;
+  grpc::Status GetPlayer(grpc::ServerContext* context, const v1::GetPlayerRequest* request,
+                         v1::PlayerAccount* response) override;
+  grpc::Status ListPlayers(grpc::ServerContext* context, const v1::ListPlayersRequest* request,
+                           v1::ListPlayersResponse* response) override;
+  grpc::Status RotatePlayerToken(grpc::ServerContext* context,
+                                 const v1::RotatePlayerTokenRequest* request,
+                                 v1::RotatePlayerTokenResponse* response) override;
+
+ private:
+  MatchmakingLogic& logic_;
+};
+
+}  // namespace boneyard::matchmaking
+
+#endif  // BONEYARD_SERVICES_MATCHMAKING_MATCHMAKING_SERVICE_H_

@@ -1,0 +1,137 @@
+#include "services/matchmaking/pg_matchmaking_store.h"
+
+#include <utility>
+
+#include "absl/strings/escaping.h"
+#include "absl/strings/str_cat.h"
+#include "services/matchmaking/migrations.h"
+
+namespace boneyard::matchmaking {
+namespace {
+
+// bytea input in hex format.
+std::string Bytea(absl::string_view bytes) {
+  return absl::StrCat("\\x", absl::BytesToHexString(bytes));
+}
+
+// `t` as timestamptz text in UTC, to the microsecond.
+std::string PgTimestamp(absl::Time t) {
+  return absl::FormatTime("%Y-%m-%d %H:%M:%E6S+00", t, absl::UTCTimeZone());
+}
+
+constexpr char kPlayerColumns[] =
+    "player_id, display_name, display_key, kind, "
+    "(extract(epoch FROM create_time) * 1000000)::bigint";
+
+PlayerRow ReadPlayer(const pqxx::row& row) {
+  return {.player_id = row[0].as<std::string>(),
+          .display_name = row[1].as<std::string>(),
+          .display_key = row[2].as<std::string>(),
+          .kind = row[3].as<int>(),
+          .create_time = absl::FromUnixMicros(row[4].as<int64_t>())};
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<PgMatchmakingStore>> PgMatchmakingStore::Open(
+    PgPool& pool, const std::string& schema) {
+  if (absl::Status s = ApplyMigrations(pool, schema, MatchmakingMigrations()); !s.ok()) return s;
+  absl::StatusOr<std::string> quoted =
+      pool.Run([&](pqxx::work& tx) { return tx.quote_name(schema); });
+  if (!quoted.ok()) return quoted.status();
+  return std::unique_ptr<PgMatchmakingStore>(new PgMatchmakingStore(pool, *std::move(quoted)));
+}
+
+PgMatchmakingStore::PgMatchmakingStore(PgPool& pool, std::string quoted_schema)
+    : pool_(pool), schema_(std::move(quoted_schema)) {}
+
+std::string PgMatchmakingStore::Table(const char* name) const {
+  return absl::StrCat(schema_, ".", name);
+}
+
+absl::Status PgMatchmakingStore::InsertPlayer(const PlayerRow& player,
+                                              const std::string& token_hash) {
+  // Which value is taken is checked first, to say so; the unique constraints stay the
+  // backstop against a concurrent insert (ALREADY_EXISTS either way).
+  absl::StatusOr<std::string> taken = pool_.Run([&](pqxx::work& tx) -> std::string {
+    const pqxx::result conflict = tx.exec_params(
+        absl::StrCat("SELECT player_id = $1 FROM ", Table("players"),
+                     " WHERE player_id = $1 OR display_key = $2 LIMIT 1"),
+        player.player_id, player.display_key);
+    if (!conflict.empty()) return conflict[0][0].as<bool>() ? "player_id" : "display_name";
+    tx.exec_params0(
+        absl::StrCat("INSERT INTO ", Table("players"),
+                     " (player_id, display_name, display_key, kind, token_hash, create_time)"
+                     " VALUES ($1, $2, $3, $4, $5::bytea, $6::timestamptz)"),
+        player.player_id, player.display_name, player.display_key, player.kind,
+        Bytea(token_hash), PgTimestamp(player.create_time));
+    return "";
+  });
+  if (!taken.ok()) {
+    if (absl::IsAlreadyExists(taken.status())) {
+      return absl::AlreadyExistsError("player_id or display_name: already taken");
+    }
+    return taken.status();
+  }
+  if (*taken == "player_id") return absl::AlreadyExistsError("player_id: already taken");
+  if (*taken == "display_name") {
+    return absl::AlreadyExistsError(
+        "display_name: already taken (names are compared without regard to case)");
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::optional<PlayerRow>> PgMatchmakingStore::GetPlayer(
+    const std::string& player_id) {
+  return pool_.Run([&](pqxx::work& tx) -> std::optional<PlayerRow> {
+    const pqxx::result rows = tx.exec_params(
+        absl::StrCat("SELECT ", kPlayerColumns, " FROM ", Table("players"),
+                     " WHERE player_id = $1"),
+        player_id);
+    if (rows.empty()) return std::nullopt;
+    return ReadPlayer(rows[0]);
+  });
+}
+
+absl::StatusOr<std::vector<PlayerRow>> PgMatchmakingStore::ListPlayers(
+    int kind, const std::string& after_id, int limit) {
+  return pool_.Run([&](pqxx::work& tx) {
+    const pqxx::result rows = tx.exec_params(
+        absl::StrCat("SELECT ", kPlayerColumns, " FROM ", Table("players"),
+                     " WHERE player_id > $1 AND ($2 = 0 OR kind = $2)"
+                     " ORDER BY player_id LIMIT $3"),
+        after_id, kind, limit);
+    std::vector<PlayerRow> players;
+    players.reserve(rows.size());
+    for (const pqxx::row& row : rows) players.push_back(ReadPlayer(row));
+    return players;
+  });
+}
+
+absl::Status PgMatchmakingStore::SetTokenHash(const std::string& player_id,
+                                              const std::string& token_hash) {
+  absl::StatusOr<int> updated = pool_.Run([&](pqxx::work& tx) {
+    return static_cast<int>(
+        tx.exec_params(absl::StrCat("UPDATE ", Table("players"),
+                                    " SET token_hash = $2::bytea WHERE player_id = $1"),
+                       player_id, Bytea(token_hash))
+            .affected_rows());
+  });
+  if (!updated.ok()) return updated.status();
+  if (*updated == 0) return absl::NotFoundError("no such player");
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::optional<std::string>> PgMatchmakingStore::PlayerWithTokenHash(
+    const std::string& token_hash) {
+  return pool_.Run([&](pqxx::work& tx) -> std::optional<std::string> {
+    const pqxx::result rows = tx.exec_params(
+        absl::StrCat("SELECT player_id FROM ", Table("players"),
+                     " WHERE token_hash = $1::bytea"),
+        Bytea(token_hash));
+    if (rows.empty()) return std::nullopt;
+    return rows[0][0].as<std::string>();
+  });
+}
+
+}  // namespace boneyard::matchmaking

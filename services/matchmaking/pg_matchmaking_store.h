@@ -1,0 +1,62 @@
+// The matchmaking service's store on PostgreSQL with libpqxx (tables:
+// services/matchmaking/migrations/). No gRPC. Every method is one transaction through PgPool,
+// so libpqxx's exceptions come back as absl::Status codes; nothing here retries.
+//
+// Every statement names its tables with the schema given to Open (quoted), so one database can
+// hold many stores side by side (the tests use a schema each).
+#ifndef BONEYARD_SERVICES_MATCHMAKING_PG_MATCHMAKING_STORE_H_
+#define BONEYARD_SERVICES_MATCHMAKING_PG_MATCHMAKING_STORE_H_
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "services/common/pg_pool.h"
+
+namespace boneyard::matchmaking {
+
+struct PlayerRow {
+  std::string player_id;
+  std::string display_name;
+  // The display name folded for uniqueness (FoldDisplayName).
+  std::string display_key;
+  int kind = 0;  // v1.PlayerAccount.Kind
+  absl::Time create_time;
+};
+
+class PgMatchmakingStore {
+ public:
+  // Applies the matchmaking migrations to `schema` (creating it if needed) and returns a store
+  // over `pool`, which must outlive it.
+  static absl::StatusOr<std::unique_ptr<PgMatchmakingStore>> Open(PgPool& pool,
+                                                                  const std::string& schema);
+
+  // Adds a player with the hash of their token. ALREADY_EXISTS saying which is taken: the
+  // player id, or the display name (its folded key).
+  absl::Status InsertPlayer(const PlayerRow& player, const std::string& token_hash);
+  // The player, or nullopt.
+  absl::StatusOr<std::optional<PlayerRow>> GetPlayer(const std::string& player_id);
+  // Up to `limit` players after `after_id` (exclusive; empty: from the first) by id; `kind` 0
+  // means every kind.
+  absl::StatusOr<std::vector<PlayerRow>> ListPlayers(int kind, const std::string& after_id,
+                                                     int limit);
+  // Replaces a player's token hash. NOT_FOUND when there is no such player.
+  absl::Status SetTokenHash(const std::string& player_id, const std::string& token_hash);
+  // The id of the player whose token hashes to `token_hash`, or nullopt.
+  absl::StatusOr<std::optional<std::string>> PlayerWithTokenHash(const std::string& token_hash);
+
+ private:
+  PgMatchmakingStore(PgPool& pool, std::string schema);
+  std::string Table(const char* name) const;
+
+  PgPool& pool_;
+  const std::string schema_;
+};
+
+}  // namespace boneyard::matchmaking
+
+#endif  // BONEYARD_SERVICES_MATCHMAKING_PG_MATCHMAKING_STORE_H_
