@@ -2,6 +2,8 @@
 
 #include <openssl/evp.h>
 
+#include <algorithm>
+#include <iterator>
 #include <utility>
 #include <vector>
 
@@ -10,24 +12,84 @@
 #include "absl/strings/strip.h"
 #include "google/protobuf/util/time_util.h"
 #include "services/common/validation.h"
+#include "services/matchmaking/queue_settings.h"
 
 namespace boneyard::matchmaking {
 namespace {
 
 constexpr char kPlayersPrefix[] = "players/";
+constexpr char kQueuesPrefix[] = "queues/";
+
+// The fields UpdateQueue may change (the rest never do).
+constexpr const char* kUpdatableQueueFields[] = {"display_name", "rules",   "rated",
+                                                 "clock",        "format",  "window",
+                                                 "bot_fill",     "max_wait"};
 
 absl::Status Invalid(absl::string_view field, absl::string_view why) {
   return absl::InvalidArgumentError(absl::StrCat(field, ": ", why));
 }
 
-// "players/{player_id}" → the id.
-absl::StatusOr<std::string> ParsePlayerName(absl::string_view name) {
+// "{collection}/{id}" (e.g. "players/ann") → the id; INVALID_ARGUMENT naming `field`
+// otherwise.
+absl::StatusOr<std::string> ParseName(absl::string_view name, absl::string_view collection,
+                                      absl::string_view field) {
   absl::string_view id = name;
-  if (!absl::ConsumePrefix(&id, kPlayersPrefix) || !validation::CheckId("name", id).ok()) {
-    return Invalid("name", absl::StrCat(validation::Quote(name),
-                                        " is not of the form \"players/{player_id}\""));
+  if (!absl::ConsumePrefix(&id, collection) || !absl::ConsumePrefix(&id, "/") ||
+      !validation::CheckId(field, id).ok()) {
+    return Invalid(field, absl::StrCat(validation::Quote(name), " is not of the form \"",
+                                       collection, "/{id}\""));
   }
   return std::string(id);
+}
+
+absl::StatusOr<std::string> ParsePlayerName(absl::string_view name) {
+  return ParseName(name, "players", "name");
+}
+
+absl::StatusOr<std::string> ParseQueueName(absl::string_view name, absl::string_view field) {
+  return ParseName(name, "queues", field);
+}
+
+google::protobuf::Timestamp Timestamp(absl::Time t) {
+  return google::protobuf::util::TimeUtil::MicrosecondsToTimestamp(absl::ToUnixMicros(t));
+}
+
+// A time as stored: to the microsecond.
+absl::Time StoredNow() { return absl::FromUnixMicros(absl::ToUnixMicros(absl::Now())); }
+
+// What the store keeps of a queue: everything but its name and timestamps.
+std::string SettingsOf(v1::Queue queue) {
+  queue.clear_name();
+  queue.clear_create_time();
+  queue.clear_update_time();
+  return queue.SerializeAsString();
+}
+
+absl::StatusOr<v1::Queue> ToProto(const QueueRow& row) {
+  v1::Queue queue;
+  if (!queue.ParseFromString(row.settings)) {
+    return absl::InternalError(absl::StrCat("queue ", row.queue_id, ": stored settings unreadable"));
+  }
+  queue.set_name(absl::StrCat(kQueuesPrefix, row.queue_id));
+  *queue.mutable_create_time() = Timestamp(row.create_time);
+  *queue.mutable_update_time() = Timestamp(row.update_time);
+  return queue;
+}
+
+// One of kUpdatableQueueFields, from `from` to `to`.
+void CopyQueueField(absl::string_view path, const v1::Queue& from, v1::Queue& to) {
+  if (path == "display_name") to.set_display_name(from.display_name());
+  if (path == "rules") *to.mutable_rules() = from.rules();
+  if (path == "rated") to.set_rated(from.rated());
+  if (path == "clock") *to.mutable_clock() = from.clock();
+  if (path == "format") *to.mutable_format() = from.format();
+  if (path == "window") *to.mutable_window() = from.window();
+  if (path == "bot_fill") *to.mutable_bot_fill() = from.bot_fill();
+  if (path == "max_wait") *to.mutable_max_wait() = from.max_wait();
+}
+
+absl::Status NoSuchQueue(absl::string_view id) {
+  return absl::NotFoundError(absl::StrCat("no queue ", validation::Quote(id)));
 }
 
 v1::PlayerAccount ToProto(const PlayerRow& row) {
@@ -36,8 +98,7 @@ v1::PlayerAccount ToProto(const PlayerRow& row) {
   player.set_player_id(row.player_id);
   player.set_display_name(row.display_name);
   player.set_kind(static_cast<v1::PlayerAccount::Kind>(row.kind));
-  *player.mutable_create_time() = google::protobuf::util::TimeUtil::MicrosecondsToTimestamp(
-      absl::ToUnixMicros(row.create_time));
+  *player.mutable_create_time() = Timestamp(row.create_time);
   return player;
 }
 
@@ -87,6 +148,13 @@ absl::StatusOr<std::optional<std::string>> MatchmakingLogic::PlayerOf(
   return store_.PlayerWithTokenHash(TokenHash(*token));
 }
 
+absl::Status MatchmakingLogic::RequireOperator(const std::optional<std::string>& token) {
+  if (auth_.Classify(token) == Authenticator::Role::kOperator) return absl::OkStatus();
+  absl::StatusOr<std::optional<std::string>> player = PlayerOf(token);
+  if (!player.ok()) return player.status();
+  return auth_.RequireOperator(token, player->has_value());
+}
+
 absl::StatusOr<v1::CreatePlayerResponse> MatchmakingLogic::CreatePlayer(
     const std::optional<std::string>& token, const v1::CreatePlayerRequest& request) {
   const bool is_operator = auth_.Classify(token) == Authenticator::Role::kOperator;
@@ -95,11 +163,7 @@ absl::StatusOr<v1::CreatePlayerResponse> MatchmakingLogic::CreatePlayer(
   if (!is_operator) {
     // Open registration lets anyone make a person's account; bots are the operator's.
     if (!options_.open_registration || kind == v1::PlayerAccount::BOT) {
-      absl::StatusOr<std::optional<std::string>> player = PlayerOf(token);
-      if (!player.ok()) return player.status();
-      if (absl::Status s = auth_.RequireOperator(token, player->has_value()); !s.ok()) {
-        return s;
-      }
+      if (absl::Status s = RequireOperator(token); !s.ok()) return s;
     }
   }
   if (absl::Status s = validation::CheckEnum("kind", request.kind()); !s.ok()) return s;
@@ -110,8 +174,8 @@ absl::StatusOr<v1::CreatePlayerResponse> MatchmakingLogic::CreatePlayer(
                 .display_name = request.display_name(),
                 .display_key = FoldDisplayName(request.display_name()),
                 .kind = static_cast<int>(kind),
-                // Microseconds, as stored, so the answer equals what GetPlayer shows later.
-                .create_time = absl::FromUnixMicros(absl::ToUnixMicros(absl::Now()))};
+                // As stored, so the answer equals what GetPlayer shows later.
+                .create_time = StoredNow()};
   std::string secret = NewSecretToken();
   if (absl::Status s = store_.InsertPlayer(row, TokenHash(secret)); !s.ok()) return s;
   v1::CreatePlayerResponse response;
@@ -191,6 +255,105 @@ absl::StatusOr<v1::RotatePlayerTokenResponse> MatchmakingLogic::RotatePlayerToke
   *response.mutable_player() = ToProto(**row);
   response.set_token(std::move(secret));
   return response;
+}
+
+absl::StatusOr<v1::Queue> MatchmakingLogic::CreateQueue(const std::optional<std::string>& token,
+                                                         const v1::CreateQueueRequest& request) {
+  if (absl::Status s = RequireOperator(token); !s.ok()) return s;
+  if (absl::Status s = validation::CheckId("queue_id", request.queue_id()); !s.ok()) return s;
+  if (absl::Status s = CheckQueueSettings(request.queue()); !s.ok()) return s;
+  const absl::Time now = StoredNow();
+  const QueueRow row{.queue_id = request.queue_id(),
+                     .game = request.queue().game(),
+                     .settings = SettingsOf(request.queue()),
+                     .create_time = now,
+                     .update_time = now};
+  if (absl::Status s = store_.InsertQueue(row); !s.ok()) return s;
+  return ToProto(row);
+}
+
+absl::StatusOr<v1::Queue> MatchmakingLogic::GetQueue(const v1::GetQueueRequest& request) {
+  absl::StatusOr<std::string> id = ParseQueueName(request.name(), "name");
+  if (!id.ok()) return id.status();
+  absl::StatusOr<std::optional<QueueRow>> row = store_.GetQueue(*id);
+  if (!row.ok()) return row.status();
+  if (!row->has_value()) return NoSuchQueue(*id);
+  return ToProto(**row);
+}
+
+absl::StatusOr<v1::ListQueuesResponse> MatchmakingLogic::ListQueues(
+    const v1::ListQueuesRequest& request) {
+  if (absl::Status s = validation::CheckOptionalId("game", request.game()); !s.ok()) return s;
+  absl::StatusOr<int> page_size = validation::PageSize(request.page_size());
+  if (!page_size.ok()) return page_size.status();
+  if (request.page_token().size() > validation::kMaxPageTokenBytes) {
+    return Invalid("page_token", "longer than any token this service issues");
+  }
+  const std::vector<std::string> identity = {"queues", request.game()};
+  absl::StatusOr<std::optional<std::vector<std::string>>> cursor =
+      page_tokens_.DecodeCursor(request.page_token(), identity, 1);
+  if (!cursor.ok()) return cursor.status();
+  absl::StatusOr<std::vector<QueueRow>> rows = store_.ListQueues(
+      request.game(), cursor->has_value() ? (**cursor)[0] : std::string(), *page_size + 1);
+  if (!rows.ok()) return rows.status();
+  v1::ListQueuesResponse response;
+  const bool more = static_cast<int>(rows->size()) > *page_size;
+  if (more) rows->pop_back();
+  for (const QueueRow& row : *rows) {
+    absl::StatusOr<v1::Queue> queue = ToProto(row);
+    if (!queue.ok()) return queue.status();
+    *response.add_queues() = *std::move(queue);
+  }
+  if (more) {
+    std::vector<std::string> token = identity;
+    token.push_back(rows->back().queue_id);
+    response.set_next_page_token(page_tokens_.Encode(token));
+  }
+  return response;
+}
+
+absl::StatusOr<v1::Queue> MatchmakingLogic::UpdateQueue(const std::optional<std::string>& token,
+                                                         const v1::UpdateQueueRequest& request) {
+  if (absl::Status s = RequireOperator(token); !s.ok()) return s;
+  absl::StatusOr<std::string> id = ParseQueueName(request.queue().name(), "queue.name");
+  if (!id.ok()) return id.status();
+  if (request.update_mask().paths().empty()) {
+    return Invalid("update_mask", "names no field; name the fields to change");
+  }
+  for (const std::string& path : request.update_mask().paths()) {
+    if (std::find(std::begin(kUpdatableQueueFields), std::end(kUpdatableQueueFields), path) ==
+        std::end(kUpdatableQueueFields)) {
+      return Invalid("update_mask",
+                     absl::StrCat(validation::Quote(path),
+                                  " is not a field an update may change (name, game and the "
+                                  "times never change)"));
+    }
+  }
+  absl::StatusOr<std::optional<QueueRow>> row = store_.GetQueue(*id);
+  if (!row.ok()) return row.status();
+  if (!row->has_value()) return NoSuchQueue(*id);
+  absl::StatusOr<v1::Queue> queue = ToProto(**row);
+  if (!queue.ok()) return queue.status();
+  for (const std::string& path : request.update_mask().paths()) {
+    CopyQueueField(path, request.queue(), *queue);
+  }
+  if (absl::Status s = CheckQueueSettings(*queue); !s.ok()) return s;
+  const absl::Time now = StoredNow();
+  if (absl::Status s = store_.UpdateQueue(*id, SettingsOf(*queue), (*row)->update_time, now);
+      !s.ok()) {
+    return absl::IsNotFound(s) ? NoSuchQueue(*id) : s;
+  }
+  *queue->mutable_update_time() = Timestamp(now);
+  return queue;
+}
+
+absl::Status MatchmakingLogic::DeleteQueue(const std::optional<std::string>& token,
+                                           const v1::DeleteQueueRequest& request) {
+  if (absl::Status s = RequireOperator(token); !s.ok()) return s;
+  absl::StatusOr<std::string> id = ParseQueueName(request.name(), "name");
+  if (!id.ok()) return id.status();
+  absl::Status deleted = store_.DeleteQueue(*id);
+  return absl::IsNotFound(deleted) ? NoSuchQueue(*id) : deleted;
 }
 
 }  // namespace boneyard::matchmaking

@@ -2,7 +2,8 @@
 // tokens and the store. The gRPC handlers (matchmaking_service.cc) only decode, call and
 // encode; tests drive this class directly as well.
 //
-// Built so far: player accounts (issue 19's first RPCs). Queues, parties and tickets follow.
+// Built so far: player accounts and queues (issue 19's first RPCs). Parties and tickets
+// follow.
 //
 // Tokens are the call's bearer token (nullopt when it had none). A player's token is stored
 // only as its SHA-256: a stolen database holds no usable token. A missing or unknown token is
@@ -58,7 +59,19 @@ class MatchmakingLogic {
   absl::StatusOr<v1::RotatePlayerTokenResponse> RotatePlayerToken(
       const std::optional<std::string>& token, const v1::RotatePlayerTokenRequest& request);
 
+  // Queues: the writes are the operator's.
+  absl::StatusOr<v1::Queue> CreateQueue(const std::optional<std::string>& token,
+                                        const v1::CreateQueueRequest& request);
+  absl::StatusOr<v1::Queue> GetQueue(const v1::GetQueueRequest& request);
+  absl::StatusOr<v1::ListQueuesResponse> ListQueues(const v1::ListQueuesRequest& request);
+  absl::StatusOr<v1::Queue> UpdateQueue(const std::optional<std::string>& token,
+                                        const v1::UpdateQueueRequest& request);
+  absl::Status DeleteQueue(const std::optional<std::string>& token,
+                           const v1::DeleteQueueRequest& request);
+
  private:
+  // OK for the operator token; UNAUTHENTICATED or PERMISSION_DENIED (a player's token).
+  absl::Status RequireOperator(const std::optional<std::string>& token);
   // The player a token belongs to; nullopt for none (or no token).
   absl::StatusOr<std::optional<std::string>> PlayerOf(const std::optional<std::string>& token);
 

@@ -31,4 +31,34 @@ grpc::Status MatchmakingServiceImpl::RotatePlayerToken(grpc::ServerContext* cont
   return Reply(logic_.RotatePlayerToken(BearerToken(*context), *request), response);
 }
 
+grpc::Status MatchmakingServiceImpl::CreateQueue(grpc::ServerContext* context,
+                                                 const v1::CreateQueueRequest* request,
+                                                 v1::Queue* response) {
+  return Reply(logic_.CreateQueue(BearerToken(*context), *request), response);
+}
+
+grpc::Status MatchmakingServiceImpl::GetQueue(grpc::ServerContext*,
+                                              const v1::GetQueueRequest* request,
+                                              v1::Queue* response) {
+  return Reply(logic_.GetQueue(*request), response);
+}
+
+grpc::Status MatchmakingServiceImpl::ListQueues(grpc::ServerContext*,
+                                                const v1::ListQueuesRequest* request,
+                                                v1::ListQueuesResponse* response) {
+  return Reply(logic_.ListQueues(*request), response);
+}
+
+grpc::Status MatchmakingServiceImpl::UpdateQueue(grpc::ServerContext* context,
+                                                 const v1::UpdateQueueRequest* request,
+                                                 v1::Queue* response) {
+  return Reply(logic_.UpdateQueue(BearerToken(*context), *request), response);
+}
+
+grpc::Status MatchmakingServiceImpl::DeleteQueue(grpc::ServerContext* context,
+                                                 const v1::DeleteQueueRequest* request,
+                                                 google::protobuf::Empty*) {
+  return ToGrpcStatus(logic_.DeleteQueue(BearerToken(*context), *request));
+}
+
 }  // namespace boneyard::matchmaking

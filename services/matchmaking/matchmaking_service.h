@@ -3,7 +3,8 @@
 // They block on PostgreSQL, so they are on the synchronous API, whose handlers run on gRPC's
 // own thread pool.
 //
-// Served so far: the player RPCs. The others answer UNIMPLEMENTED until their step of issue 19.
+// Served so far: the player and queue RPCs. The others answer UNIMPLEMENTED until their step
+// of issue 19.
 #ifndef BONEYARD_SERVICES_MATCHMAKING_MATCHMAKING_SERVICE_H_
 #define BONEYARD_SERVICES_MATCHMAKING_MATCHMAKING_SERVICE_H_
 
@@ -32,6 +33,16 @@ class MatchmakingServiceImpl final : public v1::MatchmakingService::Service {
   grpc::Status RotatePlayerToken(grpc::ServerContext* context,
                                  const v1::RotatePlayerTokenRequest* request,
                                  v1::RotatePlayerTokenResponse* response) override;
+  grpc::Status CreateQueue(grpc::ServerContext* context, const v1::CreateQueueRequest* request,
+                           v1::Queue* response) override;
+  grpc::Status GetQueue(grpc::ServerContext* context, const v1::GetQueueRequest* request,
+                        v1::Queue* response) override;
+  grpc::Status ListQueues(grpc::ServerContext* context, const v1::ListQueuesRequest* request,
+                          v1::ListQueuesResponse* response) override;
+  grpc::Status UpdateQueue(grpc::ServerContext* context, const v1::UpdateQueueRequest* request,
+                           v1::Queue* response) override;
+  grpc::Status DeleteQueue(grpc::ServerContext* context, const v1::DeleteQueueRequest* request,
+                           google::protobuf::Empty* response) override;
 
  private:
   MatchmakingLogic& logic_;

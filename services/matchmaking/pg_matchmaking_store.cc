@@ -23,6 +23,18 @@ constexpr char kPlayerColumns[] =
     "player_id, display_name, display_key, kind, "
     "(extract(epoch FROM create_time) * 1000000)::bigint";
 
+constexpr char kQueueColumns[] =
+    "queue_id, game, settings, (extract(epoch FROM create_time) * 1000000)::bigint, "
+    "(extract(epoch FROM update_time) * 1000000)::bigint";
+
+QueueRow ReadQueue(const pqxx::row& row) {
+  return {.queue_id = row[0].as<std::string>(),
+          .game = row[1].as<std::string>(),
+          .settings = pqxx::binarystring(row[2]).str(),
+          .create_time = absl::FromUnixMicros(row[3].as<int64_t>()),
+          .update_time = absl::FromUnixMicros(row[4].as<int64_t>())};
+}
+
 PlayerRow ReadPlayer(const pqxx::row& row) {
   return {.player_id = row[0].as<std::string>(),
           .display_name = row[1].as<std::string>(),
@@ -132,6 +144,78 @@ absl::StatusOr<std::optional<std::string>> PgMatchmakingStore::PlayerWithTokenHa
     if (rows.empty()) return std::nullopt;
     return rows[0][0].as<std::string>();
   });
+}
+
+absl::Status PgMatchmakingStore::InsertQueue(const QueueRow& queue) {
+  absl::Status status = pool_.Run([&](pqxx::work& tx) {
+    tx.exec_params0(absl::StrCat("INSERT INTO ", Table("queues"),
+                                 " (queue_id, game, settings, create_time, update_time)"
+                                 " VALUES ($1, $2, $3::bytea, $4::timestamptz, $5::timestamptz)"),
+                    queue.queue_id, queue.game, Bytea(queue.settings),
+                    PgTimestamp(queue.create_time), PgTimestamp(queue.update_time));
+  });
+  if (absl::IsAlreadyExists(status)) return absl::AlreadyExistsError("queue_id: already taken");
+  return status;
+}
+
+absl::StatusOr<std::optional<QueueRow>> PgMatchmakingStore::GetQueue(const std::string& queue_id) {
+  return pool_.Run([&](pqxx::work& tx) -> std::optional<QueueRow> {
+    const pqxx::result rows = tx.exec_params(
+        absl::StrCat("SELECT ", kQueueColumns, " FROM ", Table("queues"), " WHERE queue_id = $1"),
+        queue_id);
+    if (rows.empty()) return std::nullopt;
+    return ReadQueue(rows[0]);
+  });
+}
+
+absl::StatusOr<std::vector<QueueRow>> PgMatchmakingStore::ListQueues(const std::string& game,
+                                                                     const std::string& after_id,
+                                                                     int limit) {
+  return pool_.Run([&](pqxx::work& tx) {
+    const pqxx::result rows = tx.exec_params(
+        absl::StrCat("SELECT ", kQueueColumns, " FROM ", Table("queues"),
+                     " WHERE queue_id > $1 AND ($2 = '' OR game = $2) ORDER BY queue_id LIMIT $3"),
+        after_id, game, limit);
+    std::vector<QueueRow> queues;
+    queues.reserve(rows.size());
+    for (const pqxx::row& row : rows) queues.push_back(ReadQueue(row));
+    return queues;
+  });
+}
+
+absl::Status PgMatchmakingStore::UpdateQueue(const std::string& queue_id,
+                                             const std::string& settings,
+                                             absl::Time read_update_time, absl::Time update_time) {
+  // -1: no such queue; 0: changed meanwhile; 1: updated.
+  absl::StatusOr<int> outcome = pool_.Run([&](pqxx::work& tx) {
+    const pqxx::result updated = tx.exec_params(
+        absl::StrCat("UPDATE ", Table("queues"),
+                     " SET settings = $2::bytea, update_time = $4::timestamptz"
+                     " WHERE queue_id = $1 AND update_time = $3::timestamptz"),
+        queue_id, Bytea(settings), PgTimestamp(read_update_time), PgTimestamp(update_time));
+    if (updated.affected_rows() == 1) return 1;
+    return tx.exec_params(absl::StrCat("SELECT 1 FROM ", Table("queues"), " WHERE queue_id = $1"),
+                          queue_id)
+                   .empty()
+               ? -1
+               : 0;
+  });
+  if (!outcome.ok()) return outcome.status();
+  if (*outcome < 0) return absl::NotFoundError("no such queue");
+  if (*outcome == 0) return absl::AbortedError("the queue changed meanwhile; read it and retry");
+  return absl::OkStatus();
+}
+
+absl::Status PgMatchmakingStore::DeleteQueue(const std::string& queue_id) {
+  absl::StatusOr<int> deleted = pool_.Run([&](pqxx::work& tx) {
+    return static_cast<int>(
+        tx.exec_params(absl::StrCat("DELETE FROM ", Table("queues"), " WHERE queue_id = $1"),
+                       queue_id)
+            .affected_rows());
+  });
+  if (!deleted.ok()) return deleted.status();
+  if (*deleted == 0) return absl::NotFoundError("no such queue");
+  return absl::OkStatus();
 }
 
 }  // namespace boneyard::matchmaking

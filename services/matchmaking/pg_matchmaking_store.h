@@ -28,6 +28,15 @@ struct PlayerRow {
   absl::Time create_time;
 };
 
+struct QueueRow {
+  std::string queue_id;
+  std::string game;
+  // The serialized v1.Queue without its name and timestamps.
+  std::string settings;
+  absl::Time create_time;
+  absl::Time update_time;
+};
+
 class PgMatchmakingStore {
  public:
   // Applies the matchmaking migrations to `schema` (creating it if needed) and returns a store
@@ -48,6 +57,21 @@ class PgMatchmakingStore {
   absl::Status SetTokenHash(const std::string& player_id, const std::string& token_hash);
   // The id of the player whose token hashes to `token_hash`, or nullopt.
   absl::StatusOr<std::optional<std::string>> PlayerWithTokenHash(const std::string& token_hash);
+
+  // Adds a queue. ALREADY_EXISTS when its id is taken.
+  absl::Status InsertQueue(const QueueRow& queue);
+  // The queue, or nullopt.
+  absl::StatusOr<std::optional<QueueRow>> GetQueue(const std::string& queue_id);
+  // Up to `limit` queues after `after_id` by id; `game` empty means every game.
+  absl::StatusOr<std::vector<QueueRow>> ListQueues(const std::string& game,
+                                                   const std::string& after_id, int limit);
+  // Replaces a queue's settings and update time if it is still as read (its update time is
+  // `read_update_time`): NOT_FOUND when there is no such queue, ABORTED when it changed
+  // meanwhile (read it again and retry).
+  absl::Status UpdateQueue(const std::string& queue_id, const std::string& settings,
+                           absl::Time read_update_time, absl::Time update_time);
+  // NOT_FOUND when there is no such queue.
+  absl::Status DeleteQueue(const std::string& queue_id);
 
  private:
   PgMatchmakingStore(PgPool& pool, std::string schema);

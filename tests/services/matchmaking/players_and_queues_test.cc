@@ -1,5 +1,5 @@
-// The matchmaking service's player accounts end to end: a real gRPC server on loopback over
-// MatchmakingLogic and PgMatchmakingStore, against the PostgreSQL named by
+// The matchmaking service's player accounts and queues end to end: a real gRPC server on
+// loopback over MatchmakingLogic and PgMatchmakingStore, against the PostgreSQL named by
 // BONEYARD_TEST_DATABASE_URL (tests/run.sh starts one). Each test works in a schema of its own,
 // dropped at the end. Without the database these tests fail; they never skip.
 #include <grpcpp/grpcpp.h>
@@ -11,11 +11,13 @@
 #include <random>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "boneyard/v1/matchmaking.grpc.pb.h"
+#include "google/protobuf/empty.pb.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "services/common/pg_pool.h"
@@ -320,6 +322,201 @@ TEST_F(PlayersTest, MalformedFieldsAreRefusedAndChangeNothing) {
   EXPECT_THAT(after, HasSubstr("zoe|"));
   EXPECT_THAT(after, HasSubstr("jose|"));
   EXPECT_THAT(after, HasSubstr(before));
+}
+
+// ----- Queues -------------------------------------------------------------------------------
+
+v1::Queue FortyTwoQueue() {
+  v1::Queue queue;
+  queue.set_display_name("Forty-Two, rated, to 7 marks");
+  queue.set_game("forty_two");
+  (*queue.mutable_rules())["scoring"].set_string_value("marks");
+  queue.set_rated(true);
+  queue.mutable_format()->mutable_teams()->set_teams(2);
+  queue.mutable_format()->mutable_teams()->set_team_size(2);
+  queue.mutable_window()->set_initial(3);
+  queue.mutable_window()->set_per_second(0.25);
+  queue.mutable_window()->set_max(25);
+  queue.mutable_bot_fill()->set_enabled(true);
+  queue.mutable_bot_fill()->mutable_after()->set_seconds(60);
+  return queue;
+}
+
+class QueuesTest : public PlayersTest {
+ protected:
+  grpc::Status CreateQueue(const std::string& id, const v1::Queue& queue, v1::Queue* created,
+                           std::optional<std::string> token = kOperatorToken) {
+    v1::CreateQueueRequest request;
+    request.set_queue_id(id);
+    *request.mutable_queue() = queue;
+    return stub_->CreateQueue(Context(token).get(), request, created);
+  }
+  grpc::Status GetQueue(const std::string& name, v1::Queue* queue) {
+    v1::GetQueueRequest request;
+    request.set_name(name);
+    return stub_->GetQueue(Context().get(), request, queue);
+  }
+};
+
+TEST_F(QueuesTest, CreateGetListUpdateAndDelete) {
+  v1::Queue created;
+  ASSERT_TRUE(CreateQueue("forty-two-rated", FortyTwoQueue(), &created).ok());
+  EXPECT_EQ(created.name(), "queues/forty-two-rated");
+  v1::Queue eighty_four = FortyTwoQueue();
+  eighty_four.set_game("eighty_four");
+  eighty_four.clear_rules();
+  eighty_four.mutable_format()->mutable_teams()->set_team_size(4);
+  v1::Queue muggins;
+  muggins.set_display_name("Muggins, casual");
+  muggins.set_game("muggins");
+  muggins.mutable_format()->mutable_head_to_head();
+  muggins.mutable_window()->set_max(10);
+  v1::Queue train;
+  train.set_display_name("Mexican Train tables");
+  train.set_game("mexican_train");
+  train.mutable_format()->mutable_free_for_all()->set_min_players(4);
+  train.mutable_format()->mutable_free_for_all()->set_max_players(8);
+  train.mutable_window()->set_max(10);
+  for (const auto& [id, queue] : std::vector<std::pair<std::string, v1::Queue>>{
+           {"eighty-four", eighty_four}, {"muggins", muggins}, {"train", train}}) {
+    v1::Queue made;
+    grpc::Status status = CreateQueue(id, queue, &made);
+    ASSERT_TRUE(status.ok()) << id << ": " << status.error_message();
+  }
+  v1::Queue got;
+  ASSERT_TRUE(GetQueue("queues/forty-two-rated", &got).ok());
+  EXPECT_EQ(got.SerializeAsString(), created.SerializeAsString());
+
+  v1::ListQueuesRequest list;
+  list.set_page_size(3);
+  v1::ListQueuesResponse listed;
+  ASSERT_TRUE(stub_->ListQueues(Context().get(), list, &listed).ok());
+  ASSERT_EQ(listed.queues_size(), 3);
+  list.set_page_token(listed.next_page_token());
+  ASSERT_TRUE(stub_->ListQueues(Context().get(), list, &listed).ok());
+  ASSERT_EQ(listed.queues_size(), 1);
+  EXPECT_EQ(listed.queues(0).name(), "queues/train");
+  EXPECT_TRUE(listed.next_page_token().empty());
+  v1::ListQueuesRequest by_game;
+  by_game.set_game("muggins");
+  ASSERT_TRUE(stub_->ListQueues(Context().get(), by_game, &listed).ok());
+  ASSERT_EQ(listed.queues_size(), 1);
+
+  v1::UpdateQueueRequest update;
+  update.mutable_queue()->set_name("queues/forty-two-rated");
+  update.mutable_queue()->set_display_name("Forty-Two, rated");
+  update.mutable_queue()->mutable_window()->set_max(30);
+  update.mutable_update_mask()->add_paths("display_name");
+  v1::Queue updated;
+  ASSERT_TRUE(stub_->UpdateQueue(Context(kOperatorToken).get(), update, &updated).ok());
+  EXPECT_EQ(updated.display_name(), "Forty-Two, rated");
+  EXPECT_EQ(updated.window().max(), 25);  // not in the mask: unchanged
+  ASSERT_TRUE(GetQueue("queues/forty-two-rated", &got).ok());
+  EXPECT_EQ(got.SerializeAsString(), updated.SerializeAsString());
+
+  v1::DeleteQueueRequest remove;
+  remove.set_name("queues/muggins");
+  google::protobuf::Empty empty;
+  ASSERT_TRUE(stub_->DeleteQueue(Context(kOperatorToken).get(), remove, &empty).ok());
+  EXPECT_EQ(GetQueue("queues/muggins", &got).error_code(), grpc::StatusCode::NOT_FOUND);
+  EXPECT_EQ(stub_->DeleteQueue(Context(kOperatorToken).get(), remove, &empty).error_code(),
+            grpc::StatusCode::NOT_FOUND);
+}
+
+TEST_F(QueuesTest, OnlyTheOperatorWritesQueues) {
+  v1::CreatePlayerResponse ann;
+  ASSERT_TRUE(Create("ann", "Ann", &ann).ok());
+  v1::Queue created;
+  EXPECT_EQ(CreateQueue("q", FortyTwoQueue(), &created, std::nullopt).error_code(),
+            grpc::StatusCode::UNAUTHENTICATED);
+  EXPECT_EQ(CreateQueue("q", FortyTwoQueue(), &created, ann.token()).error_code(),
+            grpc::StatusCode::PERMISSION_DENIED);
+  ASSERT_TRUE(CreateQueue("q", FortyTwoQueue(), &created).ok());
+  EXPECT_EQ(CreateQueue("q", FortyTwoQueue(), &created).error_code(),
+            grpc::StatusCode::ALREADY_EXISTS);
+  v1::DeleteQueueRequest remove;
+  remove.set_name("queues/q");
+  google::protobuf::Empty empty;
+  EXPECT_EQ(stub_->DeleteQueue(Context(ann.token()).get(), remove, &empty).error_code(),
+            grpc::StatusCode::PERMISSION_DENIED);
+  v1::Queue got;
+  EXPECT_TRUE(GetQueue("queues/q", &got).ok());
+}
+
+TEST_F(QueuesTest, SettingsTheGameCannotSeatAreRefusedAndChangeNothing) {
+  v1::Queue created;
+  ASSERT_TRUE(CreateQueue("base", FortyTwoQueue(), &created).ok());
+  using Mutation = void (*)(v1::Queue&);
+  struct Case {
+    const char* what;
+    const char* field;
+    Mutation mutate;
+  };
+  const Case cases[] = {
+      {"an unknown game", "queue.game", [](v1::Queue& q) { q.set_game("chess"); }},
+      {"a 1 MB game", "queue.game", [](v1::Queue& q) { q.set_game(kMegabyte); }},
+      {"a rule out of range", "queue.rules",
+       [](v1::Queue& q) { (*q.mutable_rules())["target"].set_int_value(5); }},
+      {"an unknown rule", "queue.rules",
+       [](v1::Queue& q) { (*q.mutable_rules())["house_rule"].set_bool_value(true); }},
+      {"head-to-head for a team game", "queue.format",
+       [](v1::Queue& q) { q.mutable_format()->mutable_head_to_head(); }},
+      {"three to a team in Forty-Two", "queue.format",
+       [](v1::Queue& q) { q.mutable_format()->mutable_teams()->set_team_size(3); }},
+      {"no format", "queue.format", [](v1::Queue& q) { q.clear_format(); }},
+      {"a window narrower at the end", "queue.window",
+       [](v1::Queue& q) { q.mutable_window()->set_max(1); }},
+      {"a negative bot wait", "queue.bot_fill.after",
+       [](v1::Queue& q) { q.mutable_bot_fill()->mutable_after()->set_seconds(-1); }},
+      {"a bot the game lacks", "queue.bot_fill.bot_kind",
+       [](v1::Queue& q) { q.mutable_bot_fill()->set_bot_kind("grandmaster"); }},
+      {"a timeout policy without a clock", "queue.clock.timeout_policy",
+       [](v1::Queue& q) { q.mutable_clock()->set_timeout_policy(v1::ClockSettings::FORFEIT); }},
+      {"a 1 MB display name", "queue.display_name",
+       [](v1::Queue& q) { q.set_display_name(kMegabyte); }},
+      {"an empty display name", "queue.display_name",
+       [](v1::Queue& q) { q.clear_display_name(); }},
+  };
+  for (const Case& c : cases) {
+    v1::Queue queue = FortyTwoQueue();
+    c.mutate(queue);
+    v1::Queue made;
+    ExpectRefused(CreateQueue("other", queue, &made), c.field, c.what);
+  }
+  // Mexican Train on the default double-12 set has no deal for two (or three) players.
+  v1::Queue train;
+  train.set_display_name("Trains");
+  train.set_game("mexican_train");
+  train.mutable_format()->mutable_free_for_all()->set_min_players(2);
+  train.mutable_format()->mutable_free_for_all()->set_max_players(8);
+  ExpectRefused(CreateQueue("other", train, &created), "queue.rules", "a table size without deal");
+
+  // An update that would make the queue invalid changes nothing; so do forbidden masks.
+  v1::Queue before;
+  ASSERT_TRUE(GetQueue("queues/base", &before).ok());
+  v1::UpdateQueueRequest update;
+  update.mutable_queue()->set_name("queues/base");
+  update.mutable_queue()->mutable_format()->mutable_head_to_head();
+  update.mutable_update_mask()->add_paths("format");
+  v1::Queue updated;
+  ExpectRefused(stub_->UpdateQueue(Context(kOperatorToken).get(), update, &updated),
+                "queue.format", "an update to a format the game cannot seat");
+  for (const char* path : {"game", "name", "create_time", "no_such_field"}) {
+    update.mutable_update_mask()->clear_paths();
+    update.mutable_update_mask()->add_paths(path);
+    ExpectRefused(stub_->UpdateQueue(Context(kOperatorToken).get(), update, &updated),
+                  "update_mask", path);
+  }
+  update.mutable_update_mask()->clear_paths();
+  ExpectRefused(stub_->UpdateQueue(Context(kOperatorToken).get(), update, &updated),
+                "update_mask", "an empty mask");
+  v1::Queue after;
+  ASSERT_TRUE(GetQueue("queues/base", &after).ok());
+  EXPECT_EQ(after.SerializeAsString(), before.SerializeAsString());
+  for (const std::string& name : {std::string("base"), "queues/" + kMegabyte,
+                                  std::string("queues/a\0b", 10)}) {
+    ExpectRefused(GetQueue(name, &after), "name", "GetQueue " + name.substr(0, 12));
+  }
 }
 
 }  // namespace

@@ -1,0 +1,191 @@
+#include "services/matchmaking/queue_settings.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "engine/bots/bot.h"
+#include "engine/core/registry.h"
+#include "services/common/engine_proto.h"
+#include "services/common/validation.h"
+
+namespace boneyard::matchmaking {
+namespace {
+
+absl::Status Invalid(absl::string_view field, absl::string_view why) {
+  return absl::InvalidArgumentError(absl::StrCat(field, ": ", why));
+}
+
+absl::Duration FromDuration(const google::protobuf::Duration& d) {
+  return absl::Seconds(d.seconds()) + absl::Nanoseconds(d.nanos());
+}
+
+absl::Status CheckWait(absl::string_view field, const google::protobuf::Duration& d) {
+  if (absl::Status s = validation::CheckDuration(field, d); !s.ok()) return s;
+  if (FromDuration(d) < absl::ZeroDuration()) return Invalid(field, "is negative");
+  return absl::OkStatus();
+}
+
+// The game made from the queue's rules for `players` seats: its error names the option.
+absl::StatusOr<std::shared_ptr<const Game>> GameFor(const GameSpec& spec,
+                                                    std::map<std::string, OptionValue> values,
+                                                    int players) {
+  const bool has_players = std::any_of(spec.options.begin(), spec.options.end(),
+                                       [](const OptionSpec& o) { return o.name == "players"; });
+  if (has_players) values["players"] = static_cast<int64_t>(players);
+  absl::StatusOr<std::shared_ptr<const Game>> game = DefaultRegistry().CreateGame(spec.name, values);
+  if (!game.ok()) return Invalid("queue.rules", game.status().message());
+  if ((*game)->num_seats() != players) {
+    return Invalid("queue.format", absl::StrCat(spec.name, " under these rules seats ",
+                                                (*game)->num_seats(), ", not ", players));
+  }
+  return game;
+}
+
+absl::Status CheckFormat(const v1::Queue& queue, const GameSpec& spec,
+                         const std::map<std::string, OptionValue>& values) {
+  const v1::QueueFormat& format = queue.format();
+  switch (format.kind_case()) {
+    case v1::QueueFormat::kHeadToHead: {
+      absl::StatusOr<std::shared_ptr<const Game>> game = GameFor(spec, values, 2);
+      if (!game.ok()) return game.status();
+      if (!(*game)->teams().empty()) {
+        return Invalid("queue.format", absl::StrCat(spec.name, " is played in teams"));
+      }
+      return absl::OkStatus();
+    }
+    case v1::QueueFormat::kFreeForAll: {
+      const v1::QueueFormat::FreeForAll& ffa = format.free_for_all();
+      if (ffa.min_players() < 2 || ffa.min_players() > ffa.max_players() ||
+          ffa.max_players() > kMaxTablePlayers) {
+        return Invalid("queue.format.free_for_all",
+                       absl::StrCat("needs 2 <= min_players <= max_players <= ",
+                                    kMaxTablePlayers));
+      }
+      if (absl::Status s =
+              CheckWait("queue.format.free_for_all.short_table_after", ffa.short_table_after());
+          !s.ok()) {
+        return s;
+      }
+      for (int players = ffa.min_players(); players <= ffa.max_players(); ++players) {
+        absl::StatusOr<std::shared_ptr<const Game>> game = GameFor(spec, values, players);
+        if (!game.ok()) return game.status();
+        if (!(*game)->teams().empty()) {
+          return Invalid("queue.format", absl::StrCat(spec.name, " is played in teams"));
+        }
+      }
+      return absl::OkStatus();
+    }
+    case v1::QueueFormat::kTeams: {
+      const v1::QueueFormat::Teams& teams = format.teams();
+      if (teams.teams() < 2 || teams.teams() > 4 || teams.team_size() < 1 ||
+          teams.team_size() > 4) {
+        return Invalid("queue.format.teams", "2 to 4 teams of 1 to 4 players");
+      }
+      absl::StatusOr<std::shared_ptr<const Game>> game =
+          GameFor(spec, values, teams.teams() * teams.team_size());
+      if (!game.ok()) return game.status();
+      const Teams& shape = (*game)->teams();
+      const bool fits = static_cast<int>(shape.size()) == teams.teams() &&
+                        std::all_of(shape.begin(), shape.end(), [&](const std::vector<int>& t) {
+                          return static_cast<int>(t.size()) == teams.team_size();
+                        });
+      if (!fits) {
+        return Invalid("queue.format.teams",
+                       absl::StrCat(spec.name, " under these rules is not played by ",
+                                    teams.teams(), " teams of ", teams.team_size()));
+      }
+      return absl::OkStatus();
+    }
+    case v1::QueueFormat::KIND_NOT_SET:
+      break;
+  }
+  return Invalid("queue.format", "set one of head_to_head, free_for_all, teams");
+}
+
+}  // namespace
+
+absl::Status CheckQueueSettings(const v1::Queue& queue) {
+  if (absl::Status s = validation::CheckText("queue.display_name", queue.display_name(),
+                                             4 * kMaxQueueDisplayNameChars);
+      !s.ok()) {
+    return s;
+  }
+  if (queue.display_name().empty()) return Invalid("queue.display_name", "is empty");
+  if (absl::Status s = validation::CheckId("queue.game", queue.game()); !s.ok()) return s;
+  const GameSpec* spec = DefaultRegistry().Find(queue.game());
+  if (spec == nullptr) {
+    return Invalid("queue.game", absl::StrCat("unknown game ", validation::Quote(queue.game())));
+  }
+  for (const auto& [name, value] : queue.rules()) {
+    if (absl::Status s = validation::CheckId("queue.rules (an option name)", name); !s.ok()) {
+      return s;
+    }
+    if (value.kind_case() == v1::RuleValue::kStringValue) {
+      if (absl::Status s = validation::CheckId(absl::StrCat("queue.rules.", name),
+                                               value.string_value());
+          !s.ok()) {
+        return s;
+      }
+    }
+  }
+  absl::StatusOr<std::map<std::string, OptionValue>> values =
+      RuleValuesFromProto(queue.rules(), *spec);
+  if (!values.ok()) return Invalid("queue.rules", values.status().message());
+  if (absl::Status s = CheckFormat(queue, *spec, *values); !s.ok()) return s;
+
+  const v1::ClockSettings& clock = queue.clock();
+  if (absl::Status s = CheckWait("queue.clock.per_move", clock.per_move()); !s.ok()) return s;
+  if (absl::Status s = validation::CheckEnum("queue.clock.timeout_policy", clock.timeout_policy());
+      !s.ok()) {
+    return s;
+  }
+  if (clock.timeout_policy() != v1::ClockSettings::TIMEOUT_POLICY_UNSPECIFIED &&
+      FromDuration(clock.per_move()) == absl::ZeroDuration()) {
+    return Invalid("queue.clock.timeout_policy", "is set without queue.clock.per_move");
+  }
+  const v1::RatingWindow& window = queue.window();
+  if (!(window.initial() >= 0 && window.per_second() >= 0 && window.max() >= window.initial() &&
+        std::isfinite(window.max()) && std::isfinite(window.per_second()))) {
+    return Invalid("queue.window", "finite, not negative, and initial <= max");
+  }
+  if (absl::Status s = CheckWait("queue.bot_fill.after", queue.bot_fill().after()); !s.ok()) {
+    return s;
+  }
+  const std::string& bot = queue.bot_fill().bot_kind();
+  if (!bot.empty()) {
+    const std::vector<std::string> kinds = DefaultBots().BotsFor(queue.game());
+    if (std::find(kinds.begin(), kinds.end(), bot) == kinds.end()) {
+      return Invalid("queue.bot_fill.bot_kind",
+                     absl::StrCat(queue.game(), " has no bot ", validation::Quote(bot)));
+    }
+  }
+  return CheckWait("queue.max_wait", queue.max_wait());
+}
+
+QueueRules MatchingRulesOf(const v1::Queue& queue) {
+  QueueRules rules;
+  const v1::QueueFormat& format = queue.format();
+  if (format.has_free_for_all()) {
+    rules.format = {.kind = FormatKind::kFreeForAll,
+                    .min_players = format.free_for_all().min_players(),
+                    .max_players = format.free_for_all().max_players(),
+                    .short_table_after = FromDuration(format.free_for_all().short_table_after())};
+  } else if (format.has_teams()) {
+    rules.format = {.kind = FormatKind::kTeams,
+                    .teams = format.teams().teams(),
+                    .team_size = format.teams().team_size()};
+  }
+  rules.widening = {.initial = queue.window().initial(),
+                    .per_second = queue.window().per_second(),
+                    .max = queue.window().max()};
+  rules.bot_fill = {.enabled = queue.bot_fill().enabled(),
+                    .after = FromDuration(queue.bot_fill().after())};
+  return rules;
+}
+
+}  // namespace boneyard::matchmaking

@@ -1,0 +1,28 @@
+// A queue's settings (v1.Queue) checked against the engine — the game exists, its rules resolve,
+// it can seat the format (every table size of a free-for-all; teams of the format's shape for a
+// team format, none otherwise), the bot exists — and turned into the matching library's rules.
+// No gRPC, no database.
+#ifndef BONEYARD_SERVICES_MATCHMAKING_QUEUE_SETTINGS_H_
+#define BONEYARD_SERVICES_MATCHMAKING_QUEUE_SETTINGS_H_
+
+#include "absl/status/status.h"
+#include "boneyard/v1/matchmaking.pb.h"
+#include "services/matchmaking/matching/queue_rules.h"
+
+namespace boneyard::matchmaking {
+
+// The most players a free-for-all table seats (the largest any game takes).
+inline constexpr int kMaxTablePlayers = 8;
+// A queue's display name: 1 to this many characters.
+inline constexpr int kMaxQueueDisplayNameChars = 80;
+
+// OK, or INVALID_ARGUMENT naming the field (`queue.game`, `queue.rules.target`,
+// `queue.format`, ...). `name` and the timestamps are not looked at.
+absl::Status CheckQueueSettings(const v1::Queue& queue);
+
+// The matching library's rules for a queue that passed CheckQueueSettings.
+QueueRules MatchingRulesOf(const v1::Queue& queue);
+
+}  // namespace boneyard::matchmaking
+
+#endif  // BONEYARD_SERVICES_MATCHMAKING_QUEUE_SETTINGS_H_
