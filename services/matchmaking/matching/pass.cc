@@ -22,6 +22,8 @@ std::vector<double> Chances(const QueueRules& rules,
     for (const SeatFill& seat : side) team.push_back(seat.rating);
   }
   absl::StatusOr<std::vector<double>> chances = ratings::PredictWin(rules.model, teams);
+  // PredictWin refuses only non-finite ratings, which ratings never stores: a pass shows such
+  // a match with no chances rather than fail every other match beside it.
   return chances.ok() ? *std::move(chances) : std::vector<double>(sides.size(), 0.0);
 }
 
