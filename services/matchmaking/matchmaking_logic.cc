@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "absl/strings/ascii.h"
+#include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
 #include "google/protobuf/util/time_util.h"
@@ -48,6 +49,27 @@ absl::StatusOr<std::string> ParsePlayerName(absl::string_view name) {
 
 absl::StatusOr<std::string> ParseQueueName(absl::string_view name, absl::string_view field) {
   return ParseName(name, "queues", field);
+}
+
+// A fresh invite code: 10 characters of an alphabet without look-alikes (0/O, 1/I), 50 bits.
+std::string NewInviteCode() {
+  static constexpr char kAlphabet[] = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ";
+  std::string code;
+  for (unsigned char byte : RandomBytes(10)) code += kAlphabet[byte % 32];
+  return code;
+}
+
+v1::Party ToProto(const PartyRow& row) {
+  v1::Party party;
+  party.set_name(absl::StrCat("parties/", row.party_id));
+  if (!row.leader.empty()) party.set_leader(absl::StrCat(kPlayersPrefix, row.leader));
+  for (const std::string& member : row.members) {
+    party.add_members(absl::StrCat(kPlayersPrefix, member));
+  }
+  party.set_invite_code(row.invite_code);
+  *party.mutable_create_time() = google::protobuf::util::TimeUtil::MicrosecondsToTimestamp(
+      absl::ToUnixMicros(row.create_time));
+  return party;
 }
 
 google::protobuf::Timestamp Timestamp(absl::Time t) {
@@ -153,6 +175,20 @@ absl::Status MatchmakingLogic::RequireOperator(const std::optional<std::string>&
   absl::StatusOr<std::optional<std::string>> player = PlayerOf(token);
   if (!player.ok()) return player.status();
   return auth_.RequireOperator(token, player->has_value());
+}
+
+absl::StatusOr<std::string> MatchmakingLogic::CallingPlayer(
+    const std::optional<std::string>& token) {
+  if (!token.has_value() || token->empty()) {
+    return absl::UnauthenticatedError("missing bearer token");
+  }
+  if (auth_.Classify(token) == Authenticator::Role::kOperator) {
+    return absl::PermissionDeniedError("parties and tickets are a player's: use a player's token");
+  }
+  absl::StatusOr<std::optional<std::string>> player = PlayerOf(token);
+  if (!player.ok()) return player.status();
+  if (!player->has_value()) return absl::UnauthenticatedError("unknown token");
+  return **player;
 }
 
 absl::StatusOr<v1::CreatePlayerResponse> MatchmakingLogic::CreatePlayer(
@@ -354,6 +390,95 @@ absl::Status MatchmakingLogic::DeleteQueue(const std::optional<std::string>& tok
   if (!id.ok()) return id.status();
   absl::Status deleted = store_.DeleteQueue(*id);
   return absl::IsNotFound(deleted) ? NoSuchQueue(*id) : deleted;
+}
+
+absl::StatusOr<v1::Party> MatchmakingLogic::CreateParty(const std::optional<std::string>& token) {
+  absl::StatusOr<std::string> caller = CallingPlayer(token);
+  if (!caller.ok()) return caller.status();
+  const PartyRow row{.party_id = absl::BytesToHexString(RandomBytes(8)),
+                     .leader = *caller,
+                     .invite_code = NewInviteCode(),
+                     .create_time = StoredNow(),
+                     .members = {*caller}};
+  if (absl::Status s = store_.CreateParty(row); !s.ok()) return s;
+  return ToProto(row);
+}
+
+absl::StatusOr<v1::Party> MatchmakingLogic::JoinParty(const std::optional<std::string>& token,
+                                                      const v1::JoinPartyRequest& request) {
+  absl::StatusOr<std::string> caller = CallingPlayer(token);
+  if (!caller.ok()) return caller.status();
+  if (absl::Status s = validation::CheckId("invite_code", request.invite_code()); !s.ok()) {
+    return s;
+  }
+  absl::StatusOr<std::string> party_id =
+      store_.JoinParty(request.invite_code(), *caller, kMaxPartyMembers);
+  if (!party_id.ok()) return party_id.status();
+  absl::StatusOr<std::optional<PartyRow>> row = store_.GetParty(*party_id);
+  if (!row.ok()) return row.status();
+  if (!row->has_value()) return absl::NotFoundError("the party ended meanwhile");
+  return ToProto(**row);
+}
+
+absl::StatusOr<v1::Party> MatchmakingLogic::GetParty(const std::optional<std::string>& token,
+                                                     const v1::GetPartyRequest& request) {
+  const bool is_operator = auth_.Classify(token) == Authenticator::Role::kOperator;
+  std::optional<std::string> caller;
+  if (!is_operator) {
+    absl::StatusOr<std::string> player = CallingPlayer(token);
+    if (!player.ok()) return player.status();
+    caller = *player;
+  }
+  absl::StatusOr<std::string> id = ParseName(request.name(), "parties", "name");
+  if (!id.ok()) return id.status();
+  absl::StatusOr<std::optional<PartyRow>> row = store_.GetParty(*id);
+  if (!row.ok()) return row.status();
+  if (!row->has_value()) return absl::NotFoundError(absl::StrCat("no party ", validation::Quote(*id)));
+  if (caller.has_value() && std::find((*row)->members.begin(), (*row)->members.end(), *caller) ==
+                                (*row)->members.end()) {
+    return absl::PermissionDeniedError("only a party's members see it");
+  }
+  return ToProto(**row);
+}
+
+absl::StatusOr<v1::Party> MatchmakingLogic::LeaveParty(const std::optional<std::string>& token,
+                                                       const v1::LeavePartyRequest& request) {
+  const bool is_operator = auth_.Classify(token) == Authenticator::Role::kOperator;
+  std::string leaving;
+  if (is_operator) {
+    absl::StatusOr<std::string> named = ParseName(request.player(), "players", "player");
+    if (!named.ok()) return named.status();
+    leaving = *named;
+  } else {
+    absl::StatusOr<std::string> caller = CallingPlayer(token);
+    if (!caller.ok()) return caller.status();
+    if (!request.player().empty() &&
+        request.player() != absl::StrCat(kPlayersPrefix, *caller)) {
+      return absl::PermissionDeniedError("a player may take only themselves out of a party");
+    }
+    leaving = *caller;
+  }
+  absl::StatusOr<std::string> id = ParseName(request.name(), "parties", "name");
+  if (!id.ok()) return id.status();
+  absl::StatusOr<std::optional<PartyRow>> before = store_.GetParty(*id);
+  if (!before.ok()) return before.status();
+  if (!before->has_value()) {
+    return absl::NotFoundError(absl::StrCat("no party ", validation::Quote(*id)));
+  }
+  const std::vector<std::string>& members = (*before)->members;
+  if (std::find(members.begin(), members.end(), leaving) == members.end()) {
+    return is_operator ? absl::NotFoundError("the player is not a member of this party")
+                       : absl::PermissionDeniedError("only a party's members may leave it");
+  }
+  if (absl::Status s = store_.LeaveParty(*id, leaving); !s.ok()) return s;
+  absl::StatusOr<std::optional<PartyRow>> after = store_.GetParty(*id);
+  if (!after.ok()) return after.status();
+  if (after->has_value()) return ToProto(**after);
+  // The last member left: the party as it ended, without members.
+  PartyRow ended = **before;
+  ended.leader.clear();
+  ended.members.clear();
+  return ToProto(ended);
 }
 
 }  // namespace boneyard::matchmaking

@@ -2,8 +2,7 @@
 // tokens and the store. The gRPC handlers (matchmaking_service.cc) only decode, call and
 // encode; tests drive this class directly as well.
 //
-// Built so far: player accounts and queues (issue 19's first RPCs). Parties and tickets
-// follow.
+// Built so far: player accounts, queues and parties (issue 19's first RPCs). Tickets follow.
 //
 // Tokens are the call's bearer token (nullopt when it had none). A player's token is stored
 // only as its SHA-256: a stolen database holds no usable token. A missing or unknown token is
@@ -23,6 +22,9 @@
 #include "services/matchmaking/pg_matchmaking_store.h"
 
 namespace boneyard::matchmaking {
+
+// The most members a party has.
+inline constexpr int kMaxPartyMembers = 8;
 
 // A display name: 1 to this many characters (Unicode code points).
 inline constexpr int kMaxDisplayNameChars = 40;
@@ -69,9 +71,21 @@ class MatchmakingLogic {
   absl::Status DeleteQueue(const std::optional<std::string>& token,
                            const v1::DeleteQueueRequest& request);
 
+  // Parties: a player's (the operator may look and remove members).
+  absl::StatusOr<v1::Party> CreateParty(const std::optional<std::string>& token);
+  absl::StatusOr<v1::Party> JoinParty(const std::optional<std::string>& token,
+                                      const v1::JoinPartyRequest& request);
+  absl::StatusOr<v1::Party> LeaveParty(const std::optional<std::string>& token,
+                                       const v1::LeavePartyRequest& request);
+  absl::StatusOr<v1::Party> GetParty(const std::optional<std::string>& token,
+                                     const v1::GetPartyRequest& request);
+
  private:
   // OK for the operator token; UNAUTHENTICATED or PERMISSION_DENIED (a player's token).
   absl::Status RequireOperator(const std::optional<std::string>& token);
+  // The player whose token it is: UNAUTHENTICATED for none or an unknown one,
+  // PERMISSION_DENIED for the operator's (who is no player).
+  absl::StatusOr<std::string> CallingPlayer(const std::optional<std::string>& token);
   // The player a token belongs to; nullopt for none (or no token).
   absl::StatusOr<std::optional<std::string>> PlayerOf(const std::optional<std::string>& token);
 

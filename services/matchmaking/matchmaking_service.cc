@@ -61,4 +61,28 @@ grpc::Status MatchmakingServiceImpl::DeleteQueue(grpc::ServerContext* context,
   return ToGrpcStatus(logic_.DeleteQueue(BearerToken(*context), *request));
 }
 
+grpc::Status MatchmakingServiceImpl::CreateParty(grpc::ServerContext* context,
+                                                 const v1::CreatePartyRequest*,
+                                                 v1::Party* response) {
+  return Reply(logic_.CreateParty(BearerToken(*context)), response);
+}
+
+grpc::Status MatchmakingServiceImpl::JoinParty(grpc::ServerContext* context,
+                                               const v1::JoinPartyRequest* request,
+                                               v1::Party* response) {
+  return Reply(logic_.JoinParty(BearerToken(*context), *request), response);
+}
+
+grpc::Status MatchmakingServiceImpl::LeaveParty(grpc::ServerContext* context,
+                                                const v1::LeavePartyRequest* request,
+                                                v1::Party* response) {
+  return Reply(logic_.LeaveParty(BearerToken(*context), *request), response);
+}
+
+grpc::Status MatchmakingServiceImpl::GetParty(grpc::ServerContext* context,
+                                              const v1::GetPartyRequest* request,
+                                              v1::Party* response) {
+  return Reply(logic_.GetParty(BearerToken(*context), *request), response);
+}
+
 }  // namespace boneyard::matchmaking

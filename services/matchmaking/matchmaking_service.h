@@ -3,7 +3,7 @@
 // They block on PostgreSQL, so they are on the synchronous API, whose handlers run on gRPC's
 // own thread pool.
 //
-// Served so far: the player and queue RPCs. The others answer UNIMPLEMENTED until their step
+// Served so far: the player, queue and party RPCs. The others answer UNIMPLEMENTED until their step
 // of issue 19.
 #ifndef BONEYARD_SERVICES_MATCHMAKING_MATCHMAKING_SERVICE_H_
 #define BONEYARD_SERVICES_MATCHMAKING_MATCHMAKING_SERVICE_H_
@@ -43,6 +43,14 @@ class MatchmakingServiceImpl final : public v1::MatchmakingService::Service {
                            v1::Queue* response) override;
   grpc::Status DeleteQueue(grpc::ServerContext* context, const v1::DeleteQueueRequest* request,
                            google::protobuf::Empty* response) override;
+  grpc::Status CreateParty(grpc::ServerContext* context, const v1::CreatePartyRequest* request,
+                           v1::Party* response) override;
+  grpc::Status JoinParty(grpc::ServerContext* context, const v1::JoinPartyRequest* request,
+                         v1::Party* response) override;
+  grpc::Status LeaveParty(grpc::ServerContext* context, const v1::LeavePartyRequest* request,
+                          v1::Party* response) override;
+  grpc::Status GetParty(grpc::ServerContext* context, const v1::GetPartyRequest* request,
+                        v1::Party* response) override;
 
  private:
   MatchmakingLogic& logic_;

@@ -218,4 +218,113 @@ absl::Status PgMatchmakingStore::DeleteQueue(const std::string& queue_id) {
   return absl::OkStatus();
 }
 
+absl::Status PgMatchmakingStore::CreateParty(const PartyRow& party) {
+  absl::Status status = pool_.Run([&](pqxx::work& tx) {
+    tx.exec_params0(absl::StrCat("INSERT INTO ", Table("parties"),
+                                 " (party_id, leader, invite_code, create_time)"
+                                 " VALUES ($1, $2, $3, $4::timestamptz)"),
+                    party.party_id, party.leader, party.invite_code,
+                    PgTimestamp(party.create_time));
+    tx.exec_params0(absl::StrCat("INSERT INTO ", Table("party_members"),
+                                 " (party_id, player_id) VALUES ($1, $2)"),
+                    party.party_id, party.leader);
+  });
+  // The only unique value a new party can collide on is its leader's membership (ids and
+  // codes are 64 and 50 random bits).
+  if (absl::IsAlreadyExists(status)) {
+    return absl::FailedPreconditionError("the player is in a party already; leave it first");
+  }
+  return status;
+}
+
+absl::StatusOr<std::string> PgMatchmakingStore::JoinParty(const std::string& invite_code,
+                                                          const std::string& player_id,
+                                                          int max_members) {
+  // "" : no such code; "full": the party is full; otherwise the party's id.
+  absl::StatusOr<std::string> joined = pool_.Run([&](pqxx::work& tx) -> std::string {
+    // The party's row is locked, so two joins cannot both take its last place.
+    const pqxx::result party = tx.exec_params(
+        absl::StrCat("SELECT party_id FROM ", Table("parties"),
+                     " WHERE invite_code = $1 FOR UPDATE"),
+        invite_code);
+    if (party.empty()) return "";
+    const std::string party_id = party[0][0].as<std::string>();
+    const int members = tx.exec_params1(absl::StrCat("SELECT count(*) FROM ",
+                                                     Table("party_members"),
+                                                     " WHERE party_id = $1"),
+                                        party_id)[0]
+                            .as<int>();
+    if (members >= max_members) return "full";
+    tx.exec_params0(absl::StrCat("INSERT INTO ", Table("party_members"),
+                                 " (party_id, player_id) VALUES ($1, $2)"),
+                    party_id, player_id);
+    return party_id;
+  });
+  if (absl::IsAlreadyExists(joined.status())) {
+    return absl::FailedPreconditionError("the player is in a party already; leave it first");
+  }
+  if (!joined.ok()) return joined.status();
+  if (joined->empty()) return absl::NotFoundError("no party has this invite code");
+  if (*joined == "full") {
+    return absl::FailedPreconditionError(
+        absl::StrCat("the party is full (", max_members, " members)"));
+  }
+  return joined;
+}
+
+absl::Status PgMatchmakingStore::LeaveParty(const std::string& party_id,
+                                            const std::string& player_id) {
+  absl::StatusOr<bool> left = pool_.Run([&](pqxx::work& tx) {
+    const pqxx::result party = tx.exec_params(
+        absl::StrCat("SELECT leader FROM ", Table("parties"), " WHERE party_id = $1 FOR UPDATE"),
+        party_id);
+    if (party.empty()) return false;
+    if (tx.exec_params(absl::StrCat("DELETE FROM ", Table("party_members"),
+                                    " WHERE party_id = $1 AND player_id = $2"),
+                       party_id, player_id)
+            .affected_rows() == 0) {
+      return false;
+    }
+    const pqxx::result next = tx.exec_params(
+        absl::StrCat("SELECT player_id FROM ", Table("party_members"),
+                     " WHERE party_id = $1 ORDER BY seq LIMIT 1"),
+        party_id);
+    if (next.empty()) {
+      tx.exec_params0(absl::StrCat("DELETE FROM ", Table("parties"), " WHERE party_id = $1"),
+                      party_id);
+    } else if (party[0][0].as<std::string>() == player_id) {
+      tx.exec_params0(absl::StrCat("UPDATE ", Table("parties"),
+                                   " SET leader = $2 WHERE party_id = $1"),
+                      party_id, next[0][0].as<std::string>());
+    }
+    return true;
+  });
+  if (!left.ok()) return left.status();
+  if (!*left) return absl::NotFoundError("the player is not a member of this party");
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::optional<PartyRow>> PgMatchmakingStore::GetParty(const std::string& party_id) {
+  return pool_.Run([&](pqxx::work& tx) -> std::optional<PartyRow> {
+    const pqxx::result party = tx.exec_params(
+        absl::StrCat("SELECT party_id, leader, invite_code,"
+                     " (extract(epoch FROM create_time) * 1000000)::bigint FROM ",
+                     Table("parties"), " WHERE party_id = $1"),
+        party_id);
+    if (party.empty()) return std::nullopt;
+    PartyRow row{.party_id = party[0][0].as<std::string>(),
+                 .leader = party[0][1].as<std::string>(),
+                 .invite_code = party[0][2].as<std::string>(),
+                 .create_time = absl::FromUnixMicros(party[0][3].as<int64_t>()),
+                 .members = {}};
+    for (const pqxx::row& member :
+         tx.exec_params(absl::StrCat("SELECT player_id FROM ", Table("party_members"),
+                                     " WHERE party_id = $1 ORDER BY seq"),
+                        party_id)) {
+      row.members.push_back(member[0].as<std::string>());
+    }
+    return row;
+  });
+}
+
 }  // namespace boneyard::matchmaking

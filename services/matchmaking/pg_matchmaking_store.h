@@ -37,6 +37,14 @@ struct QueueRow {
   absl::Time update_time;
 };
 
+struct PartyRow {
+  std::string party_id;
+  std::string leader;
+  std::string invite_code;
+  absl::Time create_time;
+  std::vector<std::string> members;  // in the order they joined, the leader's place kept
+};
+
 class PgMatchmakingStore {
  public:
   // Applies the matchmaking migrations to `schema` (creating it if needed) and returns a store
@@ -72,6 +80,20 @@ class PgMatchmakingStore {
                            absl::Time read_update_time, absl::Time update_time);
   // NOT_FOUND when there is no such queue.
   absl::Status DeleteQueue(const std::string& queue_id);
+
+  // Creates a party whose first member is its leader. FAILED_PRECONDITION when the leader is
+  // in a party already.
+  absl::Status CreateParty(const PartyRow& party);
+  // Adds `player_id` to the party with `invite_code`, which holds at most `max_members`:
+  // NOT_FOUND for no such code, FAILED_PRECONDITION when the player is in a party already or
+  // the party is full. Returns the party's id.
+  absl::StatusOr<std::string> JoinParty(const std::string& invite_code,
+                                        const std::string& player_id, int max_members);
+  // Removes `player_id` from the party: a leader who leaves is followed by the longest-standing
+  // member; the last member's leaving ends the party. NOT_FOUND when the player is not a member.
+  absl::Status LeaveParty(const std::string& party_id, const std::string& player_id);
+  // The party, or nullopt (also once it ended).
+  absl::StatusOr<std::optional<PartyRow>> GetParty(const std::string& party_id);
 
  private:
   PgMatchmakingStore(PgPool& pool, std::string schema);

@@ -1,7 +1,5 @@
-// The matchmaking service's player accounts and queues end to end: a real gRPC server on
-// loopback over MatchmakingLogic and PgMatchmakingStore, against the PostgreSQL named by
-// BONEYARD_TEST_DATABASE_URL (tests/run.sh starts one). Each test works in a schema of its own,
-// dropped at the end. Without the database these tests fail; they never skip.
+// The matchmaking service's player accounts and queues end to end, over its RPCs
+// (matchmaking_test_fixture.h: a real server on loopback, a real PostgreSQL).
 #include <grpcpp/grpcpp.h>
 
 #include <chrono>
@@ -25,122 +23,14 @@
 #include "services/matchmaking/matchmaking_logic.h"
 #include "services/matchmaking/matchmaking_service.h"
 #include "services/matchmaking/pg_matchmaking_store.h"
+#include "tests/services/matchmaking/matchmaking_test_fixture.h"
 
 namespace boneyard::matchmaking {
 namespace {
 
 using ::testing::HasSubstr;
 
-constexpr char kUrlVariable[] = "BONEYARD_TEST_DATABASE_URL";
-constexpr char kOperatorToken[] = "operator-token-for-tests-0123456789";
-const std::string kMegabyte(1 << 20, 'x');
-
-std::unique_ptr<grpc::ClientContext> Context(std::optional<std::string> token = std::nullopt) {
-  auto context = std::make_unique<grpc::ClientContext>();
-  context->set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(30));
-  if (token.has_value()) context->AddMetadata("authorization", "Bearer " + *token);
-  return context;
-}
-
-class PlayersTest : public ::testing::Test {
- protected:
-  void SetUp() override { Start(/*open_registration=*/false); }
-
-  void Start(bool open_registration) {
-    Stop();
-    const char* url = std::getenv(kUrlVariable);
-    ASSERT_TRUE(url != nullptr && *url != '\0')
-        << kUrlVariable << " is not set: these tests need a real PostgreSQL (tests/run.sh)";
-    if (pool_ == nullptr) {
-      absl::StatusOr<std::unique_ptr<PgPool>> pool = PgPool::Connect(url, 4);
-      ASSERT_TRUE(pool.ok()) << pool.status();
-      pool_ = *std::move(pool);
-      std::random_device device;
-      schema_ = absl::StrCat("t_", absl::Hex((uint64_t{device()} << 32) | device(),
-                                              absl::kZeroPad16));
-    }
-    absl::StatusOr<std::unique_ptr<PgMatchmakingStore>> store =
-        PgMatchmakingStore::Open(*pool_, schema_);
-    ASSERT_TRUE(store.ok()) << store.status();
-    store_ = *std::move(store);
-    logic_ = std::make_unique<MatchmakingLogic>(
-        *store_, MatchmakingOptions{.operator_token = kOperatorToken,
-                                    .open_registration = open_registration});
-    service_ = std::make_unique<MatchmakingServiceImpl>(*logic_);
-    absl::StatusOr<std::unique_ptr<GrpcServer>> server =
-        GrpcServer::Start({.listen_address = "127.0.0.1:0", .services = {service_.get()}});
-    ASSERT_TRUE(server.ok()) << server.status();
-    server_ = *std::move(server);
-    stub_ = v1::MatchmakingService::NewStub(grpc::CreateChannel(
-        absl::StrCat("127.0.0.1:", server_->port()), grpc::InsecureChannelCredentials()));
-  }
-
-  void Stop() {
-    if (server_ != nullptr) server_->Shutdown(absl::Seconds(5));
-    server_.reset();
-    service_.reset();
-    logic_.reset();
-    store_.reset();
-  }
-
-  void TearDown() override {
-    Stop();
-    if (pool_ != nullptr) {
-      absl::Status status = pool_->Run([&](pqxx::work& tx) {
-        tx.exec0("DROP SCHEMA IF EXISTS " + tx.quote_name(schema_) + " CASCADE");
-      });
-      EXPECT_TRUE(status.ok()) << status;
-    }
-  }
-
-  grpc::Status Create(const std::string& id, const std::string& display,
-                      v1::CreatePlayerResponse* response,
-                      std::optional<std::string> token = kOperatorToken,
-                      v1::PlayerAccount::Kind kind = v1::PlayerAccount::KIND_UNSPECIFIED) {
-    v1::CreatePlayerRequest request;
-    request.set_player_id(id);
-    request.set_display_name(display);
-    request.set_kind(kind);
-    return stub_->CreatePlayer(Context(token).get(), request, response);
-  }
-
-  grpc::Status Get(const std::string& name, v1::PlayerAccount* player) {
-    v1::GetPlayerRequest request;
-    request.set_name(name);
-    return stub_->GetPlayer(Context().get(), request, player);
-  }
-
-  grpc::Status Rotate(const std::string& name, std::optional<std::string> token,
-                      v1::RotatePlayerTokenResponse* response) {
-    v1::RotatePlayerTokenRequest request;
-    request.set_name(name);
-    return stub_->RotatePlayerToken(Context(token).get(), request, response);
-  }
-
-  // Every row of the players table, as text, to compare before and after.
-  std::string Snapshot() {
-    absl::StatusOr<std::string> rows = pool_->Run([&](pqxx::work& tx) {
-      std::string out;
-      for (const pqxx::row& row :
-           tx.exec("SELECT player_id, display_name, kind, encode(token_hash, 'hex') FROM " +
-                   tx.quote_name(schema_) + ".players ORDER BY player_id")) {
-        for (const pqxx::field& field : row) absl::StrAppend(&out, field.c_str(), "|");
-        out += "\n";
-      }
-      return out;
-    });
-    EXPECT_TRUE(rows.ok()) << rows.status();
-    return rows.ok() ? *rows : "";
-  }
-
-  std::unique_ptr<PgPool> pool_;
-  std::string schema_;
-  std::unique_ptr<PgMatchmakingStore> store_;
-  std::unique_ptr<MatchmakingLogic> logic_;
-  std::unique_ptr<MatchmakingServiceImpl> service_;
-  std::unique_ptr<GrpcServer> server_;
-  std::unique_ptr<v1::MatchmakingService::Stub> stub_;
-};
+using PlayersTest = MatchmakingTest;
 
 TEST_F(PlayersTest, CreateGetAndTheTokenIsStoredOnlyAsAHash) {
   v1::CreatePlayerResponse created;
@@ -265,12 +155,6 @@ TEST_F(PlayersTest, RotatingATokenRetiresTheOldOne) {
 
 // ----- Hostile input ------------------------------------------------------------------------
 
-void ExpectRefused(const grpc::Status& status, const std::string& field, const std::string& what) {
-  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT)
-      << what << ": " << status.error_message().substr(0, 300);
-  EXPECT_LE(status.error_message().size(), 256u) << what;
-  EXPECT_THAT(status.error_message(), HasSubstr(field)) << what;
-}
 
 TEST_F(PlayersTest, MalformedFieldsAreRefusedAndChangeNothing) {
   v1::CreatePlayerResponse good;
