@@ -216,6 +216,10 @@ absl::Time FromTimestamp(const google::protobuf::Timestamp& timestamp) {
   return absl::FromUnixSeconds(timestamp.seconds()) + absl::Nanoseconds(timestamp.nanos());
 }
 
+absl::Duration FromDuration(const google::protobuf::Duration& duration) {
+  return absl::Seconds(duration.seconds()) + absl::Nanoseconds(duration.nanos());
+}
+
 absl::StatusOr<std::map<std::string, OptionValue>> RuleValuesFromProto(
     const google::protobuf::Map<std::string, v1::RuleValue>& values, const GameSpec& spec) {
   std::map<std::string, OptionValue> out;

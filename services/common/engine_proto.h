@@ -18,6 +18,7 @@
 #include "engine/core/view.h"
 #include "engine/records/record.h"
 #include "google/protobuf/struct.pb.h"
+#include "google/protobuf/duration.pb.h"
 #include "google/protobuf/timestamp.pb.h"
 #include "nlohmann/json.hpp"
 
@@ -29,6 +30,7 @@ nlohmann::json StructToJson(const google::protobuf::Struct& value);
 
 google::protobuf::Timestamp ToTimestamp(absl::Time time);
 absl::Time FromTimestamp(const google::protobuf::Timestamp& timestamp);
+absl::Duration FromDuration(const google::protobuf::Duration& duration);
 
 // A request's rule values as the engine's overrides. INVALID_ARGUMENT naming the option when a
 // value is unset, or of another type than the game's option (`spec` gives the types; the

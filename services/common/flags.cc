@@ -8,6 +8,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "services/common/logging.h"
+#include "services/common/server.h"
 
 ABSL_FLAG(std::string, listen, "127.0.0.1:50051", "Address of the gRPC server (host:port).");
 ABSL_FLAG(std::string, metrics_listen, "127.0.0.1:9464",
@@ -22,7 +23,7 @@ ABSL_FLAG(int, db_pool_size, 8, "Number of PostgreSQL connections (1..256).");
 ABSL_FLAG(std::string, log_level, "info", "trace, debug, info, warn, error or off.");
 ABSL_FLAG(absl::Duration, shutdown_grace, absl::Seconds(10),
           "At shutdown, how long calls in flight may take to finish before they are cancelled.");
-ABSL_FLAG(int, max_streams_per_connection, 4096,
+ABSL_FLAG(int, max_streams_per_connection, boneyard::kDefaultMaxStreamsPerConnection,
           "The most calls one client connection has open at once (HTTP/2 "
           "SETTINGS_MAX_CONCURRENT_STREAMS); the client's library holds further calls.");
 

@@ -77,7 +77,7 @@ LiveMatch::LiveMatch(MatchContext& context, NewMatch created, std::shared_ptr<co
     }
   }
   const auto& clock = created_.match.clock();
-  per_move_ = absl::Seconds(clock.per_move().seconds()) + absl::Nanoseconds(clock.per_move().nanos());
+  per_move_ = FromDuration(clock.per_move());
 }
 
 absl::StatusOr<std::shared_ptr<LiveMatch>> LiveMatch::Load(MatchContext& context,

@@ -58,21 +58,15 @@ std::string EncodePageToken(const PageTokens& tokens, const MatchFilter& filter,
 absl::StatusOr<std::optional<MatchCursor>> DecodePageToken(const PageTokens& tokens,
                                                            const std::string& token,
                                                            const MatchFilter& filter) {
-  if (token.empty()) return std::optional<MatchCursor>();
-  absl::StatusOr<std::vector<std::string>> parts = tokens.Decode(token);
-  if (!parts.ok()) return parts.status();
-  int state = 0;
+  absl::StatusOr<std::optional<std::vector<std::string>>> cursor = tokens.DecodeCursor(
+      token, {"v1", absl::StrCat(static_cast<int>(filter.state)), filter.game}, 2);
+  if (!cursor.ok()) return cursor.status();
+  if (!cursor->has_value()) return std::optional<MatchCursor>();
   int64_t micros = 0;
-  if (parts->size() != 5 || (*parts)[0] != "v1" || !absl::SimpleAtoi((*parts)[1], &state) ||
-      !absl::SimpleAtoi((*parts)[3], &micros)) {
-    return absl::InvalidArgumentError(
-        "page_token: was not issued by this service; pass next_page_token unchanged");
+  if (!absl::SimpleAtoi((**cursor)[0], &micros)) {  // signed, so it cannot be: a bug if so
+    return absl::InternalError("page_token: a signed cursor does not parse");
   }
-  if (state != static_cast<int>(filter.state) || (*parts)[2] != filter.game) {
-    return absl::InvalidArgumentError(
-        "page_token: was issued for other filters: keep state and game the same across pages");
-  }
-  return std::optional<MatchCursor>(MatchCursor{absl::FromUnixMicros(micros), (*parts)[4]});
+  return std::optional<MatchCursor>(MatchCursor{absl::FromUnixMicros(micros), (**cursor)[1]});
 }
 
 // Every string, enum and Duration of a CreateMatchRequest against the edge's limits
@@ -112,10 +106,6 @@ absl::Status CheckCreateRequest(const v1::CreateMatchRequest& request) {
 
 absl::Status ShuttingDown() {
   return absl::UnavailableError("the service is shutting down; retry with backoff");
-}
-
-absl::Duration FromDuration(const google::protobuf::Duration& d) {
-  return absl::Seconds(d.seconds()) + absl::Nanoseconds(d.nanos());
 }
 
 }  // namespace
@@ -374,15 +364,12 @@ class MatchHost::Impl {
           !s.ok()) {
         return s;
       }
+      absl::StatusOr<std::optional<std::vector<std::string>>> cursor =
+          page_tokens_.DecodeCursor(request.page_token(), {"parked"}, 1);
+      if (!cursor.ok()) return cursor.status();
       int64_t after = 0;
-      if (!request.page_token().empty()) {
-        absl::StatusOr<std::vector<std::string>> parts = page_tokens_.Decode(request.page_token());
-        if (!parts.ok()) return parts.status();
-        if (parts->size() != 2 || (*parts)[0] != "parked" ||
-            !absl::SimpleAtoi((*parts)[1], &after)) {
-          return absl::InvalidArgumentError(
-              "page_token: was not issued by ListParkedResults; pass next_page_token unchanged");
-        }
+      if (cursor->has_value() && !absl::SimpleAtoi((**cursor)[0], &after)) {
+        return absl::InternalError("page_token: a signed cursor does not parse");
       }
       // One more than asked for tells whether a next page exists.
       absl::StatusOr<std::vector<ParkedItem>> items = store_.ListParked(*page_size + 1, after);

@@ -11,7 +11,7 @@
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
-#include "google/protobuf/util/time_util.h"
+#include "services/common/engine_proto.h"
 #include "services/common/validation.h"
 #include "services/matchmaking/queue_settings.h"
 
@@ -67,13 +67,8 @@ v1::Party ToProto(const PartyRow& row) {
     party.add_members(absl::StrCat(kPlayersPrefix, member));
   }
   party.set_invite_code(row.invite_code);
-  *party.mutable_create_time() = google::protobuf::util::TimeUtil::MicrosecondsToTimestamp(
-      absl::ToUnixMicros(row.create_time));
+  *party.mutable_create_time() = ToTimestamp(row.create_time);
   return party;
-}
-
-google::protobuf::Timestamp Timestamp(absl::Time t) {
-  return google::protobuf::util::TimeUtil::MicrosecondsToTimestamp(absl::ToUnixMicros(t));
 }
 
 // A time as stored: to the microsecond.
@@ -93,8 +88,8 @@ absl::StatusOr<v1::Queue> ToProto(const QueueRow& row) {
     return absl::InternalError(absl::StrCat("queue ", row.queue_id, ": stored settings unreadable"));
   }
   queue.set_name(absl::StrCat(kQueuesPrefix, row.queue_id));
-  *queue.mutable_create_time() = Timestamp(row.create_time);
-  *queue.mutable_update_time() = Timestamp(row.update_time);
+  *queue.mutable_create_time() = ToTimestamp(row.create_time);
+  *queue.mutable_update_time() = ToTimestamp(row.update_time);
   return queue;
 }
 
@@ -120,7 +115,7 @@ v1::PlayerAccount ToProto(const PlayerRow& row) {
   player.set_player_id(row.player_id);
   player.set_display_name(row.display_name);
   player.set_kind(static_cast<v1::PlayerAccount::Kind>(row.kind));
-  *player.mutable_create_time() = Timestamp(row.create_time);
+  *player.mutable_create_time() = ToTimestamp(row.create_time);
   return player;
 }
 
@@ -156,6 +151,29 @@ absl::Status CheckDisplayName(absl::string_view name) {
     return Invalid("display_name", "starts or ends with white space");
   }
   return absl::OkStatus();
+}
+
+absl::StatusOr<MatchmakingLogic::ListPage> MatchmakingLogic::OpenPage(
+    int page_size, const std::string& page_token, std::vector<std::string> identity) const {
+  absl::StatusOr<int> size = validation::PageSize(page_size);
+  if (!size.ok()) return size.status();
+  if (absl::Status s = validation::CheckOptionalId("page_token", page_token,
+                                                   validation::kMaxPageTokenBytes);
+      !s.ok()) {
+    return s;
+  }
+  absl::StatusOr<std::optional<std::vector<std::string>>> cursor =
+      page_tokens_.DecodeCursor(page_token, identity, 1);
+  if (!cursor.ok()) return cursor.status();
+  return ListPage{.size = *size,
+                  .after = cursor->has_value() ? (**cursor)[0] : std::string(),
+                  .identity = std::move(identity)};
+}
+
+std::string MatchmakingLogic::NextPageToken(const ListPage& page, const std::string& last_id) const {
+  std::vector<std::string> parts = page.identity;
+  parts.push_back(last_id);
+  return page_tokens_.Encode(parts);
 }
 
 MatchmakingLogic::MatchmakingLogic(PgMatchmakingStore& store, MatchmakingOptions options)
@@ -234,29 +252,18 @@ absl::StatusOr<v1::PlayerAccount> MatchmakingLogic::GetPlayer(const v1::GetPlaye
 absl::StatusOr<v1::ListPlayersResponse> MatchmakingLogic::ListPlayers(
     const v1::ListPlayersRequest& request) {
   if (absl::Status s = validation::CheckEnum("kind", request.kind()); !s.ok()) return s;
-  absl::StatusOr<int> page_size = validation::PageSize(request.page_size());
-  if (!page_size.ok()) return page_size.status();
-  if (request.page_token().size() > validation::kMaxPageTokenBytes) {
-    return Invalid("page_token", "longer than any token this service issues");
-  }
-  const std::vector<std::string> identity = {"players", absl::StrCat(request.kind())};
-  absl::StatusOr<std::optional<std::vector<std::string>>> cursor =
-      page_tokens_.DecodeCursor(request.page_token(), identity, 1);
-  if (!cursor.ok()) return cursor.status();
-  const std::string after = cursor->has_value() ? (**cursor)[0] : std::string();
+  absl::StatusOr<ListPage> page = OpenPage(request.page_size(), request.page_token(),
+                                           {"players", absl::StrCat(request.kind())});
+  if (!page.ok()) return page.status();
   // One more than the page: whether there is a next page.
   absl::StatusOr<std::vector<PlayerRow>> rows =
-      store_.ListPlayers(request.kind(), after, *page_size + 1);
+      store_.ListPlayers(request.kind(), page->after, page->size + 1);
   if (!rows.ok()) return rows.status();
   v1::ListPlayersResponse response;
-  const bool more = static_cast<int>(rows->size()) > *page_size;
+  const bool more = static_cast<int>(rows->size()) > page->size;
   if (more) rows->pop_back();
   for (const PlayerRow& row : *rows) *response.add_players() = ToProto(row);
-  if (more) {
-    std::vector<std::string> token = identity;
-    token.push_back(rows->back().player_id);
-    response.set_next_page_token(page_tokens_.Encode(token));
-  }
+  if (more) response.set_next_page_token(NextPageToken(*page, rows->back().player_id));
   return response;
 }
 
@@ -278,17 +285,13 @@ absl::StatusOr<v1::RotatePlayerTokenResponse> MatchmakingLogic::RotatePlayerToke
     return absl::PermissionDeniedError("a player may rotate only their own token");
   }
   std::string secret = NewSecretToken();
-  if (absl::Status s = store_.SetTokenHash(*id, TokenHash(secret)); !s.ok()) {
-    if (absl::IsNotFound(s)) {
-      return absl::NotFoundError(absl::StrCat("no player ", validation::Quote(*id)));
-    }
-    return s;
+  absl::StatusOr<PlayerRow> row = store_.SetTokenHash(*id, TokenHash(secret));
+  if (absl::IsNotFound(row.status())) {
+    return absl::NotFoundError(absl::StrCat("no player ", validation::Quote(*id)));
   }
-  absl::StatusOr<std::optional<PlayerRow>> row = store_.GetPlayer(*id);
   if (!row.ok()) return row.status();
-  if (!row->has_value()) return absl::NotFoundError(absl::StrCat("no player ", validation::Quote(*id)));
   v1::RotatePlayerTokenResponse response;
-  *response.mutable_player() = ToProto(**row);
+  *response.mutable_player() = ToProto(*row);
   response.set_token(std::move(secret));
   return response;
 }
@@ -320,31 +323,21 @@ absl::StatusOr<v1::Queue> MatchmakingLogic::GetQueue(const v1::GetQueueRequest& 
 absl::StatusOr<v1::ListQueuesResponse> MatchmakingLogic::ListQueues(
     const v1::ListQueuesRequest& request) {
   if (absl::Status s = validation::CheckOptionalId("game", request.game()); !s.ok()) return s;
-  absl::StatusOr<int> page_size = validation::PageSize(request.page_size());
-  if (!page_size.ok()) return page_size.status();
-  if (request.page_token().size() > validation::kMaxPageTokenBytes) {
-    return Invalid("page_token", "longer than any token this service issues");
-  }
-  const std::vector<std::string> identity = {"queues", request.game()};
-  absl::StatusOr<std::optional<std::vector<std::string>>> cursor =
-      page_tokens_.DecodeCursor(request.page_token(), identity, 1);
-  if (!cursor.ok()) return cursor.status();
-  absl::StatusOr<std::vector<QueueRow>> rows = store_.ListQueues(
-      request.game(), cursor->has_value() ? (**cursor)[0] : std::string(), *page_size + 1);
+  absl::StatusOr<ListPage> page =
+      OpenPage(request.page_size(), request.page_token(), {"queues", request.game()});
+  if (!page.ok()) return page.status();
+  absl::StatusOr<std::vector<QueueRow>> rows =
+      store_.ListQueues(request.game(), page->after, page->size + 1);
   if (!rows.ok()) return rows.status();
   v1::ListQueuesResponse response;
-  const bool more = static_cast<int>(rows->size()) > *page_size;
+  const bool more = static_cast<int>(rows->size()) > page->size;
   if (more) rows->pop_back();
   for (const QueueRow& row : *rows) {
     absl::StatusOr<v1::Queue> queue = ToProto(row);
     if (!queue.ok()) return queue.status();
     *response.add_queues() = *std::move(queue);
   }
-  if (more) {
-    std::vector<std::string> token = identity;
-    token.push_back(rows->back().queue_id);
-    response.set_next_page_token(page_tokens_.Encode(token));
-  }
+  if (more) response.set_next_page_token(NextPageToken(*page, rows->back().queue_id));
   return response;
 }
 
@@ -379,7 +372,7 @@ absl::StatusOr<v1::Queue> MatchmakingLogic::UpdateQueue(const std::optional<std:
       !s.ok()) {
     return absl::IsNotFound(s) ? NoSuchQueue(*id) : s;
   }
-  *queue->mutable_update_time() = Timestamp(now);
+  *queue->mutable_update_time() = ToTimestamp(now);
   return queue;
 }
 
@@ -411,13 +404,10 @@ absl::StatusOr<v1::Party> MatchmakingLogic::JoinParty(const std::optional<std::s
   if (absl::Status s = validation::CheckId("invite_code", request.invite_code()); !s.ok()) {
     return s;
   }
-  absl::StatusOr<std::string> party_id =
+  absl::StatusOr<PartyRow> party =
       store_.JoinParty(request.invite_code(), *caller, kMaxPartyMembers);
-  if (!party_id.ok()) return party_id.status();
-  absl::StatusOr<std::optional<PartyRow>> row = store_.GetParty(*party_id);
-  if (!row.ok()) return row.status();
-  if (!row->has_value()) return absl::NotFoundError("the party ended meanwhile");
-  return ToProto(**row);
+  if (!party.ok()) return party.status();
+  return ToProto(*party);
 }
 
 absl::StatusOr<v1::Party> MatchmakingLogic::GetParty(const std::optional<std::string>& token,
@@ -460,25 +450,16 @@ absl::StatusOr<v1::Party> MatchmakingLogic::LeaveParty(const std::optional<std::
   }
   absl::StatusOr<std::string> id = ParseName(request.name(), "parties", "name");
   if (!id.ok()) return id.status();
-  absl::StatusOr<std::optional<PartyRow>> before = store_.GetParty(*id);
-  if (!before.ok()) return before.status();
-  if (!before->has_value()) {
+  absl::StatusOr<PartyRow> party = store_.LeaveParty(*id, leaving);
+  if (absl::IsNotFound(party.status())) {
     return absl::NotFoundError(absl::StrCat("no party ", validation::Quote(*id)));
   }
-  const std::vector<std::string>& members = (*before)->members;
-  if (std::find(members.begin(), members.end(), leaving) == members.end()) {
+  if (absl::IsFailedPrecondition(party.status())) {  // not a member
     return is_operator ? absl::NotFoundError("the player is not a member of this party")
                        : absl::PermissionDeniedError("only a party's members may leave it");
   }
-  if (absl::Status s = store_.LeaveParty(*id, leaving); !s.ok()) return s;
-  absl::StatusOr<std::optional<PartyRow>> after = store_.GetParty(*id);
-  if (!after.ok()) return after.status();
-  if (after->has_value()) return ToProto(**after);
-  // The last member left: the party as it ended, without members.
-  PartyRow ended = **before;
-  ended.leader.clear();
-  ended.members.clear();
-  return ToProto(ended);
+  if (!party.ok()) return party.status();
+  return ToProto(*party);
 }
 
 }  // namespace boneyard::matchmaking

@@ -12,6 +12,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -81,6 +82,18 @@ class MatchmakingLogic {
                                      const v1::GetPartyRequest& request);
 
  private:
+  // A list's page, by id: the page size and the id the page starts after ("" for the first),
+  // from a request's page_size and page_token issued for `identity` (its filters).
+  struct ListPage {
+    int size = 0;
+    std::string after;
+    std::vector<std::string> identity;
+  };
+  absl::StatusOr<ListPage> OpenPage(int page_size, const std::string& page_token,
+                                    std::vector<std::string> identity) const;
+  // The token of the page after `page`, whose last row is `last_id`.
+  std::string NextPageToken(const ListPage& page, const std::string& last_id) const;
+
   // OK for the operator token; UNAUTHENTICATED or PERMISSION_DENIED (a player's token).
   absl::Status RequireOperator(const std::optional<std::string>& token);
   // The player whose token it is: UNAUTHENTICATED for none or an unknown one,

@@ -1,5 +1,6 @@
 #include "services/matchmaking/pg_matchmaking_store.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "absl/strings/escaping.h"
@@ -120,18 +121,21 @@ absl::StatusOr<std::vector<PlayerRow>> PgMatchmakingStore::ListPlayers(
   });
 }
 
-absl::Status PgMatchmakingStore::SetTokenHash(const std::string& player_id,
-                                              const std::string& token_hash) {
-  absl::StatusOr<int> updated = pool_.Run([&](pqxx::work& tx) {
-    return static_cast<int>(
-        tx.exec_params(absl::StrCat("UPDATE ", Table("players"),
-                                    " SET token_hash = $2::bytea WHERE player_id = $1"),
-                       player_id, Bytea(token_hash))
-            .affected_rows());
-  });
+absl::StatusOr<PlayerRow> PgMatchmakingStore::SetTokenHash(const std::string& player_id,
+                                                          const std::string& token_hash) {
+  absl::StatusOr<std::optional<PlayerRow>> updated =
+      pool_.Run([&](pqxx::work& tx) -> std::optional<PlayerRow> {
+        const pqxx::result rows = tx.exec_params(
+            absl::StrCat("UPDATE ", Table("players"),
+                         " SET token_hash = $2::bytea WHERE player_id = $1 RETURNING ",
+                         kPlayerColumns),
+            player_id, Bytea(token_hash));
+        if (rows.empty()) return std::nullopt;
+        return ReadPlayer(rows[0]);
+      });
   if (!updated.ok()) return updated.status();
-  if (*updated == 0) return absl::NotFoundError("no such player");
-  return absl::OkStatus();
+  if (!updated->has_value()) return absl::NotFoundError("no such player");
+  return **updated;
 }
 
 absl::StatusOr<std::optional<std::string>> PgMatchmakingStore::PlayerWithTokenHash(
@@ -237,94 +241,116 @@ absl::Status PgMatchmakingStore::CreateParty(const PartyRow& party) {
   return status;
 }
 
-absl::StatusOr<std::string> PgMatchmakingStore::JoinParty(const std::string& invite_code,
-                                                          const std::string& player_id,
-                                                          int max_members) {
-  // "" : no such code; "full": the party is full; otherwise the party's id.
-  absl::StatusOr<std::string> joined = pool_.Run([&](pqxx::work& tx) -> std::string {
+// The party `party_id` with its members in joining order; nullopt when there is none.
+std::optional<PartyRow> PgMatchmakingStore::ReadParty(pqxx::work& tx,
+                                                      const std::string& party_id) const {
+  const pqxx::result party = tx.exec_params(
+      absl::StrCat("SELECT party_id, leader, invite_code,"
+                   " (extract(epoch FROM create_time) * 1000000)::bigint FROM ",
+                   Table("parties"), " WHERE party_id = $1"),
+      party_id);
+  if (party.empty()) return std::nullopt;
+  PartyRow row{.party_id = party[0][0].as<std::string>(),
+               .leader = party[0][1].as<std::string>(),
+               .invite_code = party[0][2].as<std::string>(),
+               .create_time = absl::FromUnixMicros(party[0][3].as<int64_t>()),
+               .members = {}};
+  for (const pqxx::row& member :
+       tx.exec_params(absl::StrCat("SELECT player_id FROM ", Table("party_members"),
+                                   " WHERE party_id = $1 ORDER BY seq"),
+                      party_id)) {
+    row.members.push_back(member[0].as<std::string>());
+  }
+  return row;
+}
+
+absl::StatusOr<PartyRow> PgMatchmakingStore::JoinParty(const std::string& invite_code,
+                                                       const std::string& player_id,
+                                                       int max_members) {
+  enum class Outcome { kJoined, kNoSuchCode, kFull };
+  PartyRow joined;
+  absl::StatusOr<Outcome> outcome = pool_.Run([&](pqxx::work& tx) {
     // The party's row is locked, so two joins cannot both take its last place.
     const pqxx::result party = tx.exec_params(
         absl::StrCat("SELECT party_id FROM ", Table("parties"),
                      " WHERE invite_code = $1 FOR UPDATE"),
         invite_code);
-    if (party.empty()) return "";
+    if (party.empty()) return Outcome::kNoSuchCode;
     const std::string party_id = party[0][0].as<std::string>();
     const int members = tx.exec_params1(absl::StrCat("SELECT count(*) FROM ",
                                                      Table("party_members"),
                                                      " WHERE party_id = $1"),
                                         party_id)[0]
                             .as<int>();
-    if (members >= max_members) return "full";
+    if (members >= max_members) return Outcome::kFull;
     tx.exec_params0(absl::StrCat("INSERT INTO ", Table("party_members"),
                                  " (party_id, player_id) VALUES ($1, $2)"),
                     party_id, player_id);
-    return party_id;
+    joined = *ReadParty(tx, party_id);
+    return Outcome::kJoined;
   });
-  if (absl::IsAlreadyExists(joined.status())) {
+  if (absl::IsAlreadyExists(outcome.status())) {
     return absl::FailedPreconditionError("the player is in a party already; leave it first");
   }
-  if (!joined.ok()) return joined.status();
-  if (joined->empty()) return absl::NotFoundError("no party has this invite code");
-  if (*joined == "full") {
-    return absl::FailedPreconditionError(
-        absl::StrCat("the party is full (", max_members, " members)"));
+  if (!outcome.ok()) return outcome.status();
+  switch (*outcome) {
+    case Outcome::kNoSuchCode:
+      return absl::NotFoundError("no party has this invite code");
+    case Outcome::kFull:
+      return absl::FailedPreconditionError(
+          absl::StrCat("the party is full (", max_members, " members)"));
+    case Outcome::kJoined:
+      break;
   }
   return joined;
 }
 
-absl::Status PgMatchmakingStore::LeaveParty(const std::string& party_id,
-                                            const std::string& player_id) {
-  absl::StatusOr<bool> left = pool_.Run([&](pqxx::work& tx) {
-    const pqxx::result party = tx.exec_params(
-        absl::StrCat("SELECT leader FROM ", Table("parties"), " WHERE party_id = $1 FOR UPDATE"),
-        party_id);
-    if (party.empty()) return false;
-    if (tx.exec_params(absl::StrCat("DELETE FROM ", Table("party_members"),
-                                    " WHERE party_id = $1 AND player_id = $2"),
-                       party_id, player_id)
-            .affected_rows() == 0) {
-      return false;
-    }
-    const pqxx::result next = tx.exec_params(
-        absl::StrCat("SELECT player_id FROM ", Table("party_members"),
-                     " WHERE party_id = $1 ORDER BY seq LIMIT 1"),
-        party_id);
-    if (next.empty()) {
+absl::StatusOr<PartyRow> PgMatchmakingStore::LeaveParty(const std::string& party_id,
+                                                        const std::string& player_id) {
+  enum class Outcome { kLeft, kNoSuchParty, kNotAMember };
+  PartyRow after;
+  absl::StatusOr<Outcome> outcome = pool_.Run([&](pqxx::work& tx) {
+    // Locked first, so a concurrent leave sees the leader this one leaves behind.
+    tx.exec_params(absl::StrCat("SELECT 1 FROM ", Table("parties"),
+                                " WHERE party_id = $1 FOR UPDATE"),
+                   party_id);
+    std::optional<PartyRow> before = ReadParty(tx, party_id);
+    if (!before) return Outcome::kNoSuchParty;
+    std::vector<std::string>& members = before->members;
+    const auto leaving = std::find(members.begin(), members.end(), player_id);
+    if (leaving == members.end()) return Outcome::kNotAMember;
+    tx.exec_params0(absl::StrCat("DELETE FROM ", Table("party_members"),
+                                 " WHERE party_id = $1 AND player_id = $2"),
+                    party_id, player_id);
+    members.erase(leaving);
+    if (members.empty()) {
       tx.exec_params0(absl::StrCat("DELETE FROM ", Table("parties"), " WHERE party_id = $1"),
                       party_id);
-    } else if (party[0][0].as<std::string>() == player_id) {
+      before->leader.clear();
+    } else if (before->leader == player_id) {
+      // Members are in joining order: the first left is the longest-standing.
+      before->leader = members.front();
       tx.exec_params0(absl::StrCat("UPDATE ", Table("parties"),
                                    " SET leader = $2 WHERE party_id = $1"),
-                      party_id, next[0][0].as<std::string>());
+                      party_id, before->leader);
     }
-    return true;
+    after = *std::move(before);
+    return Outcome::kLeft;
   });
-  if (!left.ok()) return left.status();
-  if (!*left) return absl::NotFoundError("the player is not a member of this party");
-  return absl::OkStatus();
+  if (!outcome.ok()) return outcome.status();
+  switch (*outcome) {
+    case Outcome::kNoSuchParty:
+      return absl::NotFoundError("no such party");
+    case Outcome::kNotAMember:
+      return absl::FailedPreconditionError("the player is not a member of this party");
+    case Outcome::kLeft:
+      break;
+  }
+  return after;
 }
 
 absl::StatusOr<std::optional<PartyRow>> PgMatchmakingStore::GetParty(const std::string& party_id) {
-  return pool_.Run([&](pqxx::work& tx) -> std::optional<PartyRow> {
-    const pqxx::result party = tx.exec_params(
-        absl::StrCat("SELECT party_id, leader, invite_code,"
-                     " (extract(epoch FROM create_time) * 1000000)::bigint FROM ",
-                     Table("parties"), " WHERE party_id = $1"),
-        party_id);
-    if (party.empty()) return std::nullopt;
-    PartyRow row{.party_id = party[0][0].as<std::string>(),
-                 .leader = party[0][1].as<std::string>(),
-                 .invite_code = party[0][2].as<std::string>(),
-                 .create_time = absl::FromUnixMicros(party[0][3].as<int64_t>()),
-                 .members = {}};
-    for (const pqxx::row& member :
-         tx.exec_params(absl::StrCat("SELECT player_id FROM ", Table("party_members"),
-                                     " WHERE party_id = $1 ORDER BY seq"),
-                        party_id)) {
-      row.members.push_back(member[0].as<std::string>());
-    }
-    return row;
-  });
+  return pool_.Run([&](pqxx::work& tx) { return ReadParty(tx, party_id); });
 }
 
 }  // namespace boneyard::matchmaking

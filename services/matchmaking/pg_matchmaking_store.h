@@ -61,8 +61,10 @@ class PgMatchmakingStore {
   // means every kind.
   absl::StatusOr<std::vector<PlayerRow>> ListPlayers(int kind, const std::string& after_id,
                                                      int limit);
-  // Replaces a player's token hash. NOT_FOUND when there is no such player.
-  absl::Status SetTokenHash(const std::string& player_id, const std::string& token_hash);
+  // Replaces a player's token hash and returns the player. NOT_FOUND when there is no such
+  // player.
+  absl::StatusOr<PlayerRow> SetTokenHash(const std::string& player_id,
+                                         const std::string& token_hash);
   // The id of the player whose token hashes to `token_hash`, or nullopt.
   absl::StatusOr<std::optional<std::string>> PlayerWithTokenHash(const std::string& token_hash);
 
@@ -84,20 +86,23 @@ class PgMatchmakingStore {
   // Creates a party whose first member is its leader. FAILED_PRECONDITION when the leader is
   // in a party already.
   absl::Status CreateParty(const PartyRow& party);
-  // Adds `player_id` to the party with `invite_code`, which holds at most `max_members`:
-  // NOT_FOUND for no such code, FAILED_PRECONDITION when the player is in a party already or
-  // the party is full. Returns the party's id.
-  absl::StatusOr<std::string> JoinParty(const std::string& invite_code,
-                                        const std::string& player_id, int max_members);
-  // Removes `player_id` from the party: a leader who leaves is followed by the longest-standing
-  // member; the last member's leaving ends the party. NOT_FOUND when the player is not a member.
-  absl::Status LeaveParty(const std::string& party_id, const std::string& player_id);
+  // Adds `player_id` to the party with `invite_code`, which holds at most `max_members`, and
+  // returns the party as it is then: NOT_FOUND for no such code, FAILED_PRECONDITION when the
+  // player is in a party already or the party is full.
+  absl::StatusOr<PartyRow> JoinParty(const std::string& invite_code,
+                                     const std::string& player_id, int max_members);
+  // Removes `player_id` from the party and returns the party as it is then: a leader who
+  // leaves is followed by the longest-standing member; the last member's leaving ends the party
+  // (returned with no leader and no members). NOT_FOUND for no such party,
+  // FAILED_PRECONDITION when the player is not a member.
+  absl::StatusOr<PartyRow> LeaveParty(const std::string& party_id, const std::string& player_id);
   // The party, or nullopt (also once it ended).
   absl::StatusOr<std::optional<PartyRow>> GetParty(const std::string& party_id);
 
  private:
   PgMatchmakingStore(PgPool& pool, std::string schema);
   std::string Table(const char* name) const;
+  std::optional<PartyRow> ReadParty(pqxx::work& tx, const std::string& party_id) const;
 
   PgPool& pool_;
   const std::string schema_;

@@ -1,10 +1,11 @@
 #include "services/matchmaking/queue_settings.h"
 
 #include <algorithm>
-#include <cmath>
+#include <initializer_list>
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -18,10 +19,6 @@ namespace {
 
 absl::Status Invalid(absl::string_view field, absl::string_view why) {
   return absl::InvalidArgumentError(absl::StrCat(field, ": ", why));
-}
-
-absl::Duration FromDuration(const google::protobuf::Duration& d) {
-  return absl::Seconds(d.seconds()) + absl::Nanoseconds(d.nanos());
 }
 
 absl::Status CheckWait(absl::string_view field, const google::protobuf::Duration& d) {
@@ -46,65 +43,33 @@ absl::StatusOr<std::shared_ptr<const Game>> GameFor(const GameSpec& spec,
   return game;
 }
 
-absl::Status CheckFormat(const v1::Queue& queue, const GameSpec& spec,
-                         const std::map<std::string, OptionValue>& values) {
-  const v1::QueueFormat& format = queue.format();
-  switch (format.kind_case()) {
-    case v1::QueueFormat::kHeadToHead: {
-      absl::StatusOr<std::shared_ptr<const Game>> game = GameFor(spec, values, 2);
-      if (!game.ok()) return game.status();
-      if (!(*game)->teams().empty()) {
+// The engine can seat `format` (already in range: ValidateRules): every table size makes a game
+// under the queue's rules, with the format's team shape for a team format and none otherwise.
+absl::Status CheckSeats(const Format& format, const GameSpec& spec,
+                        const std::map<std::string, OptionValue>& values) {
+  const int fewest =
+      format.kind == FormatKind::kFreeForAll ? format.min_players : format.seats();
+  for (int players = fewest; players <= format.seats(); ++players) {
+    absl::StatusOr<std::shared_ptr<const Game>> game = GameFor(spec, values, players);
+    if (!game.ok()) return game.status();
+    const Teams& shape = (*game)->teams();
+    if (format.kind != FormatKind::kTeams) {
+      if (!shape.empty()) {
         return Invalid("queue.format", absl::StrCat(spec.name, " is played in teams"));
       }
-      return absl::OkStatus();
+      continue;
     }
-    case v1::QueueFormat::kFreeForAll: {
-      const v1::QueueFormat::FreeForAll& ffa = format.free_for_all();
-      if (ffa.min_players() < 2 || ffa.min_players() > ffa.max_players() ||
-          ffa.max_players() > kMaxTablePlayers) {
-        return Invalid("queue.format.free_for_all",
-                       absl::StrCat("needs 2 <= min_players <= max_players <= ",
-                                    kMaxTablePlayers));
-      }
-      if (absl::Status s =
-              CheckWait("queue.format.free_for_all.short_table_after", ffa.short_table_after());
-          !s.ok()) {
-        return s;
-      }
-      for (int players = ffa.min_players(); players <= ffa.max_players(); ++players) {
-        absl::StatusOr<std::shared_ptr<const Game>> game = GameFor(spec, values, players);
-        if (!game.ok()) return game.status();
-        if (!(*game)->teams().empty()) {
-          return Invalid("queue.format", absl::StrCat(spec.name, " is played in teams"));
-        }
-      }
-      return absl::OkStatus();
+    const bool fits = static_cast<int>(shape.size()) == format.teams &&
+                      std::all_of(shape.begin(), shape.end(), [&](const std::vector<int>& t) {
+                        return static_cast<int>(t.size()) == format.team_size;
+                      });
+    if (!fits) {
+      return Invalid("queue.format.teams",
+                     absl::StrCat(spec.name, " under these rules is not played by ",
+                                  format.teams, " teams of ", format.team_size));
     }
-    case v1::QueueFormat::kTeams: {
-      const v1::QueueFormat::Teams& teams = format.teams();
-      if (teams.teams() < 2 || teams.teams() > 4 || teams.team_size() < 1 ||
-          teams.team_size() > 4) {
-        return Invalid("queue.format.teams", "2 to 4 teams of 1 to 4 players");
-      }
-      absl::StatusOr<std::shared_ptr<const Game>> game =
-          GameFor(spec, values, teams.teams() * teams.team_size());
-      if (!game.ok()) return game.status();
-      const Teams& shape = (*game)->teams();
-      const bool fits = static_cast<int>(shape.size()) == teams.teams() &&
-                        std::all_of(shape.begin(), shape.end(), [&](const std::vector<int>& t) {
-                          return static_cast<int>(t.size()) == teams.team_size();
-                        });
-      if (!fits) {
-        return Invalid("queue.format.teams",
-                       absl::StrCat(spec.name, " under these rules is not played by ",
-                                    teams.teams(), " teams of ", teams.team_size()));
-      }
-      return absl::OkStatus();
-    }
-    case v1::QueueFormat::KIND_NOT_SET:
-      break;
   }
-  return Invalid("queue.format", "set one of head_to_head, free_for_all, teams");
+  return absl::OkStatus();
 }
 
 }  // namespace
@@ -136,10 +101,26 @@ absl::Status CheckQueueSettings(const v1::Queue& queue) {
   absl::StatusOr<std::map<std::string, OptionValue>> values =
       RuleValuesFromProto(queue.rules(), *spec);
   if (!values.ok()) return Invalid("queue.rules", values.status().message());
-  if (absl::Status s = CheckFormat(queue, *spec, *values); !s.ok()) return s;
-
+  if (queue.format().kind_case() == v1::QueueFormat::KIND_NOT_SET) {
+    return Invalid("queue.format", "set one of head_to_head, free_for_all, teams");
+  }
   const v1::ClockSettings& clock = queue.clock();
-  if (absl::Status s = CheckWait("queue.clock.per_move", clock.per_move()); !s.ok()) return s;
+  for (const auto& [field, duration] :
+       std::initializer_list<std::pair<const char*, const google::protobuf::Duration*>>{
+           {"queue.format.free_for_all.short_table_after",
+            &queue.format().free_for_all().short_table_after()},
+           {"queue.bot_fill.after", &queue.bot_fill().after()},
+           {"queue.max_wait", &queue.max_wait()},
+           {"queue.clock.per_move", &clock.per_move()}}) {
+    if (absl::Status s = CheckWait(field, *duration); !s.ok()) return s;
+  }
+  // The ranges are the matching library's; the engine then checks it can seat them.
+  const QueueRules rules = MatchingRulesOf(queue);
+  if (absl::Status s = ValidateRules(rules); !s.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat("queue.", s.message()));
+  }
+  if (absl::Status s = CheckSeats(rules.format, *spec, *values); !s.ok()) return s;
+
   if (absl::Status s = validation::CheckEnum("queue.clock.timeout_policy", clock.timeout_policy());
       !s.ok()) {
     return s;
@@ -147,14 +128,6 @@ absl::Status CheckQueueSettings(const v1::Queue& queue) {
   if (clock.timeout_policy() != v1::ClockSettings::TIMEOUT_POLICY_UNSPECIFIED &&
       FromDuration(clock.per_move()) == absl::ZeroDuration()) {
     return Invalid("queue.clock.timeout_policy", "is set without queue.clock.per_move");
-  }
-  const v1::RatingWindow& window = queue.window();
-  if (!(window.initial() >= 0 && window.per_second() >= 0 && window.max() >= window.initial() &&
-        std::isfinite(window.max()) && std::isfinite(window.per_second()))) {
-    return Invalid("queue.window", "finite, not negative, and initial <= max");
-  }
-  if (absl::Status s = CheckWait("queue.bot_fill.after", queue.bot_fill().after()); !s.ok()) {
-    return s;
   }
   const std::string& bot = queue.bot_fill().bot_kind();
   if (!bot.empty()) {
@@ -164,7 +137,7 @@ absl::Status CheckQueueSettings(const v1::Queue& queue) {
                      absl::StrCat(queue.game(), " has no bot ", validation::Quote(bot)));
     }
   }
-  return CheckWait("queue.max_wait", queue.max_wait());
+  return absl::OkStatus();
 }
 
 QueueRules MatchingRulesOf(const v1::Queue& queue) {

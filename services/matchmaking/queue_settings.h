@@ -11,8 +11,6 @@
 
 namespace boneyard::matchmaking {
 
-// The most players a free-for-all table seats (the largest any game takes).
-inline constexpr int kMaxTablePlayers = 8;
 // A queue's display name: 1 to this many characters.
 inline constexpr int kMaxQueueDisplayNameChars = 80;
 

@@ -16,7 +16,7 @@ build=${1:-$root/build-fuzz}
 seconds=${BONEYARD_FUZZ_SECONDS:-30}
 artifacts=${BONEYARD_FUZZ_ARTIFACTS:-/tmp/boneyard-fuzz-artifacts}
 mkdir -p "$artifacts"
-scratch=$(mkdir -p /tmp && mktemp -d)
+scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 
 shopt -s nullglob

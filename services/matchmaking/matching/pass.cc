@@ -154,22 +154,16 @@ class TableFormer {
       seats += tickets_[t].size();
       oldest = std::max(oldest, now_ - tickets_[t].enqueued);
     }
+    const bool short_table = format.kind == FormatKind::kFreeForAll &&
+                             seats >= format.min_players && oldest >= format.short_table_after;
     int bots = 0;
-    if (seats < format.seats()) {
-      const bool short_table = format.kind == FormatKind::kFreeForAll &&
-                               seats >= format.min_players &&
-                               oldest >= format.short_table_after;
-      const bool bot_time = rules_.bot_fill.enabled && oldest >= rules_.bot_fill.after;
-      if (short_table) {
-        bots = 0;
-      } else if (bot_time) {
-        const int wanted = format.kind == FormatKind::kFreeForAll
-                               ? std::max(format.min_players, seats)
-                               : format.seats();
-        bots = wanted - seats;
-      } else {
-        return std::nullopt;
-      }
+    if (seats < format.seats() && !short_table) {
+      if (!rules_.bot_fill.enabled || oldest < rules_.bot_fill.after) return std::nullopt;
+      // Bots fill a table to full, a free-for-all only up to its minimum.
+      const int wanted = format.kind == FormatKind::kFreeForAll
+                             ? std::max(format.min_players, seats)
+                             : format.seats();
+      bots = wanted - seats;
     }
     std::sort(chosen.begin(), chosen.end());
     FormedMatch match;

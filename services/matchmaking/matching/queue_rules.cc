@@ -22,8 +22,9 @@ absl::Status ValidateRules(const QueueRules& rules) {
       break;
     case FormatKind::kFreeForAll:
       if (format.min_players < 2 || format.min_players > format.max_players ||
-          format.max_players > 8) {
-        return Invalid("format", "a table seats 2 <= min_players <= max_players <= 8");
+          format.max_players > kMaxTablePlayers) {
+        return Invalid("format", absl::StrCat("a table seats 2 <= min_players <= max_players <= ",
+                                              kMaxTablePlayers));
       }
       if (format.short_table_after < absl::ZeroDuration()) {
         return Invalid("format.short_table_after", "is negative");
@@ -41,7 +42,7 @@ absl::Status ValidateRules(const QueueRules& rules) {
   const Widening& widening = rules.widening;
   if (!NonNegative(widening.initial) || !NonNegative(widening.per_second) ||
       !NonNegative(widening.max) || widening.initial > widening.max) {
-    return Invalid("widening", "finite, not negative, and initial <= max");
+    return Invalid("window", "finite, not negative, and initial <= max");
   }
   if (rules.bot_fill.after < absl::ZeroDuration()) {
     return Invalid("bot_fill.after", "is negative");

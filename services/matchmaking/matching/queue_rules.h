@@ -13,6 +13,9 @@
 
 namespace boneyard::matchmaking {
 
+// The most players a free-for-all table seats (the most any game takes).
+inline constexpr int kMaxTablePlayers = 8;
+
 enum class FormatKind {
   // Two players, one against the other.
   kHeadToHead,
@@ -90,8 +93,9 @@ struct QueueRules {
   ratings::RatingModelConfig model;
 };
 
-// OK, or INVALID_ARGUMENT naming the field: 2 <= min_players <= max_players <= 8; 2..4 teams of
-// 1..4 players; a non-negative, finite widening with initial <= max; durations >= 0.
+// OK, or INVALID_ARGUMENT naming the field (`format`, `window`, `bot_fill.after`, ...):
+// 2 <= min_players <= max_players <= 8; 2..4 teams of 1..4 players; a non-negative, finite
+// window with initial <= max; durations >= 0.
 absl::Status ValidateRules(const QueueRules& rules);
 
 }  // namespace boneyard::matchmaking

@@ -108,6 +108,10 @@ TEST_F(PartiesTest, OnlyMembersAndTheOperatorSeeOrChangeAParty) {
   // The operator is no player: it leads no party and must name whom it takes out.
   EXPECT_EQ(CreateParty(kOperatorToken, &seen).error_code(), grpc::StatusCode::PERMISSION_DENIED);
   EXPECT_EQ(Leave(kOperatorToken, name, &seen).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(Leave(kOperatorToken, name, &seen, "players/p1").error_code(),
+            grpc::StatusCode::NOT_FOUND);  // p1 is no member
+  EXPECT_EQ(Leave(kOperatorToken, "parties/nosuchparty", &seen, "players/p0").error_code(),
+            grpc::StatusCode::NOT_FOUND);
   EXPECT_EQ(CreateParty("nobody-has-this-token", &seen).error_code(),
             grpc::StatusCode::UNAUTHENTICATED);
   // Nothing changed.
