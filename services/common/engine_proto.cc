@@ -220,6 +220,14 @@ absl::Duration FromDuration(const google::protobuf::Duration& duration) {
   return absl::Seconds(duration.seconds()) + absl::Nanoseconds(duration.nanos());
 }
 
+google::protobuf::Duration ToDuration(absl::Duration duration) {
+  google::protobuf::Duration out;
+  const int64_t nanos = absl::ToInt64Nanoseconds(duration);
+  out.set_seconds(nanos / 1000000000);
+  out.set_nanos(static_cast<int32_t>(nanos % 1000000000));
+  return out;
+}
+
 absl::StatusOr<std::map<std::string, OptionValue>> RuleValuesFromProto(
     const google::protobuf::Map<std::string, v1::RuleValue>& values, const GameSpec& spec) {
   std::map<std::string, OptionValue> out;

@@ -31,6 +31,8 @@ nlohmann::json StructToJson(const google::protobuf::Struct& value);
 google::protobuf::Timestamp ToTimestamp(absl::Time time);
 absl::Time FromTimestamp(const google::protobuf::Timestamp& timestamp);
 absl::Duration FromDuration(const google::protobuf::Duration& duration);
+// To the nanosecond (a duration past ~292 years saturates, as absl's conversion does).
+google::protobuf::Duration ToDuration(absl::Duration duration);
 
 // A request's rule values as the engine's overrides. INVALID_ARGUMENT naming the option when a
 // value is unset, or of another type than the game's option (`spec` gives the types; the

@@ -1,6 +1,8 @@
 // boneyard-matchmaking: players, queues, parties and tickets (services/matchmaking/) behind the
 // gRPC API of proto/boneyard/v1/matchmaking.proto. Flags → config → objects → serve → drain on
-// SIGTERM/SIGINT. Served so far: the player RPCs (issue 19 is being built in steps).
+// SIGTERM/SIGINT. With --execution_target, a matchmaker thread runs a pass every --pass_interval
+// and has execution create the matches it forms; without it tickets wait (a read-only replica,
+// or a test of the API alone).
 //
 // Exit codes: 0 after a graceful shutdown, 1 when start-up fails (the database, a port), 2 for
 // bad flags (the message names the flag).
@@ -12,6 +14,7 @@
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
+#include "absl/time/time.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/synchronization/mutex.h"
@@ -21,11 +24,21 @@
 #include "services/common/pg_pool.h"
 #include "services/common/server.h"
 #include "services/common/shutdown.h"
+#include "services/matchmaking/execution_creator.h"
+#include "services/matchmaking/matchmaker.h"
 #include "services/matchmaking/matchmaking_logic.h"
 #include "services/matchmaking/matchmaking_service.h"
 #include "services/matchmaking/pg_matchmaking_store.h"
 #include "spdlog/spdlog.h"
 
+ABSL_FLAG(std::string, execution_target, "",
+          "The execution service (host:port) that creates the matches formed; empty: no "
+          "matchmaking passes run here.");
+ABSL_FLAG(std::string, execution_token_file, "",
+          "A file holding the token execution accepts for CreateMatch (its operator token); "
+          "else $BONEYARD_EXECUTION_TOKEN holds it. Needed with --execution_target.");
+ABSL_FLAG(absl::Duration, pass_interval, absl::Seconds(1),
+          "How often the matchmaker runs a pass over every queue (10ms..1m).");
 ABSL_FLAG(bool, open_registration, false,
           "Anyone may create a HUMAN player account (CreatePlayer without a token); otherwise "
           "only the operator creates accounts.");
@@ -41,6 +54,29 @@ namespace {
 
 constexpr int kExitStartupFailed = 1;
 constexpr int kExitBadFlags = 2;
+constexpr char kExecutionTokenEnv[] = "BONEYARD_EXECUTION_TOKEN";
+
+// The matchmaker's flags: nullopt target when passes do not run here.
+struct MatchmakerFlags {
+  std::string execution_target;
+  std::string execution_token;
+  absl::Duration pass_interval;
+};
+
+absl::StatusOr<MatchmakerFlags> MatchmakerFlagsFromFlags() {
+  MatchmakerFlags flags{.execution_target = absl::GetFlag(FLAGS_execution_target),
+                        .execution_token = "",
+                        .pass_interval = absl::GetFlag(FLAGS_pass_interval)};
+  if (flags.pass_interval < absl::Milliseconds(10) || flags.pass_interval > absl::Minutes(1)) {
+    return absl::InvalidArgumentError("--pass_interval: must be from 10ms to 1m");
+  }
+  if (flags.execution_target.empty()) return flags;
+  absl::StatusOr<std::string> token = ReadTokenFlag(
+      "execution_token_file", absl::GetFlag(FLAGS_execution_token_file), kExecutionTokenEnv);
+  if (!token.ok()) return token.status();
+  flags.execution_token = *std::move(token);
+  return flags;
+}
 
 int StartupFailed(absl::string_view what, const absl::Status& status) {
   LogStartupFailure("boneyard-matchmaking", what, status);
@@ -51,8 +87,8 @@ int Run(int argc, char** argv) {
   BlockTerminationSignals();  // first: before anything starts a thread
   absl::SetMutexDeadlockDetectionMode(absl::OnDeadlockCycle::kIgnore);
   absl::SetProgramUsageMessage(
-      "Keeps boneyard's players (and, as issue 19 goes on, queues, parties and tickets) behind "
-      "the MatchmakingService gRPC API.\n"
+      "Keeps boneyard's players, queues, parties and tickets behind the MatchmakingService gRPC "
+      "API, and forms matches from the tickets.\n"
       "Usage: boneyard-matchmaking --database_url=postgresql://... --operator_token_file=FILE "
       "[flags]");
   absl::ParseCommandLine(argc, argv);
@@ -60,6 +96,11 @@ int Run(int argc, char** argv) {
   absl::StatusOr<ServiceConfig> common = CommonConfigFromFlags();
   if (!common.ok()) {
     std::cerr << "boneyard-matchmaking: " << common.status().message() << "\n";
+    return kExitBadFlags;
+  }
+  absl::StatusOr<MatchmakerFlags> matchmaker_flags = MatchmakerFlagsFromFlags();
+  if (!matchmaker_flags.ok()) {
+    std::cerr << "boneyard-matchmaking: " << matchmaker_flags.status().message() << "\n";
     return kExitBadFlags;
   }
   if (absl::Status s = InitLogging("matchmaking", common->log_level); !s.ok()) {
@@ -89,14 +130,26 @@ int Run(int argc, char** argv) {
       .max_streams_per_connection = common->max_streams_per_connection,
   });
   if (!server.ok()) return StartupFailed("cannot start the gRPC server", server.status());
+  std::unique_ptr<ExecutionCreator> creator;
+  std::unique_ptr<Matchmaker> matchmaker;
+  if (!matchmaker_flags->execution_target.empty()) {
+    creator = std::make_unique<ExecutionCreator>(matchmaker_flags->execution_target,
+                                                 matchmaker_flags->execution_token);
+    matchmaker = std::make_unique<Matchmaker>(
+        **store, *creator, MatchmakerOptions{.interval = matchmaker_flags->pass_interval});
+    matchmaker->Start();
+  }
   spdlog::info("serving {}", Fields()
                                  .Add("address", common->listen_address)
                                  .Add("port", (*server)->port())
-                                 .Add("metrics_port", served->port()));
+                                 .Add("metrics_port", served->port())
+                                 .Add("execution", matchmaker_flags->execution_target));
 
   const int signal_number = WaitForTerminationSignal();
   spdlog::info("stopping {}", Fields().Add("signal", signal_number));
   (*server)->SetServing(false);
+  if (matchmaker != nullptr) matchmaker->Stop();  // the pass under way ends first
+  service.Stop();
   (*server)->Shutdown(common->shutdown_grace);
   spdlog::info("stopped");
   return EXIT_SUCCESS;

@@ -13,6 +13,7 @@
 #include "absl/strings/strip.h"
 #include "services/common/engine_proto.h"
 #include "services/common/validation.h"
+#include "services/matchmaking/logic_helpers.h"
 #include "services/matchmaking/queue_settings.h"
 
 namespace boneyard::matchmaking {
@@ -25,23 +26,6 @@ constexpr char kQueuesPrefix[] = "queues/";
 constexpr const char* kUpdatableQueueFields[] = {"display_name", "rules",   "rated",
                                                  "clock",        "format",  "window",
                                                  "bot_fill",     "max_wait"};
-
-absl::Status Invalid(absl::string_view field, absl::string_view why) {
-  return absl::InvalidArgumentError(absl::StrCat(field, ": ", why));
-}
-
-// "{collection}/{id}" (e.g. "players/ann") → the id; INVALID_ARGUMENT naming `field`
-// otherwise.
-absl::StatusOr<std::string> ParseName(absl::string_view name, absl::string_view collection,
-                                      absl::string_view field) {
-  absl::string_view id = name;
-  if (!absl::ConsumePrefix(&id, collection) || !absl::ConsumePrefix(&id, "/") ||
-      !validation::CheckId(field, id).ok()) {
-    return Invalid(field, absl::StrCat(validation::Quote(name), " is not of the form \"",
-                                       collection, "/{id}\""));
-  }
-  return std::string(id);
-}
 
 absl::StatusOr<std::string> ParsePlayerName(absl::string_view name) {
   return ParseName(name, "players", "name");
@@ -71,26 +55,12 @@ v1::Party ToProto(const PartyRow& row) {
   return party;
 }
 
-// A time as stored: to the microsecond.
-absl::Time StoredNow() { return absl::FromUnixMicros(absl::ToUnixMicros(absl::Now())); }
-
 // What the store keeps of a queue: everything but its name and timestamps.
 std::string SettingsOf(v1::Queue queue) {
   queue.clear_name();
   queue.clear_create_time();
   queue.clear_update_time();
   return queue.SerializeAsString();
-}
-
-absl::StatusOr<v1::Queue> ToProto(const QueueRow& row) {
-  v1::Queue queue;
-  if (!queue.ParseFromString(row.settings)) {
-    return absl::InternalError(absl::StrCat("queue ", row.queue_id, ": stored settings unreadable"));
-  }
-  queue.set_name(absl::StrCat(kQueuesPrefix, row.queue_id));
-  *queue.mutable_create_time() = ToTimestamp(row.create_time);
-  *queue.mutable_update_time() = ToTimestamp(row.update_time);
-  return queue;
 }
 
 // One of kUpdatableQueueFields, from `from` to `to`.
@@ -120,6 +90,38 @@ v1::PlayerAccount ToProto(const PlayerRow& row) {
 }
 
 }  // namespace
+
+absl::Status Invalid(absl::string_view field, absl::string_view why) {
+  return absl::InvalidArgumentError(absl::StrCat(field, ": ", why));
+}
+
+// "{collection}/{id}" (e.g. "players/ann") → the id; INVALID_ARGUMENT naming `field`
+// otherwise.
+absl::StatusOr<std::string> ParseName(absl::string_view name, absl::string_view collection,
+                                      absl::string_view field) {
+  absl::string_view id = name;
+  if (!absl::ConsumePrefix(&id, collection) || !absl::ConsumePrefix(&id, "/") ||
+      !validation::CheckId(field, id).ok()) {
+    return Invalid(field, absl::StrCat(validation::Quote(name), " is not of the form \"",
+                                       collection, "/{id}\""));
+  }
+  return std::string(id);
+}
+
+// A time as stored: to the microsecond.
+absl::Time StoredNow() { return absl::FromUnixMicros(absl::ToUnixMicros(absl::Now())); }
+
+absl::StatusOr<v1::Queue> QueueFromRow(const QueueRow& row) {
+  v1::Queue queue;
+  if (!queue.ParseFromString(row.settings)) {
+    return absl::InternalError(
+        absl::StrCat("queue ", row.queue_id, ": stored settings unreadable"));
+  }
+  queue.set_name(absl::StrCat(kQueuesPrefix, row.queue_id));
+  *queue.mutable_create_time() = ToTimestamp(row.create_time);
+  *queue.mutable_update_time() = ToTimestamp(row.update_time);
+  return queue;
+}
 
 std::string TokenHash(absl::string_view token) {
   unsigned char digest[EVP_MAX_MD_SIZE];
@@ -308,7 +310,7 @@ absl::StatusOr<v1::Queue> MatchmakingLogic::CreateQueue(const std::optional<std:
                      .create_time = now,
                      .update_time = now};
   if (absl::Status s = store_.InsertQueue(row); !s.ok()) return s;
-  return ToProto(row);
+  return QueueFromRow(row);
 }
 
 absl::StatusOr<v1::Queue> MatchmakingLogic::GetQueue(const v1::GetQueueRequest& request) {
@@ -317,7 +319,7 @@ absl::StatusOr<v1::Queue> MatchmakingLogic::GetQueue(const v1::GetQueueRequest& 
   absl::StatusOr<std::optional<QueueRow>> row = store_.GetQueue(*id);
   if (!row.ok()) return row.status();
   if (!row->has_value()) return NoSuchQueue(*id);
-  return ToProto(**row);
+  return QueueFromRow(**row);
 }
 
 absl::StatusOr<v1::ListQueuesResponse> MatchmakingLogic::ListQueues(
@@ -333,7 +335,7 @@ absl::StatusOr<v1::ListQueuesResponse> MatchmakingLogic::ListQueues(
   const bool more = static_cast<int>(rows->size()) > page->size;
   if (more) rows->pop_back();
   for (const QueueRow& row : *rows) {
-    absl::StatusOr<v1::Queue> queue = ToProto(row);
+    absl::StatusOr<v1::Queue> queue = QueueFromRow(row);
     if (!queue.ok()) return queue.status();
     *response.add_queues() = *std::move(queue);
   }
@@ -361,7 +363,7 @@ absl::StatusOr<v1::Queue> MatchmakingLogic::UpdateQueue(const std::optional<std:
   absl::StatusOr<std::optional<QueueRow>> row = store_.GetQueue(*id);
   if (!row.ok()) return row.status();
   if (!row->has_value()) return NoSuchQueue(*id);
-  absl::StatusOr<v1::Queue> queue = ToProto(**row);
+  absl::StatusOr<v1::Queue> queue = QueueFromRow(**row);
   if (!queue.ok()) return queue.status();
   for (const std::string& path : request.update_mask().paths()) {
     CopyQueueField(path, request.queue(), *queue);

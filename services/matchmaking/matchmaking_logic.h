@@ -2,8 +2,6 @@
 // tokens and the store. The gRPC handlers (matchmaking_service.cc) only decode, call and
 // encode; tests drive this class directly as well.
 //
-// Built so far: player accounts, queues and parties (issue 19's first RPCs). Tickets follow.
-//
 // Tokens are the call's bearer token (nullopt when it had none). A player's token is stored
 // only as its SHA-256: a stolen database holds no usable token. A missing or unknown token is
 // UNAUTHENTICATED, a known one that does not grant the call PERMISSION_DENIED.
@@ -81,6 +79,21 @@ class MatchmakingLogic {
   absl::StatusOr<v1::Party> GetParty(const std::optional<std::string>& token,
                                      const v1::GetPartyRequest& request);
 
+  // Tickets (ticket_calls.cc): the players' own (the operator may look and cancel). A seat
+  // token is shown only to the player it seats.
+  absl::StatusOr<v1::Ticket> CreateTicket(const std::optional<std::string>& token,
+                                          const v1::CreateTicketRequest& request);
+  absl::StatusOr<v1::Ticket> GetTicket(const std::optional<std::string>& token,
+                                       const v1::GetTicketRequest& request);
+  absl::StatusOr<v1::Ticket> CancelTicket(const std::optional<std::string>& token,
+                                          const v1::CancelTicketRequest& request);
+  // What WatchTicket sends now: the ticket and, while it searches, how the search goes.
+  absl::StatusOr<v1::TicketUpdate> WatchTicket(const std::optional<std::string>& token,
+                                               const v1::WatchTicketRequest& request);
+  // A player's matches, newest first (public, as ratings' history is).
+  absl::StatusOr<v1::ListPlayerMatchesResponse> ListPlayerMatches(
+      const v1::ListPlayerMatchesRequest& request);
+
  private:
   // A list's page, by id: the page size and the id the page starts after ("" for the first),
   // from a request's page_size and page_token issued for `identity` (its filters).
@@ -99,6 +112,11 @@ class MatchmakingLogic {
   // The player whose token it is: UNAUTHENTICATED for none or an unknown one,
   // PERMISSION_DENIED for the operator's (who is no player).
   absl::StatusOr<std::string> CallingPlayer(const std::optional<std::string>& token);
+  // Who may see a ticket: the operator (nullopt) or the player whose token it is.
+  absl::StatusOr<std::optional<std::string>> TicketViewer(const std::optional<std::string>& token);
+  // The ticket `name` names, if `viewer` (nullopt: the operator) may see it.
+  absl::StatusOr<TicketRow> ReadTicket(const std::string& name,
+                                       const std::optional<std::string>& viewer);
   // The player a token belongs to; nullopt for none (or no token).
   absl::StatusOr<std::optional<std::string>> PlayerOf(const std::optional<std::string>& token);
 

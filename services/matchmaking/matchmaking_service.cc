@@ -85,4 +85,51 @@ grpc::Status MatchmakingServiceImpl::GetParty(grpc::ServerContext* context,
   return Reply(logic_.GetParty(BearerToken(*context), *request), response);
 }
 
+grpc::Status MatchmakingServiceImpl::CreateTicket(grpc::ServerContext* context,
+                                                  const v1::CreateTicketRequest* request,
+                                                  v1::Ticket* response) {
+  return Reply(logic_.CreateTicket(BearerToken(*context), *request), response);
+}
+
+grpc::Status MatchmakingServiceImpl::GetTicket(grpc::ServerContext* context,
+                                               const v1::GetTicketRequest* request,
+                                               v1::Ticket* response) {
+  return Reply(logic_.GetTicket(BearerToken(*context), *request), response);
+}
+
+grpc::Status MatchmakingServiceImpl::CancelTicket(grpc::ServerContext* context,
+                                                  const v1::CancelTicketRequest* request,
+                                                  v1::Ticket* response) {
+  return Reply(logic_.CancelTicket(BearerToken(*context), *request), response);
+}
+
+grpc::Status MatchmakingServiceImpl::WatchTicket(grpc::ServerContext* context,
+                                                 const v1::WatchTicketRequest* request,
+                                                 grpc::ServerWriter<v1::TicketUpdate>* writer) {
+  const std::optional<std::string> token = BearerToken(*context);
+  std::string last_ticket;
+  absl::Time last_sent = absl::InfinitePast();
+  while (!context->IsCancelled()) {
+    if (stopping_) return grpc::Status(grpc::StatusCode::UNAVAILABLE, "the service is stopping");
+    absl::StatusOr<v1::TicketUpdate> update = logic_.WatchTicket(token, *request);
+    if (!update.ok()) return ToGrpcStatus(update.status());
+    const std::string ticket = update->ticket().SerializeAsString();
+    const bool searching = update->ticket().state() == v1::Ticket::SEARCHING;
+    if (ticket != last_ticket || (searching && absl::Now() - last_sent >= kWatchProgressInterval)) {
+      if (!writer->Write(*update)) return grpc::Status::OK;  // the client went away
+      last_ticket = ticket;
+      last_sent = absl::Now();
+    }
+    if (!searching) return grpc::Status::OK;  // MATCHED, CANCELLED or EXPIRED: sent, done
+    absl::SleepFor(kWatchPollInterval);
+  }
+  return grpc::Status(grpc::StatusCode::CANCELLED, "the client cancelled the watch");
+}
+
+grpc::Status MatchmakingServiceImpl::ListPlayerMatches(
+    grpc::ServerContext*, const v1::ListPlayerMatchesRequest* request,
+    v1::ListPlayerMatchesResponse* response) {
+  return Reply(logic_.ListPlayerMatches(*request), response);
+}
+
 }  // namespace boneyard::matchmaking

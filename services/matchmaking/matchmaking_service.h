@@ -3,18 +3,27 @@
 // They block on PostgreSQL, so they are on the synchronous API, whose handlers run on gRPC's
 // own thread pool.
 //
-// Served so far: the player, queue and party RPCs. The others answer UNIMPLEMENTED until their step
-// of issue 19.
+// WatchTicket reads the ticket again every kWatchPollInterval (a database read per watcher):
+// simple, and enough for a ticket's few changes; a change feed would serve many more watchers.
 #ifndef BONEYARD_SERVICES_MATCHMAKING_MATCHMAKING_SERVICE_H_
 #define BONEYARD_SERVICES_MATCHMAKING_MATCHMAKING_SERVICE_H_
 
 #include <grpcpp/grpcpp.h>
+
+#include <atomic>
+
+#include "absl/time/time.h"
 
 #include "boneyard/v1/matchmaking.grpc.pb.h"
 #include "boneyard/v1/matchmaking.pb.h"
 #include "services/matchmaking/matchmaking_logic.h"
 
 namespace boneyard::matchmaking {
+
+// How often a WatchTicket stream looks at its ticket again; and how often, while it searches,
+// it sends the search's progress even when nothing else changed.
+inline constexpr absl::Duration kWatchPollInterval = absl::Milliseconds(200);
+inline constexpr absl::Duration kWatchProgressInterval = absl::Seconds(1);
 
 class MatchmakingServiceImpl final : public v1::MatchmakingService::Service {
  public:
@@ -51,9 +60,24 @@ class MatchmakingServiceImpl final : public v1::MatchmakingService::Service {
                           v1::Party* response) override;
   grpc::Status GetParty(grpc::ServerContext* context, const v1::GetPartyRequest* request,
                         v1::Party* response) override;
+  grpc::Status CreateTicket(grpc::ServerContext* context, const v1::CreateTicketRequest* request,
+                            v1::Ticket* response) override;
+  grpc::Status GetTicket(grpc::ServerContext* context, const v1::GetTicketRequest* request,
+                         v1::Ticket* response) override;
+  grpc::Status CancelTicket(grpc::ServerContext* context, const v1::CancelTicketRequest* request,
+                            v1::Ticket* response) override;
+  grpc::Status WatchTicket(grpc::ServerContext* context, const v1::WatchTicketRequest* request,
+                           grpc::ServerWriter<v1::TicketUpdate>* writer) override;
+  grpc::Status ListPlayerMatches(grpc::ServerContext* context,
+                                 const v1::ListPlayerMatchesRequest* request,
+                                 v1::ListPlayerMatchesResponse* response) override;
+
+  // Ends open WatchTicket streams (UNAVAILABLE) so that a shutdown need not wait for them.
+  void Stop() { stopping_ = true; }
 
  private:
   MatchmakingLogic& logic_;
+  std::atomic<bool> stopping_ = false;
 };
 
 }  // namespace boneyard::matchmaking

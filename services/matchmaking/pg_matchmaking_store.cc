@@ -5,20 +5,14 @@
 
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
+#include "services/common/pg_text.h"
 #include "services/matchmaking/migrations.h"
 
 namespace boneyard::matchmaking {
 namespace {
 
-// bytea input in hex format.
-std::string Bytea(absl::string_view bytes) {
-  return absl::StrCat("\\x", absl::BytesToHexString(bytes));
-}
+using pg_text::Bytea;
 
-// `t` as timestamptz text in UTC, to the microsecond.
-std::string PgTimestamp(absl::Time t) {
-  return absl::FormatTime("%Y-%m-%d %H:%M:%E6S+00", t, absl::UTCTimeZone());
-}
 
 constexpr char kPlayerColumns[] =
     "player_id, display_name, display_key, kind, "
@@ -77,7 +71,7 @@ absl::Status PgMatchmakingStore::InsertPlayer(const PlayerRow& player,
                      " (player_id, display_name, display_key, kind, token_hash, create_time)"
                      " VALUES ($1, $2, $3, $4, $5::bytea, $6::timestamptz)"),
         player.player_id, player.display_name, player.display_key, player.kind,
-        Bytea(token_hash), PgTimestamp(player.create_time));
+        Bytea(token_hash), pg_text::Timestamp(player.create_time));
     return "";
   });
   if (!taken.ok()) {
@@ -156,7 +150,7 @@ absl::Status PgMatchmakingStore::InsertQueue(const QueueRow& queue) {
                                  " (queue_id, game, settings, create_time, update_time)"
                                  " VALUES ($1, $2, $3::bytea, $4::timestamptz, $5::timestamptz)"),
                     queue.queue_id, queue.game, Bytea(queue.settings),
-                    PgTimestamp(queue.create_time), PgTimestamp(queue.update_time));
+                    pg_text::Timestamp(queue.create_time), pg_text::Timestamp(queue.update_time));
   });
   if (absl::IsAlreadyExists(status)) return absl::AlreadyExistsError("queue_id: already taken");
   return status;
@@ -196,7 +190,8 @@ absl::Status PgMatchmakingStore::UpdateQueue(const std::string& queue_id,
         absl::StrCat("UPDATE ", Table("queues"),
                      " SET settings = $2::bytea, update_time = $4::timestamptz"
                      " WHERE queue_id = $1 AND update_time = $3::timestamptz"),
-        queue_id, Bytea(settings), PgTimestamp(read_update_time), PgTimestamp(update_time));
+        queue_id, Bytea(settings), pg_text::Timestamp(read_update_time),
+        pg_text::Timestamp(update_time));
     if (updated.affected_rows() == 1) return 1;
     return tx.exec_params(absl::StrCat("SELECT 1 FROM ", Table("queues"), " WHERE queue_id = $1"),
                           queue_id)
@@ -212,10 +207,13 @@ absl::Status PgMatchmakingStore::UpdateQueue(const std::string& queue_id,
 
 absl::Status PgMatchmakingStore::DeleteQueue(const std::string& queue_id) {
   absl::StatusOr<int> deleted = pool_.Run([&](pqxx::work& tx) {
-    return static_cast<int>(
+    const int rows = static_cast<int>(
         tx.exec_params(absl::StrCat("DELETE FROM ", Table("queues"), " WHERE queue_id = $1"),
                        queue_id)
             .affected_rows());
+    // Its searching tickets end with it (FORMING ones are seated already).
+    if (rows > 0) EndSearchingTickets(tx, "queue_id", queue_id, kTicketCancelled, absl::Now());
+    return rows;
   });
   if (!deleted.ok()) return deleted.status();
   if (*deleted == 0) return absl::NotFoundError("no such queue");
@@ -223,15 +221,20 @@ absl::Status PgMatchmakingStore::DeleteQueue(const std::string& queue_id) {
 }
 
 absl::Status PgMatchmakingStore::CreateParty(const PartyRow& party) {
-  absl::Status status = pool_.Run([&](pqxx::work& tx) {
+  absl::Status status = pool_.Run([&](pqxx::work& tx) -> absl::Status {
+    if (HasLiveTicket(tx, party.leader)) {
+      return absl::FailedPreconditionError(
+          "the player has a live ticket; cancel it before making a party");
+    }
     tx.exec_params0(absl::StrCat("INSERT INTO ", Table("parties"),
                                  " (party_id, leader, invite_code, create_time)"
                                  " VALUES ($1, $2, $3, $4::timestamptz)"),
                     party.party_id, party.leader, party.invite_code,
-                    PgTimestamp(party.create_time));
+                    pg_text::Timestamp(party.create_time));
     tx.exec_params0(absl::StrCat("INSERT INTO ", Table("party_members"),
                                  " (party_id, player_id) VALUES ($1, $2)"),
                     party.party_id, party.leader);
+    return absl::OkStatus();
   });
   // The only unique value a new party can collide on is its leader's membership (ids and
   // codes are 64 and 50 random bits).
@@ -267,7 +270,7 @@ std::optional<PartyRow> PgMatchmakingStore::ReadParty(pqxx::work& tx,
 absl::StatusOr<PartyRow> PgMatchmakingStore::JoinParty(const std::string& invite_code,
                                                        const std::string& player_id,
                                                        int max_members) {
-  enum class Outcome { kJoined, kNoSuchCode, kFull };
+  enum class Outcome { kJoined, kNoSuchCode, kFull, kPlayerSearching, kPartySearching };
   PartyRow joined;
   absl::StatusOr<Outcome> outcome = pool_.Run([&](pqxx::work& tx) {
     // The party's row is locked, so two joins cannot both take its last place.
@@ -283,6 +286,9 @@ absl::StatusOr<PartyRow> PgMatchmakingStore::JoinParty(const std::string& invite
                                         party_id)[0]
                             .as<int>();
     if (members >= max_members) return Outcome::kFull;
+    // A ticket names its players when it is made: nobody joins a party while it searches.
+    if (HasLiveTicket(tx, player_id)) return Outcome::kPlayerSearching;
+    if (PartyHasLiveTicket(tx, party_id)) return Outcome::kPartySearching;
     tx.exec_params0(absl::StrCat("INSERT INTO ", Table("party_members"),
                                  " (party_id, player_id) VALUES ($1, $2)"),
                     party_id, player_id);
@@ -299,6 +305,12 @@ absl::StatusOr<PartyRow> PgMatchmakingStore::JoinParty(const std::string& invite
     case Outcome::kFull:
       return absl::FailedPreconditionError(
           absl::StrCat("the party is full (", max_members, " members)"));
+    case Outcome::kPlayerSearching:
+      return absl::FailedPreconditionError(
+          "the player has a live ticket; cancel it before joining a party");
+    case Outcome::kPartySearching:
+      return absl::FailedPreconditionError(
+          "the party has a live ticket; its leader must cancel it before anyone joins");
     case Outcome::kJoined:
       break;
   }
@@ -323,6 +335,8 @@ absl::StatusOr<PartyRow> PgMatchmakingStore::LeaveParty(const std::string& party
                                  " WHERE party_id = $1 AND player_id = $2"),
                     party_id, player_id);
     members.erase(leaving);
+    // The party's ticket named the leaver: it ends (a FORMING one is seated already).
+    EndSearchingTickets(tx, "party_id", party_id, kTicketCancelled, absl::Now());
     if (members.empty()) {
       tx.exec_params0(absl::StrCat("DELETE FROM ", Table("parties"), " WHERE party_id = $1"),
                       party_id);

@@ -45,6 +45,62 @@ struct PartyRow {
   std::vector<std::string> members;  // in the order they joined, the leader's place kept
 };
 
+// A ticket's state as stored: v1.Ticket.State, plus kForming.
+inline constexpr int kTicketSearching = 1;
+inline constexpr int kTicketMatched = 2;
+inline constexpr int kTicketCancelled = 3;
+inline constexpr int kTicketExpired = 4;
+// Claimed by a formed match whose creation on execution is not yet confirmed: shown as
+// SEARCHING, no longer cancellable.
+inline constexpr int kTicketForming = 5;
+
+// A player's seat in a formed match.
+struct SeatingRow {
+  std::string request_id;  // the formed match's
+  int seat = 0;
+  std::string ticket_id;   // empty for a built-in bot's seat
+  std::string player_id;   // empty for a built-in bot's seat
+  int team = -1;
+  double win_chance = 0;
+  int bots = 0;            // the match's seats filled with bots
+  std::string seat_token;  // once created
+  // Of the formed match, once created.
+  std::string match_name;
+  std::string execution_target;
+};
+
+struct TicketRow {
+  std::string ticket_id;
+  std::string queue_id;
+  std::string party_id;  // empty for a single player
+  int state = kTicketSearching;
+  std::string match_request;        // the formed match's request id once claimed
+  std::vector<std::string> players;  // the leader first
+  absl::Time create_time;
+  absl::Time update_time;
+  // The ticket's players' seats once claimed (by seat; bots' seats are not here).
+  std::vector<SeatingRow> seatings;
+};
+
+// A match a pass formed, with every seat (bots' too).
+struct FormedMatchRow {
+  std::string request_id;
+  std::string queue_id;
+  std::string game;
+  std::string request;  // a serialized v1.CreateMatchRequest
+  std::vector<std::string> tickets;
+  std::vector<SeatingRow> seatings;
+  absl::Time create_time;
+};
+
+// A player's match, for their history.
+struct PlayerMatchRow {
+  SeatingRow seating;
+  std::string queue_id;
+  std::string game;
+  absl::Time create_time;
+};
+
 class PgMatchmakingStore {
  public:
   // Applies the matchmaking migrations to `schema` (creating it if needed) and returns a store
@@ -80,29 +136,80 @@ class PgMatchmakingStore {
   // meanwhile (read it again and retry).
   absl::Status UpdateQueue(const std::string& queue_id, const std::string& settings,
                            absl::Time read_update_time, absl::Time update_time);
-  // NOT_FOUND when there is no such queue.
+  // NOT_FOUND when there is no such queue. Its SEARCHING tickets are cancelled.
   absl::Status DeleteQueue(const std::string& queue_id);
 
   // Creates a party whose first member is its leader. FAILED_PRECONDITION when the leader is
-  // in a party already.
+  // in a party already or has a live ticket.
   absl::Status CreateParty(const PartyRow& party);
   // Adds `player_id` to the party with `invite_code`, which holds at most `max_members`, and
   // returns the party as it is then: NOT_FOUND for no such code, FAILED_PRECONDITION when the
-  // player is in a party already or the party is full.
+  // player is in a party already or has a live ticket, the party has one or is full.
   absl::StatusOr<PartyRow> JoinParty(const std::string& invite_code,
                                      const std::string& player_id, int max_members);
   // Removes `player_id` from the party and returns the party as it is then: a leader who
   // leaves is followed by the longest-standing member; the last member's leaving ends the party
-  // (returned with no leader and no members). NOT_FOUND for no such party,
-  // FAILED_PRECONDITION when the player is not a member.
+  // (returned with no leader and no members). The party's SEARCHING ticket is cancelled.
+  // NOT_FOUND for no such party, FAILED_PRECONDITION when the player is not a member.
   absl::StatusOr<PartyRow> LeaveParty(const std::string& party_id, const std::string& player_id);
   // The party, or nullopt (also once it ended).
   absl::StatusOr<std::optional<PartyRow>> GetParty(const std::string& party_id);
+
+  // ----- Tickets (pg_ticket_store.cc) -----
+
+  // Adds a ticket for its players (and party), SEARCHING. With a `request_id` (per `creator`):
+  // a repeat with the same `digest` returns the ticket as stored, another is ALREADY_EXISTS.
+  // FAILED_PRECONDITION naming the player when one of them has a live ticket already; ABORTED
+  // when the party's members are no longer `ticket.players` (it changed meanwhile).
+  absl::StatusOr<TicketRow> InsertTicket(const TicketRow& ticket, const std::string& creator,
+                                         const std::string& request_id,
+                                         const std::string& digest);
+  // The ticket with its seatings, or nullopt.
+  absl::StatusOr<std::optional<TicketRow>> GetTicket(const std::string& ticket_id);
+  // Cancels a SEARCHING ticket and returns it as it is then (a CANCELLED one unchanged).
+  // NOT_FOUND; FAILED_PRECONDITION naming the state it is in otherwise.
+  absl::StatusOr<TicketRow> CancelTicket(const std::string& ticket_id, absl::Time now);
+  // The SEARCHING tickets of a queue, oldest first.
+  absl::StatusOr<std::vector<TicketRow>> SearchingTickets(const std::string& queue_id);
+  // How many tickets are SEARCHING in a queue.
+  absl::StatusOr<int> CountSearching(const std::string& queue_id);
+  // Ends EXPIRED the SEARCHING tickets of a queue created before `created_before`; how many.
+  absl::StatusOr<int> ExpireTickets(const std::string& queue_id, absl::Time created_before,
+                                    absl::Time now);
+
+  // Records a formed match and claims its tickets (FORMING), all or nothing: ABORTED, with
+  // nothing written, when one of them is no longer SEARCHING (cancelled, or claimed by another
+  // pass, here or in another process).
+  absl::Status ClaimMatch(const FormedMatchRow& match);
+  // Formed matches not yet confirmed created, oldest first, at most `limit`.
+  absl::StatusOr<std::vector<FormedMatchRow>> PendingMatches(int limit);
+  // Confirms a formed match created as `match_name` on `execution_target`, with the seat tokens
+  // by seat ("" for bots): its tickets end MATCHED. Repeating it changes nothing.
+  absl::Status RecordCreated(const std::string& request_id, const std::string& match_name,
+                             const std::string& execution_target,
+                             const std::vector<std::string>& seat_tokens, absl::Time now);
+  // Gives up on a formed match execution refused for good: its FORMING tickets end CANCELLED
+  // and the formed match is removed.
+  absl::Status AbandonMatch(const std::string& request_id, absl::Time now);
+  // Up to `limit` of a player's seats, newest first, formed before `before` (exclusive; the
+  // tie broken by request id below `before_request`); unset `before`: from the newest.
+  absl::StatusOr<std::vector<PlayerMatchRow>> PlayerMatches(
+      const std::string& player_id, std::optional<absl::Time> before,
+      const std::string& before_request, int limit);
 
  private:
   PgMatchmakingStore(PgPool& pool, std::string schema);
   std::string Table(const char* name) const;
   std::optional<PartyRow> ReadParty(pqxx::work& tx, const std::string& party_id) const;
+  // The players of a ticket (by position) and its seatings.
+  void ReadTicketDetails(pqxx::work& tx, TicketRow& ticket) const;
+  // Ends the SEARCHING tickets whose `column` (a ticket column's name) is `value` (and, given
+  // `created_before`, that were created before it) in `to_state`; how many.
+  int EndSearchingTickets(pqxx::work& tx, const char* column, const std::string& value,
+                          int to_state, absl::Time now,
+                          std::optional<absl::Time> created_before = std::nullopt) const;
+  bool HasLiveTicket(pqxx::work& tx, const std::string& player_id) const;
+  bool PartyHasLiveTicket(pqxx::work& tx, const std::string& party_id) const;
 
   PgPool& pool_;
   const std::string schema_;

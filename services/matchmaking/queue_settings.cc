@@ -140,6 +140,26 @@ absl::Status CheckQueueSettings(const v1::Queue& queue) {
   return absl::OkStatus();
 }
 
+absl::StatusOr<Teams> SeatTeams(const v1::Queue& queue, int players) {
+  const GameSpec* spec = DefaultRegistry().Find(queue.game());
+  if (spec == nullptr) return Invalid("queue.game", "unknown game");
+  absl::StatusOr<std::map<std::string, OptionValue>> values =
+      RuleValuesFromProto(queue.rules(), *spec);
+  if (!values.ok()) return Invalid("queue.rules", values.status().message());
+  absl::StatusOr<std::shared_ptr<const Game>> game = GameFor(*spec, *values, players);
+  if (!game.ok()) return game.status();
+  return (*game)->teams();
+}
+
+std::string FillBotKind(const v1::Queue& queue) {
+  if (!queue.bot_fill().bot_kind().empty()) return queue.bot_fill().bot_kind();
+  // The game's own bot plays better than the random one every game has.
+  for (const std::string& kind : DefaultBots().BotsFor(queue.game())) {
+    if (kind != "random") return kind;
+  }
+  return "random";
+}
+
 QueueRules MatchingRulesOf(const v1::Queue& queue) {
   QueueRules rules;
   const v1::QueueFormat& format = queue.format();

@@ -5,8 +5,12 @@
 #ifndef BONEYARD_SERVICES_MATCHMAKING_QUEUE_SETTINGS_H_
 #define BONEYARD_SERVICES_MATCHMAKING_QUEUE_SETTINGS_H_
 
+#include <string>
+
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "boneyard/v1/matchmaking.pb.h"
+#include "engine/core/game.h"
 #include "services/matchmaking/matching/queue_rules.h"
 
 namespace boneyard::matchmaking {
@@ -20,6 +24,14 @@ absl::Status CheckQueueSettings(const v1::Queue& queue);
 
 // The matching library's rules for a queue that passed CheckQueueSettings.
 QueueRules MatchingRulesOf(const v1::Queue& queue);
+
+// The engine's teams (seats by team; empty without teams) of a `players`-seat match under a
+// queue's rules.
+absl::StatusOr<Teams> SeatTeams(const v1::Queue& queue, int players);
+
+// The built-in bot that fills a queue's empty seats: the queue's own choice, else the game's
+// own bot, else "random".
+std::string FillBotKind(const v1::Queue& queue);
 
 }  // namespace boneyard::matchmaking
 

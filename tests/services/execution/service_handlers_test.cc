@@ -63,6 +63,9 @@ std::string RandomHex() {
 std::unique_ptr<grpc::ClientContext> Context(std::optional<std::string> token = std::nullopt) {
   auto context = std::make_unique<grpc::ClientContext>();
   context->set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(30));
+  // The server is known to be up: a connect that fails once under a loaded CI machine is
+  // retried until the deadline instead of failing the call (fail-fast is gRPC's default).
+  context->set_wait_for_ready(true);
   if (token.has_value()) context->AddMetadata("authorization", "Bearer " + *token);
   return context;
 }

@@ -13,6 +13,7 @@
 #include <optional>
 #include <random>
 #include <string>
+#include <vector>
 
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
@@ -32,9 +33,29 @@ inline constexpr char kUrlVariable[] = "BONEYARD_TEST_DATABASE_URL";
 inline constexpr char kOperatorToken[] = "operator-token-for-tests-0123456789";
 inline const std::string kMegabyte(1 << 20, 'x');
 
+// A Forty-Two queue: 2 teams of 2, rated, bots after a minute.
+inline v1::Queue FortyTwoQueue() {
+  v1::Queue queue;
+  queue.set_display_name("Forty-Two, rated, to 7 marks");
+  queue.set_game("forty_two");
+  (*queue.mutable_rules())["scoring"].set_string_value("marks");
+  queue.set_rated(true);
+  queue.mutable_format()->mutable_teams()->set_teams(2);
+  queue.mutable_format()->mutable_teams()->set_team_size(2);
+  queue.mutable_window()->set_initial(3);
+  queue.mutable_window()->set_per_second(0.25);
+  queue.mutable_window()->set_max(25);
+  queue.mutable_bot_fill()->set_enabled(true);
+  queue.mutable_bot_fill()->mutable_after()->set_seconds(60);
+  return queue;
+}
+
 inline std::unique_ptr<grpc::ClientContext> Context(std::optional<std::string> token = std::nullopt) {
   auto context = std::make_unique<grpc::ClientContext>();
   context->set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(30));
+  // The server is known to be up: a connect that fails once under a loaded CI machine is
+  // retried until the deadline instead of failing the call (fail-fast is gRPC's default).
+  context->set_wait_for_ready(true);
   if (token.has_value()) context->AddMetadata("authorization", "Bearer " + *token);
   return context;
 }
@@ -73,6 +94,7 @@ class MatchmakingTest : public ::testing::Test {
   }
 
   void Stop() {
+    if (service_ != nullptr) service_->Stop();
     if (server_ != nullptr) server_->Shutdown(absl::Seconds(5));
     server_.reset();
     service_.reset();
@@ -112,6 +134,52 @@ class MatchmakingTest : public ::testing::Test {
     v1::RotatePlayerTokenRequest request;
     request.set_name(name);
     return stub_->RotatePlayerToken(Context(token).get(), request, response);
+  }
+
+  // Creates players "p0".."p{n-1}" (named "Player i"); returns their tokens.
+  std::vector<std::string> Players(int n) {
+    std::vector<std::string> tokens;
+    for (int i = 0; i < n; ++i) {
+      v1::CreatePlayerResponse created;
+      grpc::Status status = Create(absl::StrCat("p", i), absl::StrCat("Player ", i), &created);
+      EXPECT_TRUE(status.ok()) << status.error_message();
+      tokens.push_back(created.token());
+    }
+    return tokens;
+  }
+
+  grpc::Status CreateQueue(const std::string& id, const v1::Queue& queue, v1::Queue* created,
+                           std::optional<std::string> token = kOperatorToken) {
+    v1::CreateQueueRequest request;
+    request.set_queue_id(id);
+    *request.mutable_queue() = queue;
+    return stub_->CreateQueue(Context(token).get(), request, created);
+  }
+  grpc::Status GetQueue(const std::string& name, v1::Queue* queue) {
+    v1::GetQueueRequest request;
+    request.set_name(name);
+    return stub_->GetQueue(Context().get(), request, queue);
+  }
+
+  grpc::Status CreateParty(const std::string& token, v1::Party* party) {
+    return stub_->CreateParty(Context(token).get(), v1::CreatePartyRequest(), party);
+  }
+  grpc::Status Join(const std::string& token, const std::string& code, v1::Party* party) {
+    v1::JoinPartyRequest request;
+    request.set_invite_code(code);
+    return stub_->JoinParty(Context(token).get(), request, party);
+  }
+  grpc::Status Leave(const std::string& token, const std::string& name, v1::Party* party,
+                     const std::string& player = "") {
+    v1::LeavePartyRequest request;
+    request.set_name(name);
+    request.set_player(player);
+    return stub_->LeaveParty(Context(token).get(), request, party);
+  }
+  grpc::Status GetParty(const std::string& token, const std::string& name, v1::Party* party) {
+    v1::GetPartyRequest request;
+    request.set_name(name);
+    return stub_->GetParty(Context(token).get(), request, party);
   }
 
   // Every row of the players table, as text, to compare before and after.

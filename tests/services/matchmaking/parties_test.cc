@@ -16,40 +16,7 @@ namespace {
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-class PartiesTest : public MatchmakingTest {
- protected:
-  // Creates players "p0".."p{n-1}"; returns their tokens.
-  std::vector<std::string> Players(int n) {
-    std::vector<std::string> tokens;
-    for (int i = 0; i < n; ++i) {
-      v1::CreatePlayerResponse created;
-      grpc::Status status = Create(absl::StrCat("p", i), absl::StrCat("Player ", i), &created);
-      EXPECT_TRUE(status.ok()) << status.error_message();
-      tokens.push_back(created.token());
-    }
-    return tokens;
-  }
-  grpc::Status CreateParty(const std::string& token, v1::Party* party) {
-    return stub_->CreateParty(Context(token).get(), v1::CreatePartyRequest(), party);
-  }
-  grpc::Status Join(const std::string& token, const std::string& code, v1::Party* party) {
-    v1::JoinPartyRequest request;
-    request.set_invite_code(code);
-    return stub_->JoinParty(Context(token).get(), request, party);
-  }
-  grpc::Status Leave(const std::string& token, const std::string& name, v1::Party* party,
-                     const std::string& player = "") {
-    v1::LeavePartyRequest request;
-    request.set_name(name);
-    request.set_player(player);
-    return stub_->LeaveParty(Context(token).get(), request, party);
-  }
-  grpc::Status GetParty(const std::string& token, const std::string& name, v1::Party* party) {
-    v1::GetPartyRequest request;
-    request.set_name(name);
-    return stub_->GetParty(Context(token).get(), request, party);
-  }
-};
+using PartiesTest = MatchmakingTest;
 
 TEST_F(PartiesTest, CreateJoinLeaveAndTheLeadPasses) {
   const std::vector<std::string> tokens = Players(3);

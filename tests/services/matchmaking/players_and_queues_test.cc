@@ -210,37 +210,7 @@ TEST_F(PlayersTest, MalformedFieldsAreRefusedAndChangeNothing) {
 
 // ----- Queues -------------------------------------------------------------------------------
 
-v1::Queue FortyTwoQueue() {
-  v1::Queue queue;
-  queue.set_display_name("Forty-Two, rated, to 7 marks");
-  queue.set_game("forty_two");
-  (*queue.mutable_rules())["scoring"].set_string_value("marks");
-  queue.set_rated(true);
-  queue.mutable_format()->mutable_teams()->set_teams(2);
-  queue.mutable_format()->mutable_teams()->set_team_size(2);
-  queue.mutable_window()->set_initial(3);
-  queue.mutable_window()->set_per_second(0.25);
-  queue.mutable_window()->set_max(25);
-  queue.mutable_bot_fill()->set_enabled(true);
-  queue.mutable_bot_fill()->mutable_after()->set_seconds(60);
-  return queue;
-}
-
-class QueuesTest : public PlayersTest {
- protected:
-  grpc::Status CreateQueue(const std::string& id, const v1::Queue& queue, v1::Queue* created,
-                           std::optional<std::string> token = kOperatorToken) {
-    v1::CreateQueueRequest request;
-    request.set_queue_id(id);
-    *request.mutable_queue() = queue;
-    return stub_->CreateQueue(Context(token).get(), request, created);
-  }
-  grpc::Status GetQueue(const std::string& name, v1::Queue* queue) {
-    v1::GetQueueRequest request;
-    request.set_name(name);
-    return stub_->GetQueue(Context().get(), request, queue);
-  }
-};
+using QueuesTest = MatchmakingTest;
 
 TEST_F(QueuesTest, CreateGetListUpdateAndDelete) {
   v1::Queue created;

@@ -1,0 +1,234 @@
+#include "services/matchmaking/matchmaker.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "absl/strings/escaping.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "services/common/engine_proto.h"
+#include "services/matchmaking/logic_helpers.h"
+#include "services/matchmaking/matching/pass.h"
+#include "services/matchmaking/matchmaking_logic.h"
+#include "services/matchmaking/queue_settings.h"
+#include "spdlog/spdlog.h"
+
+namespace boneyard::matchmaking {
+namespace {
+
+// Execution's answers that will not change on a resend: the request itself is wrong.
+bool RefusedForGood(const absl::Status& status) {
+  switch (status.code()) {
+    case absl::StatusCode::kInvalidArgument:
+    case absl::StatusCode::kAlreadyExists:
+    case absl::StatusCode::kFailedPrecondition:
+    case absl::StatusCode::kNotFound:
+    case absl::StatusCode::kOutOfRange:
+      return true;
+    default:
+      // Unavailable, deadline, resource exhausted, a wrong token (fixed by the operator): the
+      // match waits for the next pass.
+      return false;
+  }
+}
+
+// The matching library's tickets. Every member starts at the model's initial rating until
+// ratings are read from the ratings service.
+std::vector<Ticket> MatchingTickets(const std::vector<TicketRow>& rows, const QueueRules& rules) {
+  std::vector<Ticket> tickets;
+  tickets.reserve(rows.size());
+  for (const TicketRow& row : rows) {
+    Ticket ticket{.id = row.ticket_id, .members = {}, .enqueued = row.create_time};
+    for (const std::string& player : row.players) {
+      ticket.members.push_back({.player_id = player,
+                                .rating = ratings::InitialRating(rules.model),
+                                .recent_partners = {}});
+    }
+    tickets.push_back(std::move(ticket));
+  }
+  return tickets;
+}
+
+// The formed match as execution's request and as the store's row: seat by seat, a team
+// format's sides sat in the engine's team seats, the other formats' in order.
+absl::StatusOr<FormedMatchRow> Seat(const FormedMatch& formed, const v1::Queue& queue,
+                                    const QueueRow& queue_row,
+                                    const std::vector<TicketRow>& tickets, absl::Time now) {
+  int players = 0;
+  for (const std::vector<SeatFill>& side : formed.sides) players += static_cast<int>(side.size());
+  absl::StatusOr<Teams> teams = SeatTeams(queue, players);
+  if (!teams.ok()) return teams.status();
+  const bool team_format = queue.format().has_teams();
+  if (team_format && teams->size() != formed.sides.size()) {
+    return absl::InternalError("the engine's teams do not fit the formed sides");
+  }
+
+  FormedMatchRow row{.request_id = "",
+                     .queue_id = queue_row.queue_id,
+                     .game = queue.game(),
+                     .request = "",
+                     .tickets = {},
+                     .seatings = std::vector<SeatingRow>(players),
+                     .create_time = now};
+  for (int index : formed.tickets) row.tickets.push_back(tickets[index].ticket_id);
+  row.request_id = FormedMatchRequestId(row.tickets);
+
+  v1::CreateMatchRequest request;
+  request.set_game(queue.game());
+  *request.mutable_rules() = queue.rules();
+  if (queue.has_clock()) *request.mutable_clock() = queue.clock();
+  request.set_request_id(row.request_id);
+  std::vector<v1::Seat> seats(players);
+  const std::string bot_kind = FillBotKind(queue);
+  int next_seat = 0;
+  for (size_t side = 0; side < formed.sides.size(); ++side) {
+    for (size_t k = 0; k < formed.sides[side].size(); ++k) {
+      const SeatFill& fill = formed.sides[side][k];
+      const int seat = team_format ? (*teams)[side][k] : next_seat++;
+      SeatingRow& seating = row.seatings[seat];
+      seating.request_id = row.request_id;
+      seating.seat = seat;
+      seating.team = team_format ? static_cast<int>(side) : -1;
+      seating.win_chance = formed.win_chance[side];
+      seating.bots = formed.bots();
+      if (fill.bot()) {
+        seats[seat].mutable_bot()->set_kind(bot_kind);
+      } else {
+        const TicketRow& ticket = tickets[fill.ticket];
+        seating.ticket_id = ticket.ticket_id;
+        seating.player_id = ticket.players[fill.member];
+        seats[seat].mutable_player()->set_player_id(seating.player_id);
+      }
+    }
+  }
+  for (v1::Seat& seat : seats) *request.add_seats() = std::move(seat);
+  row.request = request.SerializeAsString();
+  return row;
+}
+
+}  // namespace
+
+std::string FormedMatchRequestId(std::vector<std::string> ticket_ids) {
+  std::sort(ticket_ids.begin(), ticket_ids.end());
+  // 128 bits of the tickets' digest: as unique as the tickets, within execution's 128 bytes.
+  return absl::StrCat("mm-",
+                      absl::BytesToHexString(TokenHash(absl::StrJoin(ticket_ids, "\n")))
+                          .substr(0, 32));
+}
+
+Matchmaker::Matchmaker(PgMatchmakingStore& store, MatchCreator& creator,
+                       MatchmakerOptions options)
+    : store_(store), creator_(creator), options_(options) {}
+
+Matchmaker::~Matchmaker() { Stop(); }
+
+absl::Status Matchmaker::MatchQueue(const QueueRow& queue_row, absl::Time now,
+                                    PassReport& report) {
+  absl::StatusOr<v1::Queue> queue = QueueFromRow(queue_row);
+  if (!queue.ok()) return queue.status();
+  if (queue->has_max_wait() && FromDuration(queue->max_wait()) > absl::ZeroDuration()) {
+    absl::StatusOr<int> expired =
+        store_.ExpireTickets(queue_row.queue_id, now - FromDuration(queue->max_wait()), now);
+    if (!expired.ok()) return expired.status();
+    report.expired += *expired;
+  }
+  absl::StatusOr<std::vector<TicketRow>> rows = store_.SearchingTickets(queue_row.queue_id);
+  if (!rows.ok()) return rows.status();
+  report.searching += static_cast<int>(rows->size());
+  if (rows->empty()) return absl::OkStatus();
+  const QueueRules rules = MatchingRulesOf(*queue);
+  const std::vector<Ticket> tickets = MatchingTickets(*rows, rules);
+  for (const FormedMatch& formed : matchmaking::RunPass(rules, tickets, now)) {
+    ++report.formed;
+    absl::StatusOr<FormedMatchRow> row = Seat(formed, *queue, queue_row, *rows, now);
+    if (!row.ok()) return row.status();
+    absl::Status claimed = store_.ClaimMatch(*row);
+    if (absl::IsAborted(claimed)) {
+      ++report.lost;  // a ticket went meanwhile; the others search on
+      continue;
+    }
+    if (!claimed.ok()) return claimed;
+    ++report.claimed;
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Matchmaker::CreatePending(absl::Time now, PassReport& report) {
+  absl::StatusOr<std::vector<FormedMatchRow>> pending =
+      store_.PendingMatches(options_.max_creations_per_pass);
+  if (!pending.ok()) return pending.status();
+  for (const FormedMatchRow& match : *pending) {
+    v1::CreateMatchRequest request;
+    if (!request.ParseFromString(match.request)) {
+      return absl::InternalError(absl::StrCat(match.request_id, ": stored request unreadable"));
+    }
+    absl::StatusOr<CreatedMatch> created = creator_.CreateMatch(request);
+    if (created.ok()) {
+      if (absl::Status s = store_.RecordCreated(match.request_id, created->name,
+                                                creator_.target(), created->seat_tokens, now);
+          !s.ok()) {
+        return s;
+      }
+      ++report.created;
+    } else if (RefusedForGood(created.status())) {
+      spdlog::error("matchmaker: execution refused the match {} of queue {} for good ({}); "
+                    "its tickets are cancelled",
+                    match.request_id, match.queue_id, created.status().ToString());
+      if (absl::Status s = store_.AbandonMatch(match.request_id, now); !s.ok()) return s;
+      ++report.refused;
+    } else {
+      ++report.retry;
+      // Execution is out of reach: the rest would fail the same way now.
+      if (report.retry == 1) {
+        spdlog::warn("matchmaker: creating {} failed ({}); retried next pass", match.request_id,
+                     created.status().ToString());
+      }
+      break;
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<PassReport> Matchmaker::RunPass(absl::Time now) {
+  PassReport report;
+  absl::StatusOr<std::vector<QueueRow>> queues = store_.ListQueues("", "", 1 << 30);
+  if (!queues.ok()) return queues.status();
+  report.queues = static_cast<int>(queues->size());
+  for (const QueueRow& queue : *queues) {
+    // One queue's failure (its settings unreadable) does not hold up the others.
+    if (absl::Status s = MatchQueue(queue, now, report); !s.ok()) {
+      if (absl::IsUnavailable(s)) return s;  // the database: the next pass tries again
+      spdlog::error("matchmaker: queue {}: {}", queue.queue_id, s.ToString());
+    }
+  }
+  if (absl::Status s = CreatePending(now, report); !s.ok()) return s;
+  return report;
+}
+
+void Matchmaker::Start() {
+  absl::MutexLock lock(&mu_);
+  if (thread_.joinable() || stopping_) return;
+  thread_ = std::thread([this] { Loop(); });
+}
+
+void Matchmaker::Stop() {
+  {
+    absl::MutexLock lock(&mu_);
+    stopping_ = true;
+  }
+  if (thread_.joinable()) thread_.join();
+}
+
+void Matchmaker::Loop() {
+  while (true) {
+    const absl::Time started = absl::Now();
+    absl::StatusOr<PassReport> report = RunPass(started);
+    if (!report.ok()) spdlog::warn("matchmaker: pass failed: {}", report.status().ToString());
+    absl::MutexLock lock(&mu_);
+    auto stopping = [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) { return stopping_; };
+    mu_.AwaitWithDeadline(absl::Condition(&stopping), started + options_.interval);
+    if (stopping_) return;
+  }
+}
+
+}  // namespace boneyard::matchmaking

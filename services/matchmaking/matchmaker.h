@@ -1,0 +1,114 @@
+// The matchmaker: runs the matching library's pass over every queue's searching tickets, records
+// each formed match with its tickets claimed, and has execution create it. No gRPC (execution
+// is a MatchCreator), no SQL (the store).
+//
+// Every pass, in order:
+//   1. per queue: end EXPIRED the tickets past the queue's max_wait; read the searching
+//      tickets; RunPass; for each formed match, claim its tickets and record it in one
+//      transaction (PgMatchmakingStore::ClaimMatch) — a match whose ticket was cancelled or
+//      claimed meanwhile (by another pass, here or in another process) is dropped whole;
+//   2. every recorded match not yet created — this pass's, and any a crash, an outage or
+//      another process left — is sent to execution. Its request_id is derived from its tickets
+//      and the request is stored before it is sent, so a resend (after a crash, a timeout, by a
+//      second process) can only ever return the same match. Execution's answer is recorded
+//      and the tickets end MATCHED. A transient failure (execution down) leaves the match to
+//      the next pass; a refusal for good (the request is invalid) cancels its tickets.
+//
+//   Matchmaker matchmaker(store, creator, {.interval = absl::Seconds(1)});
+//   matchmaker.Start();   // a pass every interval on a thread of its own
+//   ...
+//   matchmaker.Stop();    // waits for the pass under way
+#ifndef BONEYARD_SERVICES_MATCHMAKING_MATCHMAKER_H_
+#define BONEYARD_SERVICES_MATCHMAKING_MATCHMAKER_H_
+
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/time/time.h"
+#include "boneyard/v1/execution.pb.h"
+#include "services/matchmaking/pg_matchmaking_store.h"
+
+namespace boneyard::matchmaking {
+
+// A match execution created (or had created for this request_id before).
+struct CreatedMatch {
+  std::string name;  // "matches/{id}"
+  // By seat; empty for built-in bots.
+  std::vector<std::string> seat_tokens;
+};
+
+// Execution, as the matchmaker sees it.
+class MatchCreator {
+ public:
+  virtual ~MatchCreator() = default;
+  // Creates the match, or returns the one created before for the same request_id.
+  virtual absl::StatusOr<CreatedMatch> CreateMatch(const v1::CreateMatchRequest& request) = 0;
+  // Where players play it (host:port), as shown in their assignments.
+  virtual std::string target() const = 0;
+};
+
+struct MatchmakerOptions {
+  // How often a pass runs.
+  absl::Duration interval = absl::Seconds(1);
+  // The most recorded matches sent to execution in one pass.
+  int max_creations_per_pass = 2000;
+};
+
+// What one pass did.
+struct PassReport {
+  int queues = 0;
+  int searching = 0;  // tickets read
+  int expired = 0;
+  int formed = 0;    // matches the library formed
+  int claimed = 0;   // of those, recorded with their tickets
+  int lost = 0;      // dropped: a ticket was cancelled or claimed elsewhere meanwhile
+  int created = 0;   // confirmed by execution
+  int retry = 0;     // left for the next pass: execution unavailable
+  int refused = 0;   // refused for good: tickets cancelled
+};
+
+// The request id of the match formed from `ticket_ids` (in any order): the same tickets always
+// give the same id, and tickets are never in two matches, so it names one match for ever.
+std::string FormedMatchRequestId(std::vector<std::string> ticket_ids);
+
+class Matchmaker {
+ public:
+  // `store` and `creator` must outlive the matchmaker.
+  Matchmaker(PgMatchmakingStore& store, MatchCreator& creator, MatchmakerOptions options = {});
+  ~Matchmaker();
+
+  Matchmaker(const Matchmaker&) = delete;
+  Matchmaker& operator=(const Matchmaker&) = delete;
+
+  // One pass at `now` (tests call it directly; Start calls it every interval).
+  absl::StatusOr<PassReport> RunPass(absl::Time now);
+
+  // Runs a pass every interval on a thread of its own until Stop.
+  void Start();
+  // Stops the thread after the pass under way. Idempotent.
+  void Stop();
+
+ private:
+  // Step 1 for one queue.
+  absl::Status MatchQueue(const QueueRow& queue_row, absl::Time now, PassReport& report);
+  // Step 2.
+  absl::Status CreatePending(absl::Time now, PassReport& report);
+  void Loop();
+
+  PgMatchmakingStore& store_;
+  MatchCreator& creator_;
+  const MatchmakerOptions options_;
+
+  absl::Mutex mu_;
+  bool stopping_ ABSL_GUARDED_BY(mu_) = false;
+  std::thread thread_;
+};
+
+}  // namespace boneyard::matchmaking
+
+#endif  // BONEYARD_SERVICES_MATCHMAKING_MATCHMAKER_H_

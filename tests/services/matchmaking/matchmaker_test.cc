@@ -1,0 +1,450 @@
+// The matchmaker against a real execution service (a boneyard-execution child process on its
+// own database) and the matchmaking store on the test PostgreSQL: matches formed from tickets
+// are created on execution, seat tokens reach only their players, team matches sit in the
+// engine's team seats, bots fill after the wait, tickets expire; and no ticket is ever in two
+// matches — under concurrent cancels, two matchmakers (as two processes would be) at once, an
+// execution outage and an answer lost after execution created the match.
+#include <grpcpp/grpcpp.h>
+
+#include <atomic>
+#include <memory>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "boneyard/v1/execution.grpc.pb.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "services/common/bearer.h"
+#include "services/matchmaking/execution_creator.h"
+#include "services/matchmaking/matchmaker.h"
+#include "tests/services/matchmaking/matchmaking_test_fixture.h"
+#include "tests/services/service_process.h"
+
+namespace boneyard::matchmaking {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+
+// Passes the request on, then answers UNAVAILABLE: execution created the match, but the answer
+// was lost (a timeout, a crash of matchmaking before it recorded it).
+class LosesAnswers : public MatchCreator {
+ public:
+  explicit LosesAnswers(MatchCreator& real) : real_(real) {}
+  absl::StatusOr<CreatedMatch> CreateMatch(const v1::CreateMatchRequest& request) override {
+    absl::StatusOr<CreatedMatch> created = real_.CreateMatch(request);
+    if (!created.ok()) return created.status();
+    return absl::UnavailableError("the answer was lost");
+  }
+  std::string target() const override { return real_.target(); }
+
+ private:
+  MatchCreator& real_;
+};
+
+class MatchmakerTest : public MatchmakingTest {
+ protected:
+  static void SetUpTestSuite() {
+    absl::StatusOr<std::unique_ptr<testing::TestDatabase>> db = testing::TestDatabase::Create();
+    ASSERT_TRUE(db.ok()) << db.status();
+    database_ = db->release();
+    absl::StatusOr<std::unique_ptr<testing::ServiceProcess>> execution =
+        testing::ServiceProcess::Start(BONEYARD_EXECUTION_BINARY,
+                                       {"--database_url=" + database_->url()});
+    ASSERT_TRUE(execution.ok()) << execution.status();
+    execution_ = execution->release();
+  }
+  static void TearDownTestSuite() {
+    delete execution_;
+    execution_ = nullptr;
+    delete database_;
+    database_ = nullptr;
+  }
+
+  void SetUp() override {
+    ASSERT_NE(execution_, nullptr);
+    MatchmakingTest::SetUp();
+    creator_ = std::make_unique<ExecutionCreator>(execution_->target(),
+                                                  execution_->operator_token());
+    execution_stub_ = v1::ExecutionService::NewStub(
+        grpc::CreateChannel(execution_->target(), grpc::InsecureChannelCredentials()));
+    v1::Queue created;
+    ASSERT_TRUE(CreateQueue("forty-two", FortyTwoQueue(), &created).ok());
+    v1::Queue duel = FortyTwoQueue();
+    duel.set_game("muggins");
+    duel.set_display_name("Muggins, one on one");
+    duel.clear_rules();
+    duel.mutable_format()->mutable_head_to_head();
+    duel.mutable_max_wait()->set_seconds(30);
+    ASSERT_TRUE(CreateQueue("muggins", duel, &created).ok());
+  }
+
+  v1::Ticket Queue(const std::string& token, const std::string& queue,
+                   const std::string& party = "") {
+    v1::CreateTicketRequest request;
+    request.set_queue(queue);
+    request.set_party(party);
+    v1::Ticket ticket;
+    grpc::Status status = stub_->CreateTicket(Context(token).get(), request, &ticket);
+    EXPECT_TRUE(status.ok()) << status.error_message();
+    return ticket;
+  }
+  v1::Ticket Ticket(const std::string& token, const std::string& name) {
+    v1::GetTicketRequest request;
+    request.set_name(name);
+    v1::Ticket ticket;
+    grpc::Status status = stub_->GetTicket(Context(token).get(), request, &ticket);
+    EXPECT_TRUE(status.ok()) << status.error_message();
+    return ticket;
+  }
+  PassReport Pass(MatchCreator& creator, absl::Time now = absl::Now()) {
+    Matchmaker matchmaker(*store_, creator);
+    absl::StatusOr<PassReport> report = matchmaker.RunPass(now);
+    EXPECT_TRUE(report.ok()) << report.status();
+    return report.ok() ? *report : PassReport{};
+  }
+  v1::Match GetMatch(const std::string& name) {
+    v1::GetMatchRequest request;
+    request.set_name(name);
+    v1::Match match;
+    grpc::ClientContext context;
+    AddBearerToken(context, execution_->operator_token());
+    grpc::Status status = execution_stub_->GetMatch(&context, request, &match);
+    EXPECT_TRUE(status.ok()) << status.error_message();
+    return match;
+  }
+  // How many matches execution holds.
+  int ExecutionMatches() {
+    v1::ListMatchesRequest request;
+    request.set_page_size(1000);
+    v1::ListMatchesResponse response;
+    grpc::ClientContext context;
+    AddBearerToken(context, execution_->operator_token());
+    grpc::Status status = execution_stub_->ListMatches(&context, request, &response);
+    EXPECT_TRUE(status.ok()) << status.error_message();
+    return response.matches_size();
+  }
+  // A table of the test's schema.
+  std::string T(const std::string& table) const { return schema_ + "." + table; }
+  // How many rows `from` (a FROM clause's body) holds.
+  int64_t Count(const std::string& from) {
+    absl::StatusOr<int64_t> n = pool_->Run(
+        [&](pqxx::work& tx) { return tx.exec1("SELECT count(*) FROM " + from)[0].as<int64_t>(); });
+    EXPECT_TRUE(n.ok()) << n.status();
+    return n.ok() ? *n : -1;
+  }
+  // The safety property: no ticket in two formed matches, every MATCHED ticket in exactly one,
+  // no CANCELLED or EXPIRED ticket in any, and every formed match created once on execution.
+  void ExpectNoTicketInTwoMatches(int execution_matches_before) {
+    EXPECT_EQ(Count("(SELECT ticket_id FROM " + T("seatings") +
+                    " GROUP BY ticket_id HAVING count(DISTINCT request_id) > 1) x"),
+              0);
+    EXPECT_EQ(Count(T("tickets") + " t WHERE state = 2 AND NOT EXISTS (SELECT 1 FROM " +
+                    T("seatings") + " s WHERE s.ticket_id = t.ticket_id)"),
+              0);
+    EXPECT_EQ(Count(T("tickets") + " t WHERE state IN (3, 4) AND EXISTS (SELECT 1 FROM " +
+                    T("seatings") + " s WHERE s.ticket_id = t.ticket_id)"),
+              0);
+    EXPECT_EQ(Count(T("formed_matches") + " WHERE match_name IS NULL"), 0);
+    EXPECT_EQ(ExecutionMatches() - execution_matches_before, Count(T("formed_matches")));
+  }
+
+  static testing::TestDatabase* database_;
+  static testing::ServiceProcess* execution_;
+  std::unique_ptr<ExecutionCreator> creator_;
+  std::unique_ptr<v1::ExecutionService::Stub> execution_stub_;
+};
+
+testing::TestDatabase* MatchmakerTest::database_ = nullptr;
+testing::ServiceProcess* MatchmakerTest::execution_ = nullptr;
+
+TEST_F(MatchmakerTest, TwoPlayersAreMatchedOnExecutionAndEachGetsOnlyTheirSeatToken) {
+  const std::vector<std::string> tokens = Players(2);
+  const v1::Ticket ann = Queue(tokens[0], "queues/muggins");
+  const v1::Ticket bob = Queue(tokens[1], "queues/muggins");
+  const PassReport report = Pass(*creator_);
+  EXPECT_EQ(report.searching, 2);
+  EXPECT_EQ(report.claimed, 1);
+  EXPECT_EQ(report.created, 1);
+
+  const v1::Ticket seen = Ticket(tokens[0], ann.name());
+  EXPECT_EQ(seen.state(), v1::Ticket::MATCHED);
+  ASSERT_EQ(seen.assignments_size(), 1);
+  const v1::Assignment& mine = seen.assignments(0);
+  EXPECT_EQ(mine.player(), "players/p0");
+  EXPECT_THAT(mine.match(), ::testing::StartsWith("matches/"));
+  EXPECT_EQ(mine.execution_target(), execution_->target());
+  EXPECT_EQ(mine.team(), -1);
+  EXPECT_EQ(mine.bots(), 0);
+  EXPECT_NEAR(mine.win_chance(), 0.5, 1e-9);
+  EXPECT_FALSE(mine.seat_token().empty());
+  // Bob sees his own seat's token, never Ann's; the operator sees none.
+  const v1::Ticket bobs = Ticket(tokens[1], bob.name());
+  ASSERT_EQ(bobs.assignments_size(), 1);
+  EXPECT_EQ(bobs.assignments(0).match(), mine.match());
+  EXPECT_NE(bobs.assignments(0).seat(), mine.seat());
+  EXPECT_FALSE(bobs.assignments(0).seat_token().empty());
+  EXPECT_NE(bobs.assignments(0).seat_token(), mine.seat_token());
+  EXPECT_TRUE(Ticket(kOperatorToken, ann.name()).assignments(0).seat_token().empty());
+
+  // Execution seats them as the assignments say.
+  const v1::Match match = GetMatch(mine.match());
+  EXPECT_EQ(match.game(), "muggins");
+  ASSERT_EQ(match.seats_size(), 2);
+  EXPECT_EQ(match.seats(mine.seat()).player().player_id(), "p0");
+  EXPECT_EQ(match.seats(bobs.assignments(0).seat()).player().player_id(), "p1");
+
+  // Both are free to queue again, and the match is in their history.
+  Queue(tokens[0], "queues/muggins");
+  v1::ListPlayerMatchesRequest request;
+  request.set_name("players/p1");
+  v1::ListPlayerMatchesResponse history;
+  ASSERT_TRUE(stub_->ListPlayerMatches(Context().get(), request, &history).ok());
+  ASSERT_EQ(history.matches_size(), 1);
+  EXPECT_EQ(history.matches(0).match(), mine.match());
+  EXPECT_EQ(history.matches(0).queue(), "queues/muggins");
+  EXPECT_EQ(history.matches(0).game(), "muggins");
+  EXPECT_FALSE(history.matches(0).has_result());
+}
+
+TEST_F(MatchmakerTest, ATeamMatchSitsPartnersInTheEnginesTeamSeatsAndKeepsAPartyTogether) {
+  const std::vector<std::string> tokens = Players(4);
+  v1::Party party;
+  ASSERT_TRUE(CreateParty(tokens[0], &party).ok());
+  ASSERT_TRUE(Join(tokens[3], party.invite_code(), &party).ok());
+  const v1::Ticket pair = Queue(tokens[0], "queues/forty-two", party.name());
+  Queue(tokens[1], "queues/forty-two");
+  Queue(tokens[2], "queues/forty-two");
+  EXPECT_EQ(Pass(*creator_).created, 1);
+
+  const v1::Ticket seen = Ticket(tokens[3], pair.name());
+  ASSERT_EQ(seen.state(), v1::Ticket::MATCHED);
+  ASSERT_EQ(seen.assignments_size(), 2);
+  EXPECT_EQ(seen.assignments(0).player(), "players/p0");
+  EXPECT_EQ(seen.assignments(1).player(), "players/p3");
+  // Partners: one team, sat across the table (Forty-Two's teams are seats 0+2 and 1+3).
+  EXPECT_EQ(seen.assignments(0).team(), seen.assignments(1).team());
+  EXPECT_EQ((seen.assignments(0).seat() + 2) % 4, seen.assignments(1).seat());
+  EXPECT_EQ(seen.assignments(0).seat() % 2, seen.assignments(0).team());
+  // Only p3's own token is shown to p3.
+  EXPECT_TRUE(seen.assignments(0).seat_token().empty());
+  EXPECT_FALSE(seen.assignments(1).seat_token().empty());
+  const v1::Match match = GetMatch(seen.assignments(0).match());
+  ASSERT_EQ(match.seats_size(), 4);
+  ASSERT_EQ(match.teams_size(), 2);
+  for (int seat = 0; seat < 4; ++seat) EXPECT_TRUE(match.seats(seat).has_player()) << seat;
+}
+
+TEST_F(MatchmakerTest, BotsFillTheEmptySeatsAfterTheWait) {
+  const std::vector<std::string> tokens = Players(1);
+  const v1::Ticket alone = Queue(tokens[0], "queues/forty-two");
+  EXPECT_EQ(Pass(*creator_).claimed, 0);  // not yet: the queue waits a minute for people
+  EXPECT_EQ(Pass(*creator_, absl::Now() + absl::Seconds(61)).created, 1);
+  const v1::Ticket seen = Ticket(tokens[0], alone.name());
+  ASSERT_EQ(seen.state(), v1::Ticket::MATCHED);
+  EXPECT_EQ(seen.assignments(0).bots(), 3);
+  const v1::Match match = GetMatch(seen.assignments(0).match());
+  int bots = 0;
+  for (const v1::Seat& seat : match.seats()) bots += seat.has_bot();
+  EXPECT_EQ(bots, 3);
+  EXPECT_EQ(match.seats(seen.assignments(0).seat()).player().player_id(), "p0");
+}
+
+TEST_F(MatchmakerTest, ATicketPastTheQueuesMaxWaitExpires) {
+  const std::vector<std::string> tokens = Players(1);
+  const v1::Ticket ticket = Queue(tokens[0], "queues/muggins");
+  EXPECT_EQ(Pass(*creator_).expired, 0);
+  EXPECT_EQ(Pass(*creator_, absl::Now() + absl::Seconds(31)).expired, 1);
+  EXPECT_EQ(Ticket(tokens[0], ticket.name()).state(), v1::Ticket::EXPIRED);
+  Queue(tokens[0], "queues/muggins");  // free to queue again
+}
+
+TEST_F(MatchmakerTest, WhileExecutionIsDownTheMatchWaitsAndIsCreatedOnceItIsBack) {
+  const int before = ExecutionMatches();
+  const std::vector<std::string> tokens = Players(2);
+  const v1::Ticket ann = Queue(tokens[0], "queues/muggins");
+  Queue(tokens[1], "queues/muggins");
+  absl::StatusOr<int> port = testing::PickFreePort();
+  ASSERT_TRUE(port.ok());
+  ExecutionCreator down(absl::StrCat("127.0.0.1:", *port), execution_->operator_token(),
+                        absl::Milliseconds(500));
+  PassReport report = Pass(down);
+  EXPECT_EQ(report.claimed, 1);
+  EXPECT_EQ(report.retry, 1);
+  EXPECT_EQ(report.created, 0);
+  // Claimed: still SEARCHING to the player, but no longer cancellable, and in no other match.
+  EXPECT_EQ(Ticket(tokens[0], ann.name()).state(), v1::Ticket::SEARCHING);
+  v1::CancelTicketRequest cancel;
+  cancel.set_name(ann.name());
+  v1::Ticket ignored;
+  grpc::Status status = stub_->CancelTicket(Context(tokens[0]).get(), cancel, &ignored);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+  EXPECT_THAT(status.error_message(), HasSubstr("being seated"));
+  EXPECT_EQ(Pass(down).claimed, 0);
+
+  report = Pass(*creator_);  // a later pass (a new matchmaker, as after a restart)
+  EXPECT_EQ(report.created, 1);
+  EXPECT_EQ(Ticket(tokens[0], ann.name()).state(), v1::Ticket::MATCHED);
+  ExpectNoTicketInTwoMatches(before);
+}
+
+TEST_F(MatchmakerTest, AnAnswerLostAfterCreationCanOnlyEverGiveTheSameMatch) {
+  const int before = ExecutionMatches();
+  const std::vector<std::string> tokens = Players(4);
+  for (const std::string& token : tokens) Queue(token, "queues/forty-two");
+  LosesAnswers lossy(*creator_);
+  EXPECT_EQ(Pass(lossy).retry, 1);
+  EXPECT_EQ(Pass(lossy).retry, 1);  // sent again, answer lost again
+  EXPECT_EQ(ExecutionMatches() - before, 1);
+  EXPECT_EQ(Pass(*creator_).created, 1);
+  EXPECT_EQ(ExecutionMatches() - before, 1);
+  ExpectNoTicketInTwoMatches(before);
+}
+
+TEST_F(MatchmakerTest, ConcurrentCancelsNeverLeaveATicketInAMatch) {
+  const int before = ExecutionMatches();
+  constexpr int kPlayers = 40;
+  const std::vector<std::string> tokens = Players(kPlayers);
+  std::vector<v1::Ticket> tickets;
+  for (const std::string& token : tokens) tickets.push_back(Queue(token, "queues/muggins"));
+  // Every other player cancels while passes run; a cancel either wins (its ticket is in no
+  // match) or is refused because the ticket was claimed first.
+  std::atomic<int> cancelled = 0;
+  std::thread canceller([&] {
+    for (int i = 0; i < kPlayers; i += 2) {
+      v1::CancelTicketRequest request;
+      request.set_name(tickets[i].name());
+      v1::Ticket answer;
+      grpc::Status status = stub_->CancelTicket(Context(tokens[i]).get(), request, &answer);
+      if (status.ok()) {
+        ++cancelled;
+      } else {
+        EXPECT_EQ(status.error_code(), grpc::StatusCode::FAILED_PRECONDITION) << i;
+      }
+    }
+  });
+  for (int pass = 0; pass < 5; ++pass) Pass(*creator_);
+  canceller.join();
+  Pass(*creator_);
+  EXPECT_EQ(Count(T("tickets") + " WHERE state = 3"), cancelled.load());
+  EXPECT_EQ(Count(T("tickets") + " WHERE state = 2") + cancelled.load() +
+                Count(T("tickets") + " WHERE state = 1"),
+            kPlayers);
+  EXPECT_LE(Count(T("tickets") + " WHERE state = 1"), 1);  // an odd one out may wait
+  ExpectNoTicketInTwoMatches(before);
+}
+
+TEST_F(MatchmakerTest, TwoMatchmakersAtOnceNeverPutATicketInTwoMatches) {
+  const int before = ExecutionMatches();
+  // A second store on a pool of its own: what a second matchmaking process would have.
+  const char* url = std::getenv(kUrlVariable);
+  absl::StatusOr<std::unique_ptr<PgPool>> other_pool = PgPool::Connect(url, 4);
+  ASSERT_TRUE(other_pool.ok());
+  absl::StatusOr<std::unique_ptr<PgMatchmakingStore>> other_store =
+      PgMatchmakingStore::Open(**other_pool, schema_);
+  ASSERT_TRUE(other_store.ok());
+  ExecutionCreator other_creator(execution_->target(), execution_->operator_token());
+
+  constexpr int kPlayers = 48;
+  const std::vector<std::string> tokens = Players(kPlayers);
+  PassReport mine_total, theirs_total;
+  auto run = [&](PgMatchmakingStore& store, MatchCreator& creator, PassReport& total) {
+    Matchmaker matchmaker(store, creator);
+    for (int pass = 0; pass < 15; ++pass) {
+      absl::StatusOr<PassReport> report = matchmaker.RunPass(absl::Now());
+      ASSERT_TRUE(report.ok()) << report.status();
+      total.claimed += report->claimed;
+      total.lost += report->lost;
+      total.created += report->created;
+    }
+  };
+  std::thread theirs([&] { run(**other_store, other_creator, theirs_total); });
+  for (int i = 0; i < kPlayers; ++i) {
+    // Mixed: duels and Forty-Two tables fill while both pass.
+    Queue(tokens[i], i % 3 == 0 ? "queues/muggins" : "queues/forty-two");
+  }
+  run(*store_, *creator_, mine_total);
+  theirs.join();
+  Pass(*creator_);  // whatever is left pending
+  EXPECT_EQ(Count(T("tickets") + " WHERE state = 2"), kPlayers);
+  ExpectNoTicketInTwoMatches(before);
+  // Both matchmakers had work; a claim lost to the other is dropped, never doubled.
+  EXPECT_GT(mine_total.claimed + theirs_total.claimed, 0);
+}
+
+// ----- The claim itself, interleaved by hand (the passes above race it only by chance) -----
+
+// A formed match of `tickets` (ids), seated in order, as a pass would record it.
+FormedMatchRow Formed(const std::vector<v1::Ticket>& tickets) {
+  FormedMatchRow row{.request_id = "",
+                     .queue_id = "muggins",
+                     .game = "muggins",
+                     .request = "request",
+                     .tickets = {},
+                     .seatings = {},
+                     .create_time = absl::Now()};
+  for (const v1::Ticket& ticket : tickets) {
+    row.tickets.push_back(ticket.name().substr(std::string("tickets/").size()));
+  }
+  row.request_id = FormedMatchRequestId(row.tickets);
+  for (size_t seat = 0; seat < row.tickets.size(); ++seat) {
+    row.seatings.push_back({.request_id = row.request_id,
+                            .seat = static_cast<int>(seat),
+                            .ticket_id = row.tickets[seat],
+                            .player_id = tickets[seat].players(0).substr(8)});
+  }
+  return row;
+}
+
+TEST_F(MatchmakerTest, AClaimIsAllOrNothing) {
+  const std::vector<std::string> tokens = Players(2);
+  const v1::Ticket ann = Queue(tokens[0], "queues/muggins");
+  const v1::Ticket bob = Queue(tokens[1], "queues/muggins");
+  // Read by a pass, then Bob cancels before the claim.
+  v1::CancelTicketRequest cancel;
+  cancel.set_name(bob.name());
+  v1::Ticket ignored;
+  ASSERT_TRUE(stub_->CancelTicket(Context(tokens[1]).get(), cancel, &ignored).ok());
+  EXPECT_TRUE(absl::IsAborted(store_->ClaimMatch(Formed({ann, bob}))));
+  EXPECT_EQ(Ticket(tokens[0], ann.name()).state(), v1::Ticket::SEARCHING);
+  EXPECT_EQ(Count(T("tickets") + " WHERE state = 5"), 0);  // Ann is not left claimed
+  EXPECT_EQ(Count(T("formed_matches")), 0);
+  EXPECT_EQ(Count(T("seatings")), 0);
+}
+
+TEST_F(MatchmakerTest, ATicketClaimedOnceCannotBeClaimedAgain) {
+  const std::vector<std::string> tokens = Players(3);
+  const v1::Ticket ann = Queue(tokens[0], "queues/muggins");
+  const v1::Ticket bob = Queue(tokens[1], "queues/muggins");
+  const v1::Ticket cat = Queue(tokens[2], "queues/muggins");
+  ASSERT_TRUE(store_->ClaimMatch(Formed({ann, bob})).ok());
+  // Another pass (or process) read the same tickets and formed Ann with Cat.
+  EXPECT_TRUE(absl::IsAborted(store_->ClaimMatch(Formed({cat, ann}))));
+  EXPECT_EQ(Count(T("tickets") + " WHERE state = 1"), 1);  // Cat searches on
+  EXPECT_EQ(Count(T("formed_matches")), 1);
+}
+
+TEST_F(MatchmakerTest, OfClaimsRacingForOneTicketExactlyOneWins) {
+  constexpr int kRounds = 20;
+  const std::vector<std::string> tokens = Players(3 * kRounds);
+  for (int round = 0; round < kRounds; ++round) {
+    const v1::Ticket shared = Queue(tokens[3 * round], "queues/muggins");
+    const v1::Ticket left = Queue(tokens[3 * round + 1], "queues/muggins");
+    const v1::Ticket right = Queue(tokens[3 * round + 2], "queues/muggins");
+    absl::Status a, b;
+    std::thread other([&] { a = store_->ClaimMatch(Formed({shared, left})); });
+    b = store_->ClaimMatch(Formed({shared, right}));
+    other.join();
+    EXPECT_NE(a.ok(), b.ok()) << round << ": " << a << " / " << b;
+  }
+  EXPECT_EQ(Count(T("formed_matches")), kRounds);
+  EXPECT_EQ(Count("(SELECT ticket_id FROM " + T("seatings") +
+                  " GROUP BY ticket_id HAVING count(*) > 1) x"),
+            0);
+}
+
+}  // namespace
+}  // namespace boneyard::matchmaking

@@ -1,0 +1,277 @@
+// Tickets over the matchmaking service's RPCs (matchmaking_test_fixture.h: a real server on
+// loopback, a real PostgreSQL), without passes: one live ticket a player, parties queued whole
+// by their leader, idempotent creation, who may see and cancel what, the watch stream, and
+// every malformed field refused with nothing changed. Matching itself: matchmaker_test.cc.
+#include <grpcpp/grpcpp.h>
+
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/services/matchmaking/matchmaking_test_fixture.h"
+
+namespace boneyard::matchmaking {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+
+class TicketsTest : public MatchmakingTest {
+ protected:
+  void SetUp() override {
+    MatchmakingTest::SetUp();
+    v1::Queue created;
+    ASSERT_TRUE(CreateQueue("forty-two", FortyTwoQueue(), &created).ok());
+    v1::Queue duel = FortyTwoQueue();
+    duel.set_game("muggins");
+    duel.set_display_name("Muggins, one on one");
+    duel.clear_rules();
+    duel.mutable_format()->mutable_head_to_head();
+    ASSERT_TRUE(CreateQueue("muggins", duel, &created).ok());
+  }
+
+  grpc::Status Queue(const std::string& token, const std::string& queue, v1::Ticket* ticket,
+                     const std::string& party = "", const std::string& request_id = "") {
+    v1::CreateTicketRequest request;
+    request.set_queue(queue);
+    request.set_party(party);
+    request.set_request_id(request_id);
+    return stub_->CreateTicket(Context(token).get(), request, ticket);
+  }
+  grpc::Status GetTicket(std::optional<std::string> token, const std::string& name,
+                         v1::Ticket* ticket) {
+    v1::GetTicketRequest request;
+    request.set_name(name);
+    return stub_->GetTicket(Context(token).get(), request, ticket);
+  }
+  grpc::Status Cancel(std::optional<std::string> token, const std::string& name,
+                      v1::Ticket* ticket) {
+    v1::CancelTicketRequest request;
+    request.set_name(name);
+    return stub_->CancelTicket(Context(token).get(), request, ticket);
+  }
+
+  // The tickets and their players, as text, to compare before and after.
+  std::string Tickets() {
+    absl::StatusOr<std::string> rows = pool_->Run([&](pqxx::work& tx) {
+      std::string out;
+      for (const pqxx::row& row : tx.exec(
+               "SELECT t.ticket_id, t.queue_id, t.party_id, t.state, p.player_id, p.live FROM " +
+               tx.quote_name(schema_) + ".tickets t JOIN " + tx.quote_name(schema_) +
+               ".ticket_players p USING (ticket_id) ORDER BY t.ticket_id, p.position")) {
+        for (const pqxx::field& field : row) absl::StrAppend(&out, field.c_str(), "|");
+        out += "\n";
+      }
+      return out;
+    });
+    EXPECT_TRUE(rows.ok()) << rows.status();
+    return rows.ok() ? *rows : "";
+  }
+};
+
+TEST_F(TicketsTest, APlayerQueuesSeesTheTicketAndCancelsIt) {
+  const std::vector<std::string> tokens = Players(2);
+  v1::Ticket ticket;
+  ASSERT_TRUE(Queue(tokens[0], "queues/forty-two", &ticket).ok());
+  EXPECT_THAT(ticket.name(), ::testing::StartsWith("tickets/"));
+  EXPECT_EQ(ticket.queue(), "queues/forty-two");
+  EXPECT_THAT(ticket.players(), ElementsAre("players/p0"));
+  EXPECT_EQ(ticket.state(), v1::Ticket::SEARCHING);
+  EXPECT_TRUE(ticket.party().empty());
+  EXPECT_TRUE(ticket.assignments().empty());
+
+  v1::Ticket got;
+  ASSERT_TRUE(GetTicket(tokens[0], ticket.name(), &got).ok());
+  EXPECT_EQ(got.SerializeAsString(), ticket.SerializeAsString());
+  ASSERT_TRUE(GetTicket(kOperatorToken, ticket.name(), &got).ok());
+  // Somebody else's ticket is not theirs to see or cancel.
+  EXPECT_EQ(GetTicket(tokens[1], ticket.name(), &got).error_code(),
+            grpc::StatusCode::PERMISSION_DENIED);
+  EXPECT_EQ(Cancel(tokens[1], ticket.name(), &got).error_code(),
+            grpc::StatusCode::PERMISSION_DENIED);
+  EXPECT_EQ(GetTicket(std::nullopt, ticket.name(), &got).error_code(),
+            grpc::StatusCode::UNAUTHENTICATED);
+
+  ASSERT_TRUE(Cancel(tokens[0], ticket.name(), &got).ok());
+  EXPECT_EQ(got.state(), v1::Ticket::CANCELLED);
+  // A second cancel returns it unchanged; the player may queue again.
+  v1::Ticket again;
+  ASSERT_TRUE(Cancel(kOperatorToken, ticket.name(), &again).ok());
+  EXPECT_EQ(again.SerializeAsString(), got.SerializeAsString());
+  ASSERT_TRUE(Queue(tokens[0], "queues/muggins", &ticket).ok());
+}
+
+TEST_F(TicketsTest, OneLiveTicketAPlayerAndTheSecondChangesNothing) {
+  const std::vector<std::string> tokens = Players(1);
+  v1::Ticket ticket;
+  ASSERT_TRUE(Queue(tokens[0], "queues/forty-two", &ticket).ok());
+  const std::string before = Tickets();
+  v1::Ticket second;
+  grpc::Status status = Queue(tokens[0], "queues/muggins", &second);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+  EXPECT_THAT(status.error_message(), HasSubstr("players/p0 has a live ticket"));
+  EXPECT_EQ(Tickets(), before);
+}
+
+TEST_F(TicketsTest, ARequestIdMakesCreationIdempotent) {
+  const std::vector<std::string> tokens = Players(2);
+  v1::Ticket first;
+  ASSERT_TRUE(Queue(tokens[0], "queues/forty-two", &first, "", "req-1").ok());
+  v1::Ticket repeat;
+  ASSERT_TRUE(Queue(tokens[0], "queues/forty-two", &repeat, "", "req-1").ok());
+  EXPECT_EQ(repeat.SerializeAsString(), first.SerializeAsString());
+  // The same id for another queue is another request.
+  const std::string before = Tickets();
+  grpc::Status status = Queue(tokens[0], "queues/muggins", &repeat, "", "req-1");
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::ALREADY_EXISTS);
+  EXPECT_THAT(status.error_message(), HasSubstr(first.name()));
+  // Request ids are each player's own: p1 may use "req-1" too.
+  ASSERT_TRUE(Queue(tokens[1], "queues/muggins", &repeat, "", "req-1").ok());
+  EXPECT_NE(repeat.name(), first.name());
+  EXPECT_THAT(Tickets(), HasSubstr(before));
+}
+
+TEST_F(TicketsTest, APartyQueuesWholeByItsLeaderOnly) {
+  const std::vector<std::string> tokens = Players(4);
+  v1::Party party;
+  ASSERT_TRUE(CreateParty(tokens[0], &party).ok());
+  ASSERT_TRUE(Join(tokens[1], party.invite_code(), &party).ok());
+
+  v1::Ticket ticket;
+  EXPECT_EQ(Queue(tokens[1], "queues/forty-two", &ticket, party.name()).error_code(),
+            grpc::StatusCode::PERMISSION_DENIED);
+  ASSERT_TRUE(Queue(tokens[0], "queues/forty-two", &ticket, party.name()).ok());
+  EXPECT_THAT(ticket.players(), ElementsAre("players/p0", "players/p1"));
+  EXPECT_EQ(ticket.party(), party.name());
+  // A member sees the party's ticket, and is on it: no ticket of their own meanwhile.
+  v1::Ticket got;
+  ASSERT_TRUE(GetTicket(tokens[1], ticket.name(), &got).ok());
+  EXPECT_EQ(Queue(tokens[1], "queues/muggins", &got).error_code(),
+            grpc::StatusCode::FAILED_PRECONDITION);
+  // Nobody joins a searching party, and a searching player joins none.
+  v1::Party other;
+  EXPECT_EQ(Join(tokens[2], party.invite_code(), &other).error_code(),
+            grpc::StatusCode::FAILED_PRECONDITION);
+  ASSERT_TRUE(Queue(tokens[3], "queues/muggins", &got).ok());
+  EXPECT_EQ(CreateParty(tokens[3], &other).error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+
+  // A member who leaves ends the party's ticket.
+  ASSERT_TRUE(Leave(tokens[1], party.name(), &party).ok());
+  ASSERT_TRUE(GetTicket(tokens[0], ticket.name(), &got).ok());
+  EXPECT_EQ(got.state(), v1::Ticket::CANCELLED);
+}
+
+TEST_F(TicketsTest, APartyLargerThanTheFormatTakesIsRefused) {
+  const std::vector<std::string> tokens = Players(3);
+  v1::Party party;
+  ASSERT_TRUE(CreateParty(tokens[0], &party).ok());
+  ASSERT_TRUE(Join(tokens[1], party.invite_code(), &party).ok());
+  v1::Ticket ticket;
+  // Head-to-head takes no party of two; Forty-Two's teams of two take one of two, not three.
+  grpc::Status status = Queue(tokens[0], "queues/muggins", &ticket, party.name());
+  ExpectRefused(status, "party", "a pair in a duel");
+  ASSERT_TRUE(Join(tokens[2], party.invite_code(), &party).ok());
+  status = Queue(tokens[0], "queues/forty-two", &ticket, party.name());
+  ExpectRefused(status, "party", "three in teams of two");
+  EXPECT_THAT(status.error_message(), HasSubstr("at most 2"));
+  EXPECT_EQ(Tickets(), "");
+}
+
+TEST_F(TicketsTest, DeletingAQueueCancelsItsTickets) {
+  const std::vector<std::string> tokens = Players(1);
+  v1::Ticket ticket;
+  ASSERT_TRUE(Queue(tokens[0], "queues/muggins", &ticket).ok());
+  v1::DeleteQueueRequest remove;
+  remove.set_name("queues/muggins");
+  google::protobuf::Empty empty;
+  ASSERT_TRUE(stub_->DeleteQueue(Context(kOperatorToken).get(), remove, &empty).ok());
+  v1::Ticket got;
+  ASSERT_TRUE(GetTicket(tokens[0], ticket.name(), &got).ok());
+  EXPECT_EQ(got.state(), v1::Ticket::CANCELLED);
+  ASSERT_TRUE(Queue(tokens[0], "queues/forty-two", &got).ok());
+}
+
+TEST_F(TicketsTest, WatchShowsTheSearchThenTheEndAndCloses) {
+  const std::vector<std::string> tokens = Players(2);
+  v1::Ticket ticket;
+  ASSERT_TRUE(Queue(tokens[0], "queues/forty-two", &ticket).ok());
+  ASSERT_TRUE(Queue(tokens[1], "queues/forty-two", &ticket).ok());  // p1's, watched
+  auto context = Context(tokens[1]);
+  v1::WatchTicketRequest request;
+  request.set_name(ticket.name());
+  std::unique_ptr<grpc::ClientReader<v1::TicketUpdate>> reader =
+      stub_->WatchTicket(context.get(), request);
+  v1::TicketUpdate update;
+  ASSERT_TRUE(reader->Read(&update));
+  EXPECT_EQ(update.ticket().state(), v1::Ticket::SEARCHING);
+  EXPECT_EQ(update.search().queue_size(), 2);
+  EXPECT_GE(update.search().window(), 3.0);
+  v1::Ticket cancelled;
+  ASSERT_TRUE(Cancel(tokens[1], ticket.name(), &cancelled).ok());
+  while (reader->Read(&update) && update.ticket().state() == v1::Ticket::SEARCHING) {
+  }
+  EXPECT_EQ(update.ticket().state(), v1::Ticket::CANCELLED);
+  EXPECT_FALSE(update.has_search());
+  EXPECT_FALSE(reader->Read(&update));
+  EXPECT_TRUE(reader->Finish().ok());
+
+  // Somebody else's ticket is not theirs to watch.
+  auto other = Context(tokens[0]);
+  reader = stub_->WatchTicket(other.get(), request);
+  EXPECT_FALSE(reader->Read(&update));
+  EXPECT_EQ(reader->Finish().error_code(), grpc::StatusCode::PERMISSION_DENIED);
+}
+
+TEST_F(TicketsTest, MalformedFieldsAndWrongCallersAreRefusedAndChangeNothing) {
+  const std::vector<std::string> tokens = Players(2);
+  v1::Ticket ticket;
+  ASSERT_TRUE(Queue(tokens[0], "queues/forty-two", &ticket).ok());
+  const std::string before = Tickets();
+  v1::Ticket got;
+  ExpectRefused(Queue(tokens[1], "forty-two", &got), "queue", "a queue without its collection");
+  ExpectRefused(Queue(tokens[1], "queues/" + kMegabyte, &got), "queue", "a huge queue name");
+  ExpectRefused(Queue(tokens[1], "queues/forty-two", &got, "party-1"), "party", "a bare party");
+  ExpectRefused(Queue(tokens[1], "queues/forty-two", &got, "", std::string(129, 'r')),
+                "request_id", "a long request id");
+  EXPECT_EQ(Queue(tokens[1], "queues/nope", &got).error_code(), grpc::StatusCode::NOT_FOUND);
+  EXPECT_EQ(Queue(tokens[1], "queues/forty-two", &got, "parties/nope").error_code(),
+            grpc::StatusCode::NOT_FOUND);
+  EXPECT_EQ(Queue(kOperatorToken, "queues/forty-two", &got).error_code(),
+            grpc::StatusCode::PERMISSION_DENIED);
+  EXPECT_EQ(Queue("not-a-token-of-anyone", "queues/forty-two", &got).error_code(),
+            grpc::StatusCode::UNAUTHENTICATED);
+  ExpectRefused(GetTicket(tokens[0], "tickets/", &got), "name", "an empty id");
+  ExpectRefused(Cancel(tokens[0], "tickets/a\nb", &got), "name", "a control character");
+  EXPECT_EQ(GetTicket(tokens[0], "tickets/nope", &got).error_code(), grpc::StatusCode::NOT_FOUND);
+  EXPECT_EQ(Cancel(kOperatorToken, "tickets/nope", &got).error_code(),
+            grpc::StatusCode::NOT_FOUND);
+  EXPECT_EQ(Tickets(), before);
+}
+
+TEST_F(TicketsTest, MatchHistoryOfAPlayerWithoutMatchesAndItsErrors) {
+  Players(1);
+  v1::ListPlayerMatchesRequest request;
+  request.set_name("players/p0");
+  v1::ListPlayerMatchesResponse response;
+  ASSERT_TRUE(stub_->ListPlayerMatches(Context().get(), request, &response).ok());
+  EXPECT_EQ(response.matches_size(), 0);
+  EXPECT_TRUE(response.next_page_token().empty());
+  request.set_name("players/nobody");
+  EXPECT_EQ(stub_->ListPlayerMatches(Context().get(), request, &response).error_code(),
+            grpc::StatusCode::NOT_FOUND);
+  request.set_name("p0");
+  ExpectRefused(stub_->ListPlayerMatches(Context().get(), request, &response), "name", "bare");
+  request.set_name("players/p0");
+  request.set_page_size(-1);
+  ExpectRefused(stub_->ListPlayerMatches(Context().get(), request, &response), "page_size",
+                "negative");
+  request.set_page_size(0);
+  request.set_page_token("forged");
+  ExpectRefused(stub_->ListPlayerMatches(Context().get(), request, &response), "page_token",
+                "forged");
+}
+
+}  // namespace
+}  // namespace boneyard::matchmaking
