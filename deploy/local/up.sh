@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Starts boneyard on this machine: a private PostgreSQL (deploy/local/pg.sh, data in var/pg), the
-# ratings service and the execution service on loopback, execution delivering finished matches'
-# results to ratings. Builds its programs first (deploy/build.sh --programs). Idempotent: what
+# ratings service, the execution service and the matchmaking service on loopback, execution
+# delivering finished matches' results to ratings, matchmaking creating the matches it forms on
+# execution. Builds its programs first (deploy/build.sh --programs). Idempotent: what
 # already runs is left alone.
 #
 #   deploy/local/up.sh          then talk to it:  build/bin/boneyard matches
@@ -9,12 +10,15 @@
 #
 # Everything lives under var/ (git-ignored): var/pg (the cluster), var/operator_token (the
 # operator's secret) and var/results_token (what execution presents to ratings with results),
-# both made on first start, var/log/{ratings,execution}.log, var/run/{ratings,execution}.pid.
+# both made on first start, var/log/{ratings,execution,matchmaking}.log and var/run/NAME.pid.
 # Ports: execution gRPC 127.0.0.1:50051 and metrics http://127.0.0.1:9464/metrics, ratings gRPC
-# 127.0.0.1:50061 and metrics http://127.0.0.1:9465/metrics, PostgreSQL 5433. Override with
+# 127.0.0.1:50061 and metrics http://127.0.0.1:9465/metrics, matchmaking gRPC 127.0.0.1:50071
+# and metrics http://127.0.0.1:9466/metrics, PostgreSQL 5433. Override with
 # BONEYARD_EXECUTION_LISTEN, BONEYARD_METRICS_LISTEN, BONEYARD_RATINGS_LISTEN,
-# BONEYARD_RATINGS_METRICS_LISTEN, BONEYARD_PG_PORT; BONEYARD_VAR_DIR moves var/ (the demo runs a
-# throw-away system that way); BONEYARD_EXECUTION_FLAGS and BONEYARD_RATINGS_FLAGS add flags.
+# BONEYARD_RATINGS_METRICS_LISTEN, BONEYARD_MATCHMAKING_LISTEN,
+# BONEYARD_MATCHMAKING_METRICS_LISTEN, BONEYARD_PG_PORT; BONEYARD_VAR_DIR moves var/ (the demo
+# runs a throw-away system that way); BONEYARD_EXECUTION_FLAGS, BONEYARD_RATINGS_FLAGS and
+# BONEYARD_MATCHMAKING_FLAGS add flags. Matchmaking presents the operator token to execution.
 #
 # Ratings starts first; were it down, execution's outbox keeps the results and retries.
 set -euo pipefail
@@ -26,6 +30,8 @@ listen=${BONEYARD_EXECUTION_LISTEN:-127.0.0.1:50051}
 metrics=${BONEYARD_METRICS_LISTEN:-127.0.0.1:9464}
 ratings_listen=${BONEYARD_RATINGS_LISTEN:-127.0.0.1:50061}
 ratings_metrics=${BONEYARD_RATINGS_METRICS_LISTEN:-127.0.0.1:9465}
+matchmaking_listen=${BONEYARD_MATCHMAKING_LISTEN:-127.0.0.1:50071}
+matchmaking_metrics=${BONEYARD_MATCHMAKING_METRICS_LISTEN:-127.0.0.1:9466}
 pg_port=${BONEYARD_PG_PORT:-5433}
 var="${BONEYARD_VAR_DIR:-$root/var}"
 bin="$root/build/bin"
@@ -107,5 +113,16 @@ start execution "$bin/boneyard-execution" \
 # `boneyard matches` needs no token.
 wait_ready execution "$bin/boneyard" matches --page-size 1 --target "$listen"
 echo "up: execution serving on $listen (metrics http://$metrics/metrics, log $var/log/execution.log)"
+
+# shellcheck disable=SC2086
+start matchmaking "$bin/boneyard-matchmaking" \
+  --listen="$matchmaking_listen" --metrics_listen="$matchmaking_metrics" \
+  --database_url="$database_url" --operator_token_file="$token_file" \
+  --execution_target="$listen" --execution_token_file="$token_file" \
+  ${BONEYARD_MATCHMAKING_FLAGS:-}
+# The CLI has no matchmaking command yet: ready once its gRPC port accepts a connection (the
+# server listens only after the database and migrations are ready).
+wait_ready matchmaking bash -c "exec 3<>/dev/tcp/${matchmaking_listen%:*}/${matchmaking_listen##*:}"
+echo "up: matchmaking serving on $matchmaking_listen (metrics http://$matchmaking_metrics/metrics, log $var/log/matchmaking.log)"
 echo "up: operator token in $token_file; for the CLI:"
 echo "      export BONEYARD_TARGET=$listen BONEYARD_RATINGS_TARGET=$ratings_listen BONEYARD_OPERATOR_TOKEN=\$(cat $token_file)"
