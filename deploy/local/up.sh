@@ -9,8 +9,9 @@
 #   deploy/local/down.sh        stops them all
 #
 # Everything lives under var/ (git-ignored): var/pg (the cluster), var/operator_token (the
-# operator's secret) and var/results_token (what execution presents to ratings with results),
-# both made on first start, var/log/{ratings,execution,matchmaking}.log and var/run/NAME.pid.
+# operator's secret) and var/results_token (what execution presents to ratings and matchmaking
+# with results), both made on first start, var/log/{ratings,execution,matchmaking}.log and
+# var/run/NAME.pid.
 # Ports: execution gRPC 127.0.0.1:50051 and metrics http://127.0.0.1:9464/metrics, ratings gRPC
 # 127.0.0.1:50061 and metrics http://127.0.0.1:9465/metrics, matchmaking gRPC 127.0.0.1:50071
 # and metrics http://127.0.0.1:9466/metrics, PostgreSQL 5433. Override with
@@ -108,7 +109,8 @@ echo "up: ratings serving on $ratings_listen (metrics http://$ratings_metrics/me
 start execution "$bin/boneyard-execution" \
   --listen="$listen" --metrics_listen="$metrics" \
   --database_url="$database_url" --operator_token_file="$token_file" \
-  --ratings_target="$ratings_listen" --results_token_file="$results_token_file" \
+  --ratings_target="$ratings_listen" --matchmaking_target="$matchmaking_listen" \
+  --results_token_file="$results_token_file" \
   ${BONEYARD_EXECUTION_FLAGS:-}
 # `boneyard matches` needs no token.
 wait_ready execution "$bin/boneyard" matches --page-size 1 --target "$listen"
@@ -119,6 +121,7 @@ start matchmaking "$bin/boneyard-matchmaking" \
   --listen="$matchmaking_listen" --metrics_listen="$matchmaking_metrics" \
   --database_url="$database_url" --operator_token_file="$token_file" \
   --execution_target="$listen" --execution_token_file="$token_file" \
+  --ratings_target="$ratings_listen" --results_token_file="$results_token_file" \
   ${BONEYARD_MATCHMAKING_FLAGS:-}
 # The CLI has no matchmaking command yet: ready once its gRPC port accepts a connection (the
 # server listens only after the database and migrations are ready).

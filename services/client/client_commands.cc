@@ -20,6 +20,10 @@ std::optional<int> RunClientCommand(const std::string& command,
   if (command == "leaderboard") return RunLeaderboard(args, io);
   if (command == "ratings") return RunRatings(args, io);
   if (command == "parked") return RunParked(args, io);
+  if (command == "player") return RunPlayer(args, io);
+  if (command == "queue") return RunQueue(args, io);
+  if (command == "party") return RunParty(args, io);
+  if (command == "ticket") return RunTicket(args, io);
   return std::nullopt;
 }
 
@@ -37,7 +41,7 @@ std::string ClientUsage() {
       "             ", kMatchUsage, "\n",
       "  abort      abort a match being played (operator token)\n"
       "             ", kAbortUsage, "\n",
-      "  parked     results ratings refused for good: list, deliver again, drop (operator token)\n"
+      "  parked     results a receiver refused for good: list, deliver again, drop (operator token)\n"
       "             ", kParkedUsage, "\n",
       "  watch      follow a match as a spectator until it ends\n"
       "             ", kWatchUsage, "\n",
@@ -56,6 +60,18 @@ std::string ClientUsage() {
       "             ", kLeaderboardUsage, "\n",
       "  ratings    a player's rating in a game and its history, newest first\n"
       "             ", kRatingsUsage, "\n",
+      "\n"
+      "matchmaking commands (the matchmaking service at --matchmaking-target HOST:PORT, else $",
+      kMatchmakingTargetVariable, ", else ", kDefaultMatchmakingTarget,
+      "; a player's token: --player-token-file F or $", kPlayerTokenVariable, "):\n"
+      "  player     create an account (operator), show one, list its matches\n"
+      "             ", kPlayerUsage, "\n",
+      "  queue      list, show, create and delete queues (operator); join one: search, then play\n"
+      "             ", kQueueUsage, "\n",
+      "  party      create, join (invite code), leave or show a party\n"
+      "             ", kPartyUsage, "\n",
+      "  ticket     show or cancel a ticket\n"
+      "             ", kTicketUsage, "\n",
       "\n"
       "exit code 4: the service answered with an error or could not be reached\n");
 }

@@ -51,6 +51,24 @@ inline constexpr absl::string_view kLeaderboardUsage =
 inline constexpr absl::string_view kRatingsUsage =
     "boneyard ratings PLAYER --game G [--page-size N] [--page-token T] [--json]";
 
+inline constexpr absl::string_view kPlayerUsage =
+    "boneyard player create ID [--name N] [--bot] | show ID | matches ID [--page-size N] "
+    "[--page-token T] [--json]";
+inline constexpr absl::string_view kQueueUsage =
+    "boneyard queue list [--game G] | show ID | join ID [--party P] [--no-play] | "
+    "create ID --game G [--name N] [--format duel|table:MIN-MAX|teams:TxS] [--rules k=v,...] "
+    "[--casual] [--window I,P,M] [--per-move D] [--bot-fill AFTER] [--bot KIND] [--max-wait D] "
+    "[--short-table-after D] | delete ID [--json]";
+inline constexpr absl::string_view kPartyUsage =
+    "boneyard party create | join CODE | leave NAME | show NAME [--json]";
+inline constexpr absl::string_view kTicketUsage = "boneyard ticket show NAME | cancel NAME [--json]";
+
+// The matchmaking commands talk to the matchmaking service: --matchmaking-target, else this
+// variable, else the default; a player's own calls take --player-token-file or this variable.
+inline constexpr absl::string_view kDefaultMatchmakingTarget = "127.0.0.1:50071";
+inline constexpr absl::string_view kMatchmakingTargetVariable = "BONEYARD_MATCHMAKING_TARGET";
+inline constexpr absl::string_view kPlayerTokenVariable = "BONEYARD_PLAYER_TOKEN";
+
 // The ratings commands talk to the ratings service: --ratings-target, else this variable,
 // else the default.
 inline constexpr absl::string_view kDefaultRatingsTarget = "127.0.0.1:50061";
@@ -68,6 +86,15 @@ int RunLoad(const std::vector<std::string>& args, cli::Io& io);
 int RunLeaderboard(const std::vector<std::string>& args, cli::Io& io);
 int RunRatings(const std::vector<std::string>& args, cli::Io& io);
 int RunParked(const std::vector<std::string>& args, cli::Io& io);
+int RunPlayer(const std::vector<std::string>& args, cli::Io& io);
+int RunQueue(const std::vector<std::string>& args, cli::Io& io);
+int RunParty(const std::vector<std::string>& args, cli::Io& io);
+int RunTicket(const std::vector<std::string>& args, cli::Io& io);
+
+// Plays seat `token` of `match` on the execution service at `target` from the terminal, as
+// `connect` does (connect_command.cc); the exit code.
+int PlaySeat(const std::string& target, const std::string& match, const std::string& token,
+             cli::Io& io);
 
 // `specs` plus the flags of every service command: --target, and --operator-token-file when
 // `operator_call` is kOperator.

@@ -211,12 +211,17 @@ int RunConnect(const std::vector<std::string>& args, cli::Io& io) {
   std::string token;
   if (std::optional<int> code = GetSeatToken(*parsed, io, kConnectUsage, token)) return *code;
 
-  auto stub = NewStub(*parsed);
+  return PlaySeat(ResolveTarget(parsed->Value("target")), *name, token, io);
+}
+
+int PlaySeat(const std::string& target, const std::string& match, const std::string& token,
+             cli::Io& io) {
+  auto stub = v1::ExecutionService::NewStub(MakeChannel(target));
   // A person may think for as long as the match's clock allows: no deadline on the stream.
   grpc::ClientContext context;
   AddBearerToken(context, token);
   std::unique_ptr<PlayStream> stream = stub->Play(&context);
-  ConnectSession session(*name, *stream, context, io);
+  ConnectSession session(match, *stream, context, io);
   return session.Run();
 }
 

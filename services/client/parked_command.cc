@@ -21,13 +21,15 @@ using nlohmann::json;
 json ParkedToJson(const v1::ParkedResult& parked) {
   return {{"name", parked.name()},
           {"match", parked.match()},
+          {"receiver", parked.receiver()},
           {"attempts", parked.attempts()},
           {"last_error", parked.last_error()},
           {"park_time", TimestampText(parked.park_time())}};
 }
 
 std::string ParkedText(const v1::ParkedResult& parked) {
-  return absl::StrCat(parked.name(), "  ", parked.match(), "  parked ",
+  return absl::StrCat(parked.name(), "  ", parked.match(), "  refused by ", parked.receiver(),
+                      ", parked ",
                       TimestampText(parked.park_time()), " after ", parked.attempts(),
                       " attempt(s): ", parked.last_error(), "\n");
 }

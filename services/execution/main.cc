@@ -9,6 +9,7 @@
 #include <string>
 #include <thread>
 #include <utility>
+#include <vector>
 
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
@@ -36,7 +37,7 @@
 #include "services/execution/match_host.h"
 #include "services/execution/match_store.h"
 #include "services/execution/outbox.h"
-#include "services/execution/ratings_sink.h"
+#include "services/execution/result_sinks.h"
 #include "spdlog/spdlog.h"
 
 ABSL_FLAG(int, workers, 0, "Threads that run the matches' strands; 0 means one per core.");
@@ -64,9 +65,13 @@ ABSL_FLAG(int, max_watchers_per_match, 1000,
 ABSL_FLAG(std::string, ratings_target, "",
           "The ratings service (host:port) that finished matches' results are delivered to, "
           "retried until it acknowledges them; empty: results wait in the outbox.");
+ABSL_FLAG(std::string, matchmaking_target, "",
+          "The matchmaking service (host:port) that the results of the matches it formed are "
+          "delivered to, retried until it acknowledges them; empty: they wait in the outbox.");
 ABSL_FLAG(std::string, results_token_file, "",
-          "With --ratings_target: a file holding the token the ratings service accepts results "
-          "with (its --results_token_file); else $BONEYARD_RESULTS_TOKEN holds the token.");
+          "With --ratings_target or --matchmaking_target: a file holding the token those "
+          "services accept results with (their --results_token_file); else "
+          "$BONEYARD_RESULTS_TOKEN holds the token.");
 
 // absl::ParseCommandLine reports a malformed or unknown flag through this hook, then exits 1;
 // the service's convention is 2 for bad flags. The message is on stderr already.
@@ -98,6 +103,7 @@ struct ExecutionConfig {
   int play_queues = 0;
   // Empty: no delivery (results wait in the outbox).
   std::string ratings_target;
+  std::string matchmaking_target;
   std::string results_token;
 };
 
@@ -177,7 +183,8 @@ absl::StatusOr<ExecutionConfig> ExecutionConfigFromFlags() {
     return s;
   }
   config.ratings_target = absl::GetFlag(FLAGS_ratings_target);
-  if (!config.ratings_target.empty()) {
+  config.matchmaking_target = absl::GetFlag(FLAGS_matchmaking_target);
+  if (!config.ratings_target.empty() || !config.matchmaking_target.empty()) {
     absl::StatusOr<std::string> token = ReadTokenFlag(
         "results_token_file", absl::GetFlag(FLAGS_results_token_file), kResultsTokenEnv);
     if (!token.ok()) return token.status();
@@ -291,31 +298,45 @@ int Run(int argc, char** argv) {
                    },
                });
 
-  // Finished matches' results go from the outbox to the ratings service, woken by each match
-  // that finishes and polling anyway (a restart, a ratings outage).
-  std::unique_ptr<RatingsSink> ratings_sink;
-  std::unique_ptr<OutboxDispatcher> dispatcher;
+  // Finished matches' results go from the outbox to each receiver by a dispatcher of its own,
+  // woken by each match that finishes and polling anyway (a restart, a receiver's outage).
+  prometheus::Family<prometheus::Counter>& parked =
+      prometheus::BuildCounter()
+          .Name("boneyard_outbox_parked_total")
+          .Help("Results a receiver refused for good: parked in the outbox with their error for "
+                "an operator, not retried")
+          .Register(*registry);
+  std::vector<std::unique_ptr<ResultSink>> sinks;
+  std::vector<std::unique_ptr<OutboxDispatcher>> dispatchers;
+  auto deliver_to = [&](const char* receiver, std::unique_ptr<ResultSink> sink) {
+    prometheus::Counter& counter = parked.Add({{"receiver", receiver}});
+    dispatchers.push_back(std::make_unique<OutboxDispatcher>(
+        **store, *sink,
+        OutboxDispatcher::Options{.receiver = receiver,
+                                  .on_parked = [&counter] { counter.Increment(); }}));
+    sinks.push_back(std::move(sink));
+  };
   if (!config->ratings_target.empty()) {
-    ratings_sink = std::make_unique<RatingsSink>(
-        grpc::CreateChannel(config->ratings_target, grpc::InsecureChannelCredentials()),
-        config->results_token);
-    prometheus::Counter& parked =
-        prometheus::BuildCounter()
-            .Name("boneyard_outbox_parked_total")
-            .Help("Results the ratings service refused for good: parked in the outbox with their "
-                  "error for an operator, not retried")
-            .Register(*registry)
-            .Add({});
-    dispatcher = std::make_unique<OutboxDispatcher>(
-        **store, *ratings_sink,
-        OutboxDispatcher::Options{.on_parked = [&parked] { parked.Increment(); }});
+    deliver_to(kRatingsReceiver,
+               std::make_unique<RatingsSink>(
+                   grpc::CreateChannel(config->ratings_target, grpc::InsecureChannelCredentials()),
+                   config->results_token));
+  }
+  if (!config->matchmaking_target.empty()) {
+    deliver_to(kMatchmakingReceiver,
+               std::make_unique<MatchmakingSink>(
+                   grpc::CreateChannel(config->matchmaking_target,
+                                       grpc::InsecureChannelCredentials()),
+                   config->results_token));
   }
 
   HostOptions host_options = config->host;
   host_options.operator_token = common->operator_token;
   host_options.metrics = registry.get();
-  if (dispatcher != nullptr) {
-    host_options.on_finished = [raw = dispatcher.get()] { raw->Wake(); };
+  if (!dispatchers.empty()) {
+    host_options.on_finished = [&dispatchers] {
+      for (const std::unique_ptr<OutboxDispatcher>& dispatcher : dispatchers) dispatcher->Wake();
+    };
   }
   absl::StatusOr<std::unique_ptr<MatchHost>> host =
       MatchHost::Start(**store, committer, std::move(host_options));
@@ -336,7 +357,7 @@ int Run(int argc, char** argv) {
     committer.Stop();
     return StartupFailed("cannot start the gRPC server", server.status());
   }
-  if (dispatcher != nullptr) dispatcher->Start();
+  for (const std::unique_ptr<OutboxDispatcher>& dispatcher : dispatchers) dispatcher->Start();
   spdlog::info("serving {}", Fields()
                                  .Add("address", common->listen_address)
                                  .Add("port", (*server)->port())
@@ -344,7 +365,10 @@ int Run(int argc, char** argv) {
                                  .Add("live_matches", (*host)->live_matches())
                                  .Add("ratings", config->ratings_target.empty()
                                                      ? std::string("none (results wait)")
-                                                     : config->ratings_target));
+                                                     : config->ratings_target)
+                                 .Add("matchmaking", config->matchmaking_target.empty()
+                                                         ? std::string("none (results wait)")
+                                                         : config->matchmaking_target));
 
   const int signal_number = WaitForTerminationSignal();
   spdlog::info("stopping {}", Fields().Add("signal", signal_number));
@@ -356,7 +380,7 @@ int Run(int argc, char** argv) {
   (*server)->Shutdown(common->shutdown_grace);
   committer.Stop();
   // Results not yet delivered stay in the outbox for the next start.
-  if (dispatcher != nullptr) dispatcher->Stop();
+  for (const std::unique_ptr<OutboxDispatcher>& dispatcher : dispatchers) dispatcher->Stop();
   spdlog::info("stopped");
   return EXIT_SUCCESS;
 }

@@ -101,6 +101,14 @@ absl::Status CheckCreateRequest(const v1::CreateMatchRequest& request) {
   if (absl::Status s = CheckDuration("clock.per_move", request.clock().per_move()); !s.ok()) {
     return s;
   }
+  if (!request.queue().empty()) {
+    absl::string_view id = request.queue();
+    if (request.queue().size() > kMaxRequestIdBytes || !absl::ConsumePrefix(&id, "queues/") ||
+        !CheckId("queue", id).ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("queue: ", Quote(request.queue()), " is not of the form \"queues/{id}\""));
+    }
+  }
   return CheckEnum("clock.timeout_policy", request.clock().timeout_policy());
 }
 
@@ -245,6 +253,8 @@ class MatchHost::Impl {
         clock.timeout_policy() == v1::ClockSettings::TIMEOUT_POLICY_UNSPECIFIED) {
       match.mutable_clock()->set_timeout_policy(v1::ClockSettings::AUTO_PLAY_DEFAULT_BOT);
     }
+    match.set_casual(request.casual());
+    match.set_queue(request.queue());
     match.set_state(v1::Match::ACTIVE);
     *match.mutable_create_time() = ToTimestamp(now);
     *match.mutable_update_time() = ToTimestamp(now);
@@ -425,6 +435,7 @@ class MatchHost::Impl {
     out.set_attempts(item.attempts);
     out.set_last_error(item.last_error);
     *out.mutable_park_time() = ToTimestamp(item.park_time);
+    out.set_receiver(item.receiver);
     return out;
   }
 

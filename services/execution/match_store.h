@@ -108,9 +108,15 @@ struct SeatGrant {
   int seat = 0;
 };
 
-// A finished match's result waiting to be delivered to the ratings service.
+// Who receives finished matches' results from the outbox.
+inline constexpr char kRatingsReceiver[] = "ratings";
+inline constexpr char kMatchmakingReceiver[] = "matchmaking";
+
+// A finished match's result waiting to be delivered to a receiver: the ratings service (every
+// match not created casual) or the matchmaking service (every match with a queue).
 struct OutboxItem {
   int64_t id = 0;
+  std::string receiver;
   std::string match_id;
   v1::Match match;  // with result, end_time and state FINISHED
   int attempts = 0;
@@ -119,6 +125,7 @@ struct OutboxItem {
 // An outbox item parked because its receiver refused it for good.
 struct ParkedItem {
   int64_t id = 0;
+  std::string receiver;
   std::string match_id;
   int attempts = 0;
   std::string last_error;
@@ -156,8 +163,10 @@ class MatchStore {
   // NOT_FOUND for a token no match has.
   virtual absl::StatusOr<SeatGrant> FindSeatToken(const std::string& token) = 0;
 
-  // Outbox: up to `limit` undelivered items whose next attempt is due, oldest first.
-  virtual absl::StatusOr<std::vector<OutboxItem>> PendingOutbox(int limit, absl::Time now) = 0;
+  // Outbox: up to `limit` of `receiver`'s undelivered items whose next attempt is due, oldest
+  // first.
+  virtual absl::StatusOr<std::vector<OutboxItem>> PendingOutbox(const std::string& receiver,
+                                                                int limit, absl::Time now) = 0;
   virtual absl::Status MarkDelivered(int64_t outbox_id, absl::Time when) = 0;
   virtual absl::Status MarkFailed(int64_t outbox_id, const std::string& error,
                                   absl::Time next_attempt) = 0;

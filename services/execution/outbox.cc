@@ -63,7 +63,7 @@ absl::StatusOr<int> OutboxDispatcher::DeliverDue() {
   const int batch = std::max(1, options_.batch);
   int delivered = 0;
   for (;;) {
-    absl::StatusOr<std::vector<OutboxItem>> items = store_.PendingOutbox(batch, absl::Now());
+    absl::StatusOr<std::vector<OutboxItem>> items = store_.PendingOutbox(options_.receiver, batch, absl::Now());
     if (!items.ok()) return items.status();
     for (const OutboxItem& item : *items) {
       if (Stopping()) return delivered;
@@ -75,9 +75,9 @@ absl::StatusOr<int> OutboxDispatcher::DeliverDue() {
         continue;
       }
       if (IsPermanentDataError(status)) {  // the receiver refuses the result itself
-        spdlog::error("outbox: the result of matches/{} is refused for good and parked (attempt "
+        spdlog::error("outbox: {} refuses the result of matches/{} for good; parked (attempt "
                       "{}); an operator can deliver it again once fixed: {}",
-                      item.match_id, item.attempts + 1, status.ToString());
+                      options_.receiver, item.match_id, item.attempts + 1, status.ToString());
         if (absl::Status s = store_.MarkParked(item.id, status.ToString(), absl::Now()); !s.ok()) {
           return s;
         }
@@ -85,9 +85,10 @@ absl::StatusOr<int> OutboxDispatcher::DeliverDue() {
         continue;
       }
       const absl::Duration backoff = Backoff(item.attempts);
-      spdlog::warn("outbox: delivering the result of matches/{} failed (attempt {}), next try "
-                   "in {}: {}",
-                   item.match_id, item.attempts + 1, absl::FormatDuration(backoff),
+      spdlog::warn("outbox: delivering the result of matches/{} to {} failed (attempt {}), "
+                   "next try in {}: {}",
+                   item.match_id, options_.receiver, item.attempts + 1,
+                   absl::FormatDuration(backoff),
                    status.ToString());
       if (absl::Status s = store_.MarkFailed(item.id, status.ToString(), absl::Now() + backoff);
           !s.ok()) {

@@ -17,6 +17,7 @@
 
 #include <functional>
 #include <optional>
+#include <string>
 #include <thread>
 
 #include "absl/base/thread_annotations.h"
@@ -49,6 +50,9 @@ class ResultSink {
 class OutboxDispatcher {
  public:
   struct Options {
+    // Whose items it delivers (kRatingsReceiver, kMatchmakingReceiver): one dispatcher, and
+    // one sink, per receiver, so one receiver's outage never delays another's results.
+    std::string receiver = kRatingsReceiver;
     absl::Duration poll_interval = absl::Seconds(1);
     int batch = 100;  // items per PendingOutbox query
     absl::Duration initial_backoff = absl::Seconds(1);

@@ -349,8 +349,8 @@ absl::Status PgMatchStore::Commit(const CommitBatch& batch) {
       kActive, " RETURNING match");
   const std::string insert_outbox =
       absl::StrCat("INSERT INTO ", outbox_,
-                   " (match_id, payload, created_time, next_attempt_time)"
-                   " VALUES ($1, $2, $3::timestamptz, $3::timestamptz)");
+                   " (match_id, receiver, payload, created_time, next_attempt_time)"
+                   " VALUES ($1, $2, $3, $4::timestamptz, $4::timestamptz)");
   const std::string match_state = absl::StrCat("SELECT state FROM ", matches_, " WHERE id = $1");
 
   return pool_.Run([&](pqxx::work& tx) -> absl::Status {
@@ -393,8 +393,15 @@ absl::Status PgMatchStore::Commit(const CommitBatch& batch) {
       match.clear_abort_reason();
       ToProto(end.end_time, match.mutable_update_time());
       ToProto(end.end_time, match.mutable_end_time());
-      tx.exec_params0(insert_outbox, end.match_id, pqxx::binarystring(match.SerializeAsString()),
-                      end_time);
+      // One row per receiver: a casual match is not rated; a matchmade one goes back to the
+      // matchmaking service that formed it.
+      const pqxx::binarystring payload(match.SerializeAsString());
+      if (!match.casual()) {
+        tx.exec_params0(insert_outbox, end.match_id, kRatingsReceiver, payload, end_time);
+      }
+      if (!match.queue().empty()) {
+        tx.exec_params0(insert_outbox, end.match_id, kMatchmakingReceiver, payload, end_time);
+      }
     }
     return absl::OkStatus();
   });
@@ -569,19 +576,21 @@ absl::StatusOr<SeatGrant> PgMatchStore::FindSeatToken(const std::string& token) 
   });
 }
 
-absl::StatusOr<std::vector<OutboxItem>> PgMatchStore::PendingOutbox(int limit, absl::Time now) {
+absl::StatusOr<std::vector<OutboxItem>> PgMatchStore::PendingOutbox(const std::string& receiver,
+                                                                    int limit, absl::Time now) {
   if (limit < 1) {
     return absl::InvalidArgumentError(absl::StrCat("outbox limit ", limit, " is not positive"));
   }
   const std::string query =
       absl::StrCat("SELECT id, match_id, payload, attempts FROM ", outbox_,
-                   " WHERE delivered_time IS NULL AND parked_time IS NULL"
+                   " WHERE receiver = $3 AND delivered_time IS NULL AND parked_time IS NULL"
                    " AND next_attempt_time <= $1::timestamptz ORDER BY id LIMIT $2");
   return pool_.Run([&](pqxx::work& tx) -> absl::StatusOr<std::vector<OutboxItem>> {
     std::vector<OutboxItem> items;
-    for (const pqxx::row& row : tx.exec_params(query, PgTime(now), limit)) {
+    for (const pqxx::row& row : tx.exec_params(query, PgTime(now), limit, receiver)) {
       OutboxItem item;
       item.id = row[0].as<int64_t>();
+      item.receiver = receiver;
       item.match_id = row[1].as<std::string>();
       if (absl::Status s = Parse(row[2], "outbox payload", item.match_id, &item.match); !s.ok()) {
         return s;
@@ -637,7 +646,8 @@ absl::Status PgMatchStore::RecordFailure(int64_t outbox_id, const std::string& e
 namespace {
 
 std::string ParkedColumns(absl::string_view parked_time) {
-  return absl::StrCat("id, match_id, attempts, coalesce(last_error, ''), ", Micros(parked_time));
+  return absl::StrCat("id, match_id, attempts, coalesce(last_error, ''), ", Micros(parked_time),
+                      ", receiver");
 }
 
 ParkedItem ParkedFromRow(const pqxx::row& row) {
@@ -647,6 +657,7 @@ ParkedItem ParkedFromRow(const pqxx::row& row) {
   item.attempts = row[2].as<int>();
   item.last_error = row[3].as<std::string>();
   item.park_time = TimeFromField(row[4]);
+  item.receiver = row[5].as<std::string>();
   return item;
 }
 
@@ -678,7 +689,7 @@ absl::StatusOr<ParkedItem> PgMatchStore::RetryParked(int64_t outbox_id, absl::Ti
       " FROM (SELECT id, parked_time AS was_parked FROM ", outbox_,
       " WHERE id = $1 AND parked_time IS NOT NULL AND delivered_time IS NULL FOR UPDATE) AS p"
       " WHERE o.id = p.id RETURNING o.id, o.match_id, o.attempts, coalesce(o.last_error, ''), ",
-      Micros("p.was_parked"));
+      Micros("p.was_parked"), ", o.receiver");
   return pool_.Run([&](pqxx::work& tx) -> absl::StatusOr<ParkedItem> {
     const pqxx::result rows = tx.exec_params(query, outbox_id, PgTime(now));
     if (rows.empty()) return NoParkedItem(outbox_id);

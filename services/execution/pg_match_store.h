@@ -55,7 +55,8 @@ class PgMatchStore final : public MatchStore {
   absl::StatusOr<std::string> GetRecordJson(const std::string& id) override;
   absl::StatusOr<std::optional<EventRow>> LastEvent(const std::string& id) override;
   absl::StatusOr<SeatGrant> FindSeatToken(const std::string& token) override;
-  absl::StatusOr<std::vector<OutboxItem>> PendingOutbox(int limit, absl::Time now) override;
+  absl::StatusOr<std::vector<OutboxItem>> PendingOutbox(const std::string& receiver, int limit,
+                                                        absl::Time now) override;
   absl::Status MarkDelivered(int64_t outbox_id, absl::Time when) override;
   absl::Status MarkFailed(int64_t outbox_id, const std::string& error,
                           absl::Time next_attempt) override;

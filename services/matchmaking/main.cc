@@ -29,6 +29,8 @@
 #include "services/matchmaking/matchmaking_logic.h"
 #include "services/matchmaking/matchmaking_service.h"
 #include "services/matchmaking/pg_matchmaking_store.h"
+#include "services/matchmaking/rating_cache.h"
+#include "services/matchmaking/ratings_fetcher.h"
 #include "spdlog/spdlog.h"
 
 ABSL_FLAG(std::string, execution_target, "",
@@ -37,8 +39,16 @@ ABSL_FLAG(std::string, execution_target, "",
 ABSL_FLAG(std::string, execution_token_file, "",
           "A file holding the token execution accepts for CreateMatch (its operator token); "
           "else $BONEYARD_EXECUTION_TOKEN holds it. Needed with --execution_target.");
+ABSL_FLAG(std::string, ratings_target, "",
+          "The ratings service (host:port) whose ratings matches are balanced with (cached; "
+          "while it is down, the ratings read before, else initial ones); empty: every player "
+          "is matched at the initial rating.");
 ABSL_FLAG(absl::Duration, pass_interval, absl::Seconds(1),
           "How often the matchmaker runs a pass over every queue (10ms..1m).");
+ABSL_FLAG(std::string, results_token_file, "",
+          "A file holding the token execution presents with finished matches' results (its "
+          "--results_token_file); else $BONEYARD_RESULTS_TOKEN; neither: no result is accepted "
+          "and players' histories show none.");
 ABSL_FLAG(bool, open_registration, false,
           "Anyone may create a HUMAN player account (CreatePlayer without a token); otherwise "
           "only the operator creates accounts.");
@@ -55,12 +65,14 @@ namespace {
 constexpr int kExitStartupFailed = 1;
 constexpr int kExitBadFlags = 2;
 constexpr char kExecutionTokenEnv[] = "BONEYARD_EXECUTION_TOKEN";
+constexpr char kResultsTokenEnv[] = "BONEYARD_RESULTS_TOKEN";
 
 // The matchmaker's flags: nullopt target when passes do not run here.
 struct MatchmakerFlags {
   std::string execution_target;
   std::string execution_token;
   absl::Duration pass_interval;
+  std::string results_token;  // empty: results are not accepted
 };
 
 absl::StatusOr<MatchmakerFlags> MatchmakerFlagsFromFlags() {
@@ -69,6 +81,12 @@ absl::StatusOr<MatchmakerFlags> MatchmakerFlagsFromFlags() {
                         .pass_interval = absl::GetFlag(FLAGS_pass_interval)};
   if (flags.pass_interval < absl::Milliseconds(10) || flags.pass_interval > absl::Minutes(1)) {
     return absl::InvalidArgumentError("--pass_interval: must be from 10ms to 1m");
+  }
+  if (!absl::GetFlag(FLAGS_results_token_file).empty() || std::getenv(kResultsTokenEnv)) {
+    absl::StatusOr<std::string> token = ReadTokenFlag(
+        "results_token_file", absl::GetFlag(FLAGS_results_token_file), kResultsTokenEnv);
+    if (!token.ok()) return token.status();
+    flags.results_token = *std::move(token);
   }
   if (flags.execution_target.empty()) return flags;
   absl::StatusOr<std::string> token = ReadTokenFlag(
@@ -121,6 +139,7 @@ int Run(int argc, char** argv) {
   MatchmakingLogic logic(**store, MatchmakingOptions{
                                       .operator_token = common->operator_token,
                                       .open_registration = absl::GetFlag(FLAGS_open_registration),
+                                      .results_token = matchmaker_flags->results_token,
                                   });
   MatchmakingServiceImpl service(logic);
   absl::StatusOr<std::unique_ptr<GrpcServer>> server = GrpcServer::Start({
@@ -131,19 +150,29 @@ int Run(int argc, char** argv) {
   });
   if (!server.ok()) return StartupFailed("cannot start the gRPC server", server.status());
   std::unique_ptr<ExecutionCreator> creator;
+  std::unique_ptr<RatingsFetcher> fetcher;
+  std::unique_ptr<RatingCache> rating_cache;
   std::unique_ptr<Matchmaker> matchmaker;
   if (!matchmaker_flags->execution_target.empty()) {
     creator = std::make_unique<ExecutionCreator>(matchmaker_flags->execution_target,
                                                  matchmaker_flags->execution_token);
+    const std::string ratings_target = absl::GetFlag(FLAGS_ratings_target);
+    if (!ratings_target.empty()) {
+      fetcher = std::make_unique<RatingsFetcher>(ratings_target);
+      rating_cache = std::make_unique<RatingCache>(*fetcher);
+    }
     matchmaker = std::make_unique<Matchmaker>(
-        **store, *creator, MatchmakerOptions{.interval = matchmaker_flags->pass_interval});
+        **store, *creator,
+        MatchmakerOptions{.ratings = rating_cache.get(),
+                          .interval = matchmaker_flags->pass_interval});
     matchmaker->Start();
   }
   spdlog::info("serving {}", Fields()
                                  .Add("address", common->listen_address)
                                  .Add("port", (*server)->port())
                                  .Add("metrics_port", served->port())
-                                 .Add("execution", matchmaker_flags->execution_target));
+                                 .Add("execution", matchmaker_flags->execution_target)
+                                 .Add("ratings", absl::GetFlag(FLAGS_ratings_target)));
 
   const int signal_number = WaitForTerminationSignal();
   spdlog::info("stopping {}", Fields().Add("signal", signal_number));

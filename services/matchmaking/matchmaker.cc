@@ -1,6 +1,7 @@
 #include "services/matchmaking/matchmaker.h"
 
 #include <algorithm>
+#include <map>
 #include <utility>
 
 #include "absl/strings/escaping.h"
@@ -32,17 +33,19 @@ bool RefusedForGood(const absl::Status& status) {
   }
 }
 
-// The matching library's tickets. Every member starts at the model's initial rating until
-// ratings are read from the ratings service.
-std::vector<Ticket> MatchingTickets(const std::vector<TicketRow>& rows, const QueueRules& rules) {
+// The matching library's tickets, each member at their known rating or the model's initial one.
+std::vector<Ticket> MatchingTickets(const std::vector<TicketRow>& rows, const QueueRules& rules,
+                                    const std::map<std::string, ratings::SkillRating>& known) {
   std::vector<Ticket> tickets;
   tickets.reserve(rows.size());
   for (const TicketRow& row : rows) {
     Ticket ticket{.id = row.ticket_id, .members = {}, .enqueued = row.create_time};
     for (const std::string& player : row.players) {
-      ticket.members.push_back({.player_id = player,
-                                .rating = ratings::InitialRating(rules.model),
-                                .recent_partners = {}});
+      auto it = known.find(player);
+      ticket.members.push_back(
+          {.player_id = player,
+           .rating = it != known.end() ? it->second : ratings::InitialRating(rules.model),
+           .recent_partners = {}});
     }
     tickets.push_back(std::move(ticket));
   }
@@ -78,6 +81,9 @@ absl::StatusOr<FormedMatchRow> Seat(const FormedMatch& formed, const v1::Queue& 
   *request.mutable_rules() = queue.rules();
   if (queue.has_clock()) *request.mutable_clock() = queue.clock();
   request.set_request_id(row.request_id);
+  // A casual queue's matches skip ratings; every match's result comes back here.
+  request.set_casual(!queue.rated());
+  request.set_queue(absl::StrCat("queues/", queue_row.queue_id));
   std::vector<v1::Seat> seats(players);
   const std::string bot_kind = FillBotKind(queue);
   int next_seat = 0;
@@ -137,7 +143,15 @@ absl::Status Matchmaker::MatchQueue(const QueueRow& queue_row, absl::Time now,
   report.searching += static_cast<int>(rows->size());
   if (rows->empty()) return absl::OkStatus();
   const QueueRules rules = MatchingRulesOf(*queue);
-  const std::vector<Ticket> tickets = MatchingTickets(*rows, rules);
+  std::map<std::string, ratings::SkillRating> known;
+  if (options_.ratings != nullptr) {
+    std::vector<std::string> players;
+    for (const TicketRow& row : *rows) {
+      players.insert(players.end(), row.players.begin(), row.players.end());
+    }
+    known = options_.ratings->Ratings(queue->game(), players);
+  }
+  const std::vector<Ticket> tickets = MatchingTickets(*rows, rules, known);
   for (const FormedMatch& formed : matchmaking::RunPass(rules, tickets, now)) {
     ++report.formed;
     absl::StatusOr<FormedMatchRow> row = Seat(formed, *queue, queue_row, *rows, now);

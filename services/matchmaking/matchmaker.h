@@ -32,6 +32,7 @@
 #include "absl/time/time.h"
 #include "boneyard/v1/execution.pb.h"
 #include "services/matchmaking/pg_matchmaking_store.h"
+#include "services/matchmaking/rating_cache.h"
 
 namespace boneyard::matchmaking {
 
@@ -53,6 +54,8 @@ class MatchCreator {
 };
 
 struct MatchmakerOptions {
+  // Players' ratings (the ratings service, cached); null: everyone at the initial rating.
+  RatingSource* ratings = nullptr;
   // How often a pass runs.
   absl::Duration interval = absl::Seconds(1);
   // The most recorded matches sent to execution in one pass.

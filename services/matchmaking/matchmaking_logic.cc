@@ -181,7 +181,7 @@ std::string MatchmakingLogic::NextPageToken(const ListPage& page, const std::str
 MatchmakingLogic::MatchmakingLogic(PgMatchmakingStore& store, MatchmakingOptions options)
     : store_(store),
       options_(std::move(options)),
-      auth_(AuthConfig{options_.operator_token, {}}),
+      auth_(AuthConfig{options_.operator_token, {options_.results_token}}),
       page_tokens_(PageTokenKey(options_.operator_token)) {}
 
 absl::StatusOr<std::optional<std::string>> MatchmakingLogic::PlayerOf(

@@ -32,6 +32,8 @@ struct MatchmakingOptions {
   std::string operator_token;
   // Anyone may create a HUMAN account (CreatePlayer without a token).
   bool open_registration = false;
+  // The token execution presents with finished matches' results; empty: none is accepted.
+  std::string results_token;
 };
 
 // The SHA-256 of a token, as stored.
@@ -93,6 +95,9 @@ class MatchmakingLogic {
   // A player's matches, newest first (public, as ratings' history is).
   absl::StatusOr<v1::ListPlayerMatchesResponse> ListPlayerMatches(
       const v1::ListPlayerMatchesRequest& request);
+  // A finished match's result from execution's outbox (the results token).
+  absl::StatusOr<v1::RecordMatchResultResponse> RecordMatchResult(
+      const std::optional<std::string>& token, const v1::RecordMatchResultRequest& request);
 
  private:
   // A list's page, by id: the page size and the id the page starts after ("" for the first),

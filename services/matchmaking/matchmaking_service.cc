@@ -132,4 +132,10 @@ grpc::Status MatchmakingServiceImpl::ListPlayerMatches(
   return Reply(logic_.ListPlayerMatches(*request), response);
 }
 
+grpc::Status MatchmakingServiceImpl::RecordMatchResult(
+    grpc::ServerContext* context, const v1::RecordMatchResultRequest* request,
+    v1::RecordMatchResultResponse* response) {
+  return Reply(logic_.RecordMatchResult(BearerToken(*context), *request), response);
+}
+
 }  // namespace boneyard::matchmaking

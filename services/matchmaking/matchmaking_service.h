@@ -71,6 +71,9 @@ class MatchmakingServiceImpl final : public v1::MatchmakingService::Service {
   grpc::Status ListPlayerMatches(grpc::ServerContext* context,
                                  const v1::ListPlayerMatchesRequest* request,
                                  v1::ListPlayerMatchesResponse* response) override;
+  grpc::Status RecordMatchResult(grpc::ServerContext* context,
+                                 const v1::RecordMatchResultRequest* request,
+                                 v1::RecordMatchResultResponse* response) override;
 
   // Ends open WatchTicket streams (UNAVAILABLE) so that a shutdown need not wait for them.
   void Stop() { stopping_ = true; }

@@ -99,6 +99,9 @@ struct PlayerMatchRow {
   std::string queue_id;
   std::string game;
   absl::Time create_time;
+  // Once execution delivered it: a serialized v1.MatchResult and the match's end.
+  std::string result;
+  std::optional<absl::Time> end_time;
 };
 
 class PgMatchmakingStore {
@@ -191,6 +194,12 @@ class PgMatchmakingStore {
   // Gives up on a formed match execution refused for good: its FORMING tickets end CANCELLED
   // and the formed match is removed.
   absl::Status AbandonMatch(const std::string& request_id, absl::Time now);
+  // Records the result (a serialized v1.MatchResult) of the formed match created as
+  // `match_name`, if it has none yet, and returns nullopt; returns the result recorded before
+  // otherwise (nothing changes). NOT_FOUND when no created match has that name.
+  absl::StatusOr<std::optional<std::string>> RecordResult(const std::string& match_name,
+                                                          const std::string& result,
+                                                          absl::Time end_time);
   // Up to `limit` of a player's seats, newest first, formed before `before` (exclusive; the
   // tie broken by request id below `before_request`); unset `before`: from the newest.
   absl::StatusOr<std::vector<PlayerMatchRow>> PlayerMatches(

@@ -27,6 +27,11 @@ std::string TextOrEmpty(const pqxx::field& field) {
   return field.is_null() ? std::string() : field.as<std::string>();
 }
 
+std::optional<absl::Time> OptionalTime(const pqxx::field& micros) {
+  if (micros.is_null()) return std::nullopt;
+  return absl::FromUnixMicros(micros.as<int64_t>());
+}
+
 std::string TicketColumns() {
   return absl::StrCat("ticket_id, queue_id, party_id, state, match_request, ",
                       EpochMicros("create_time"), ", ", EpochMicros("update_time"));
@@ -392,7 +397,8 @@ absl::StatusOr<std::vector<PlayerMatchRow>> PgMatchmakingStore::PlayerMatches(
     std::vector<PlayerMatchRow> matches;
     for (const pqxx::row& row : tx.exec_params(
              absl::StrCat("SELECT ", kSeatingColumns, ", f.queue_id, f.game, ",
-                          EpochMicros("f.create_time"), " FROM ", Table("seatings"), " s JOIN ",
+                          EpochMicros("f.create_time"), ", f.result, ",
+                          EpochMicros("f.end_time"), " FROM ", Table("seatings"), " s JOIN ",
                           Table("formed_matches"),
                           " f USING (request_id) WHERE s.player_id = $1"
                           " AND f.match_name IS NOT NULL"
@@ -400,12 +406,33 @@ absl::StatusOr<std::vector<PlayerMatchRow>> PgMatchmakingStore::PlayerMatches(
                           " ORDER BY f.create_time DESC, s.request_id DESC LIMIT $4"),
              player_id, before.has_value() ? Timestamp(*before) : std::string("infinity"),
              before_request, limit)) {
-      matches.push_back({.seating = ReadSeating(row),
-                         .queue_id = row[10].as<std::string>(),
-                         .game = row[11].as<std::string>(),
-                         .create_time = absl::FromUnixMicros(row[12].as<int64_t>())});
+      matches.push_back(
+          {.seating = ReadSeating(row),
+           .queue_id = row[10].as<std::string>(),
+           .game = row[11].as<std::string>(),
+           .create_time = absl::FromUnixMicros(row[12].as<int64_t>()),
+           .result = row[13].is_null() ? std::string() : Bytes(row[13]),
+           .end_time = OptionalTime(row[14])});
     }
     return matches;
+  });
+}
+
+absl::StatusOr<std::optional<std::string>> PgMatchmakingStore::RecordResult(
+    const std::string& match_name, const std::string& result, absl::Time end_time) {
+  return pool_.Run([&](pqxx::work& tx) -> absl::StatusOr<std::optional<std::string>> {
+    // Locked: two deliveries of one result at once record it once.
+    const pqxx::result rows = tx.exec_params(
+        absl::StrCat("SELECT result FROM ", Table("formed_matches"),
+                     " WHERE match_name = $1 FOR UPDATE"),
+        match_name);
+    if (rows.empty()) return absl::NotFoundError("no such match formed here");
+    if (!rows[0][0].is_null()) return std::optional<std::string>(Bytes(rows[0][0]));
+    tx.exec_params0(absl::StrCat("UPDATE ", Table("formed_matches"),
+                                 " SET result = $2::bytea, end_time = $3::timestamptz"
+                                 " WHERE match_name = $1"),
+                    match_name, Bytea(result), Timestamp(end_time));
+    return std::optional<std::string>();
   });
 }
 

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "absl/strings/escaping.h"
+#include "google/protobuf/util/message_differencer.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
@@ -235,8 +236,60 @@ absl::StatusOr<v1::ListPlayerMatchesResponse> MatchmakingLogic::ListPlayerMatche
     match.set_team(row.seating.team);
     match.set_win_chance(row.seating.win_chance);
     *match.mutable_create_time() = ToTimestamp(row.create_time);
+    if (!row.result.empty() && !match.mutable_result()->ParseFromString(row.result)) {
+      return absl::InternalError(absl::StrCat(row.seating.match_name, ": stored result unreadable"));
+    }
+    if (row.end_time.has_value()) *match.mutable_end_time() = ToTimestamp(*row.end_time);
   }
   if (more) response.set_next_page_token(NextPageToken(*page, HistoryCursor(rows->back())));
+  return response;
+}
+
+absl::StatusOr<v1::RecordMatchResultResponse> MatchmakingLogic::RecordMatchResult(
+    const std::optional<std::string>& token, const v1::RecordMatchResultRequest& request) {
+  switch (auth_.Classify(token)) {
+    case Authenticator::Role::kService:
+      break;
+    case Authenticator::Role::kNone:
+      return absl::UnauthenticatedError("missing bearer token");
+    case Authenticator::Role::kOperator:
+      return absl::PermissionDeniedError("results come from execution, with the results token");
+    case Authenticator::Role::kOther: {
+      absl::StatusOr<std::optional<std::string>> player = PlayerOf(token);
+      if (!player.ok()) return player.status();
+      if (player->has_value()) {
+        return absl::PermissionDeniedError(
+            "results come from execution, with the results token");
+      }
+      return absl::UnauthenticatedError("unknown token");
+    }
+  }
+  const v1::Match& match = request.match();
+  absl::StatusOr<std::string> id = ParseName(match.name(), "matches", "match.name");
+  if (!id.ok()) return id.status();
+  if (match.state() != v1::Match::FINISHED || !match.has_result()) {
+    return Invalid("match", "is not FINISHED with a result");
+  }
+  if (!match.has_end_time()) return Invalid("match.end_time", "is missing");
+  absl::StatusOr<std::optional<std::string>> before =
+      store_.RecordResult(match.name(), match.result().SerializeAsString(),
+                          FromTimestamp(match.end_time()));
+  if (absl::IsNotFound(before.status())) {
+    return absl::NotFoundError(
+        absl::StrCat(match.name(), " was not formed here, or its creation is not recorded yet"));
+  }
+  if (!before.ok()) return before.status();
+  v1::RecordMatchResultResponse response;
+  if (before->has_value()) {
+    v1::MatchResult recorded;
+    // Compared as messages: a result's details (a Struct, a map) serialize in any order.
+    if (!recorded.ParseFromString(**before) ||
+        !google::protobuf::util::MessageDifferencer::Equals(recorded, match.result())) {
+      return absl::AlreadyExistsError(
+          absl::StrCat(match.name(), ": a different result was recorded before"));
+    }
+    response.set_already_recorded(true);
+  }
   return response;
 }
 

@@ -23,6 +23,7 @@
 #include "pqxx/pqxx"
 #include "services/common/engine_proto.h"
 #include "services/common/migrations.h"
+#include "services/common/pg_text.h"
 #include "services/ratings/migrations.h"
 #include "services/ratings/model_config.h"
 #include "services/ratings/rating_update.h"
@@ -35,54 +36,25 @@ namespace {
 // A NULL parameter.
 constexpr const char* kNull = nullptr;
 
-// A double as text that reads back as the same double.
-std::string Float(double value) { return absl::StrFormat("%.17g", value); }
+using pg_text::Bytea;
+using pg_text::EpochMicros;
+using pg_text::Float;
+using pg_text::IntArray;
+using pg_text::TextArray;
+using pg_text::Timestamp;
 
-// `t` as timestamptz text in UTC, to the microsecond.
-std::string PgTimestamp(absl::Time t) {
-  return absl::FormatTime("%Y-%m-%d %H:%M:%E6S+00", t, absl::UTCTimeZone());
-}
-
-// SQL reading a timestamptz column as epoch microseconds.
-std::string EpochMicros(absl::string_view column) {
-  return absl::StrCat("(extract(epoch FROM ", column, ") * 1000000)::bigint");
-}
 
 google::protobuf::Timestamp TimestampField(const pqxx::field& field) {
   return ToTimestamp(absl::FromUnixMicros(field.as<int64_t>()));
 }
 
-// bytea input in hex format.
-std::string Bytea(absl::string_view bytes) {
-  return absl::StrCat("\\x", absl::BytesToHexString(bytes));
-}
-
 std::string Bytes(const pqxx::field& field) { return pqxx::binarystring(field).str(); }
-
-// A PostgreSQL array literal, every element quoted: {"a","b \"c\""}.
-std::string Array(const std::vector<std::string>& values) {
-  std::string out = "{";
-  for (const std::string& value : values) {
-    if (out.size() > 1) out += ',';
-    out += '"';
-    for (char c : value) {
-      if (c == '"' || c == '\\') out += '\\';
-      out += c;
-    }
-    out += '"';
-  }
-  return out + "}";
-}
 
 std::string FloatArray(const std::vector<double>& values) {
   return absl::StrCat("{", absl::StrJoin(values, ",", [](std::string* out, double v) {
                         out->append(Float(v));
                       }),
                       "}");
-}
-
-std::string IntArray(const std::vector<int>& values) {
-  return absl::StrCat("{", absl::StrJoin(values, ","), "}");
 }
 
 // A model row's columns (see ModelFromRow), for SELECTs.
@@ -152,7 +124,7 @@ void CopyHistory(pqxx::work& tx, const std::string& table, const std::vector<His
     const std::string match_id(absl::string_view(c.match()).substr(sizeof("matches/") - 1));
     copy << std::make_tuple(c.game(), c.player_id(), row.apply_seq, match_id, row.seat, c.rank(),
                             Float(c.mu_before()), Float(c.sigma_before()), Float(c.mu_after()),
-                            Float(c.sigma_after()), PgTimestamp(end_times.at(match_id)));
+                            Float(c.sigma_after()), Timestamp(end_times.at(match_id)));
   }
   copy.complete();
 }
@@ -183,7 +155,7 @@ void WriteRatings(pqxx::work& tx, const std::string& table, const RatingWrites& 
                    " ON CONFLICT (game, player_id) DO UPDATE SET mu = excluded.mu,"
                    " sigma = excluded.sigma, ordinal = excluded.ordinal,"
                    " games_played = excluded.games_played, update_time = excluded.update_time"),
-      Array(w.games), Array(w.players), FloatArray(w.mus), FloatArray(w.sigmas),
+      TextArray(w.games), TextArray(w.players), FloatArray(w.mus), FloatArray(w.sigmas),
       FloatArray(w.ordinals), IntArray(w.games_played));
 }
 
@@ -264,7 +236,7 @@ absl::StatusOr<std::vector<RatingModelConfig>> PgRatingStore::LoadModels(
   const pqxx::result rows = tx.exec_params(
       absl::StrCat("SELECT game, ", kModelColumns, " FROM ", models_,
                    " WHERE game = ANY($1::text[])"),
-      Array(games));
+      TextArray(games));
   for (const pqxx::row& row : rows) {
     absl::StatusOr<RatingModelConfig> model = ModelFromRow(row, 1);
     if (!model.ok()) return model.status();
@@ -323,7 +295,7 @@ absl::StatusOr<std::vector<RecordOutcome>> PgRatingStore::RecordBatch(
     for (const pqxx::row& row :
          tx.exec_params(absl::StrCat("SELECT match_id, canonical FROM ", results_,
                                      " WHERE match_id = ANY($1::text[])"),
-                        Array(ids))) {
+                        TextArray(ids))) {
       stored.emplace(row[0].as<std::string>(), Bytes(row[1]));
     }
     std::vector<std::string> repeated_ids;
@@ -353,7 +325,7 @@ absl::StatusOr<std::vector<RecordOutcome>> PgRatingStore::RecordBatch(
       for (const pqxx::row& row : tx.exec_params(
                absl::StrCat("SELECT ", ChangeColumns(), " FROM ", history_,
                             " WHERE match_id = ANY($1::text[]) ORDER BY match_id, seat"),
-               Array(repeated_ids))) {
+               TextArray(repeated_ids))) {
         *earlier[row[0].as<std::string>()].add_changes() = ChangeFromRow(row);
       }
       for (size_t i = 0; i < n; ++i) {
@@ -390,7 +362,7 @@ absl::StatusOr<std::vector<RecordOutcome>> PgRatingStore::RecordBatch(
                             ratings_,
                             " r JOIN unnest($1::text[], $2::text[]) AS k(game, player_id)"
                             " ON r.game = k.game AND r.player_id = k.player_id"),
-               Array(key_games), Array(key_players))) {
+               TextArray(key_games), TextArray(key_players))) {
         PlayerRating& r = tables[row[0].as<std::string>()][row[1].as<std::string>()];
         r.skill.mu = row[2].as<double>();
         r.skill.sigma = row[3].as<double>();
@@ -430,13 +402,13 @@ absl::StatusOr<std::vector<RecordOutcome>> PgRatingStore::RecordBatch(
 
     // Write: the idempotency records first, then what they caused.
     if (!applied.empty()) {
-      const std::string now = PgTimestamp(absl::Now());
+      const std::string now = Timestamp(absl::Now());
       pqxx::stream_to copy(tx, results_,
                            std::vector<std::string>{"match_id", "game", "end_time", "canonical",
                                                     "request", "record_time"});
       for (size_t i : applied) {
         const ValidResult& r = *batch[i];
-        copy << std::make_tuple(r.match_id, r.game, PgTimestamp(r.end_time), Bytea(r.canonical),
+        copy << std::make_tuple(r.match_id, r.game, Timestamp(r.end_time), Bytea(r.canonical),
                                 Bytea(r.request), now);
       }
       copy.complete();
@@ -460,7 +432,7 @@ absl::StatusOr<std::vector<RecordOutcome>> PgRatingStore::RecordBatch(
         if (!r.solitaire.has_value() || r.player_ids[0].empty()) continue;
         copy << std::make_tuple(r.match_id, r.game, r.player_ids[0], r.solitaire->tiles_left,
                                 r.solitaire->pips_left, r.solitaire->duration_millis,
-                                r.solitaire->won, PgTimestamp(r.end_time));
+                                r.solitaire->won, Timestamp(r.end_time));
       }
       copy.complete();
     }
@@ -571,6 +543,25 @@ absl::StatusOr<std::optional<v1::Rating>> PgRatingStore::GetRating(const std::st
     v1::Rating rating = RatingToProto(game, player_id, r);
     *rating.mutable_update_time() = TimestampField(rows[0][3]);
     return rating;
+  });
+}
+
+absl::StatusOr<std::map<std::string, v1::Rating>> PgRatingStore::GetRatings(
+    const std::string& game, const std::vector<std::string>& player_ids) {
+  return pool_.Run([&](pqxx::work& tx) {
+    std::map<std::string, v1::Rating> found;
+    for (const pqxx::row& row : tx.exec_params(
+             absl::StrCat("SELECT player_id, mu, sigma, games_played, ",
+                          EpochMicros("update_time"), " FROM ", ratings_,
+                          " WHERE game = $1 AND player_id = ANY($2::text[])"),
+             game, TextArray(player_ids))) {
+      const std::string player = row[0].as<std::string>();
+      PlayerRating r{{row[1].as<double>(), row[2].as<double>()}, row[3].as<int>()};
+      v1::Rating rating = RatingToProto(game, player, r);
+      *rating.mutable_update_time() = TimestampField(row[4]);
+      found.emplace(player, std::move(rating));
+    }
+    return found;
   });
 }
 

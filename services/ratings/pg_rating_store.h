@@ -16,6 +16,7 @@
 #define BONEYARD_SERVICES_RATINGS_PG_RATING_STORE_H_
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <span>
@@ -96,6 +97,9 @@ class PgRatingStore {
   // before their first rated match of the game.
   absl::StatusOr<std::optional<v1::Rating>> GetRating(const std::string& game,
                                                       const std::string& player_id);
+  // As GetRating for several players in one query: those with a rating, by player id.
+  absl::StatusOr<std::map<std::string, v1::Rating>> GetRatings(
+      const std::string& game, const std::vector<std::string>& player_ids);
 
   // A rated game's leaderboard: ordinal descending, then player id.
   absl::StatusOr<LeaderboardPage> ListRatings(const std::string& game,

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -132,6 +134,45 @@ absl::StatusOr<v1::Rating> RatingsLogic::GetRating(const v1::GetRatingRequest& r
   }
   rating.set_provisional(Provisional(rating.sigma()));
   return rating;
+}
+
+absl::StatusOr<v1::BatchGetRatingsResponse> RatingsLogic::BatchGetRatings(
+    const v1::BatchGetRatingsRequest& request) {
+  if (request.player_ids_size() > kMaxBatchGetPlayers) {
+    return absl::InvalidArgumentError(absl::StrCat("player_ids: more than ",
+                                                   kMaxBatchGetPlayers, " players"));
+  }
+  for (int i = 0; i < request.player_ids_size(); ++i) {
+    if (absl::Status s = CheckPlayerId(request.player_ids(i), absl::StrCat("player_ids[", i, "]"));
+        !s.ok()) {
+      return s;
+    }
+  }
+  absl::StatusOr<const GameSpec*> spec = FindGame(request.game(), /*rated=*/true);
+  if (!spec.ok()) return spec.status();
+  const std::vector<std::string> players(request.player_ids().begin(),
+                                         request.player_ids().end());
+  absl::StatusOr<std::map<std::string, v1::Rating>> stored =
+      store_.GetRatings(request.game(), players);
+  if (!stored.ok()) return stored.status();
+  std::optional<RatingModelConfig> model;  // read once, if anyone is new
+  v1::BatchGetRatingsResponse response;
+  for (const std::string& player : players) {
+    v1::Rating& rating = *response.add_ratings();
+    auto it = stored->find(player);
+    if (it != stored->end()) {
+      rating = it->second;
+    } else {
+      if (!model.has_value()) {
+        absl::StatusOr<RatingModelConfig> read = store_.ModelOf(request.game());
+        if (!read.ok()) return read.status();
+        model = *read;
+      }
+      rating = RatingToProto(request.game(), player, PlayerRating{InitialRating(*model), 0});
+    }
+    rating.set_provisional(Provisional(rating.sigma()));
+  }
+  return response;
 }
 
 absl::StatusOr<v1::ListLeaderboardResponse> RatingsLogic::ListLeaderboard(

@@ -30,6 +30,9 @@ namespace boneyard::ratings {
 // one-on-one matches against settled players, 14 against newcomers.
 inline constexpr double kDefaultProvisionalSigma = 6.0;
 
+// The most players one BatchGetRatings asks for.
+inline constexpr int kMaxBatchGetPlayers = 1000;
+
 struct RatingsOptions {
   std::string operator_token;  // RerateGame
   std::string results_token;   // RecordResult (the execution service's)
@@ -59,6 +62,8 @@ class RatingsLogic {
 
   // Reads: they block on the database.
   absl::StatusOr<v1::Rating> GetRating(const v1::GetRatingRequest& request);
+  absl::StatusOr<v1::BatchGetRatingsResponse> BatchGetRatings(
+      const v1::BatchGetRatingsRequest& request);
   absl::StatusOr<v1::ListLeaderboardResponse> ListLeaderboard(
       const v1::ListLeaderboardRequest& request);
   absl::StatusOr<v1::ListRatingHistoryResponse> ListRatingHistory(

@@ -31,6 +31,12 @@ grpc::Status RatingsServiceImpl::GetRating(grpc::ServerContext*,
   return Reply(logic_.GetRating(*request), response);
 }
 
+grpc::Status RatingsServiceImpl::BatchGetRatings(grpc::ServerContext*,
+                                                 const v1::BatchGetRatingsRequest* request,
+                                                 v1::BatchGetRatingsResponse* response) {
+  return Reply(logic_.BatchGetRatings(*request), response);
+}
+
 grpc::Status RatingsServiceImpl::ListLeaderboard(grpc::ServerContext*,
                                                  const v1::ListLeaderboardRequest* request,
                                                  v1::ListLeaderboardResponse* response) {

@@ -38,6 +38,9 @@ class RatingsServiceImpl final : public RatingsServiceBase, public AsyncService 
 
   grpc::Status GetRating(grpc::ServerContext* context, const v1::GetRatingRequest* request,
                          v1::Rating* response) override;
+  grpc::Status BatchGetRatings(grpc::ServerContext* context,
+                               const v1::BatchGetRatingsRequest* request,
+                               v1::BatchGetRatingsResponse* response) override;
   grpc::Status ListLeaderboard(grpc::ServerContext* context,
                                const v1::ListLeaderboardRequest* request,
                                v1::ListLeaderboardResponse* response) override;

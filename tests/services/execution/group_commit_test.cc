@@ -70,7 +70,8 @@ class ScriptedStore : public MatchStore {
     return Unimplemented();
   }
   absl::StatusOr<SeatGrant> FindSeatToken(const std::string&) override { return Unimplemented(); }
-  absl::StatusOr<std::vector<OutboxItem>> PendingOutbox(int, absl::Time) override {
+  absl::StatusOr<std::vector<OutboxItem>> PendingOutbox(const std::string&, int,
+                                                        absl::Time) override {
     return Unimplemented();
   }
   absl::Status MarkDelivered(int64_t, absl::Time) override { return Unimplemented(); }

@@ -224,6 +224,20 @@ TEST_F(ServiceHandlersTest, CreateMatchWithTheOperatorToken) {
   EXPECT_EQ(got->state(), v1::Match::ACTIVE);
 }
 
+TEST_F(ServiceHandlersTest, AMatchKeepsTheQueueThatFormedItAndWhetherItIsCasual) {
+  v1::CreateMatchRequest request = CastleRockRequest();
+  request.set_queue("queues/solitaire");
+  request.set_casual(true);
+  v1::CreateMatchResponse created;
+  ASSERT_TRUE(stub_->CreateMatch(Context(kOperatorToken).get(), request, &created).ok());
+  EXPECT_EQ(created.match().queue(), "queues/solitaire");
+  EXPECT_TRUE(created.match().casual());
+  absl::StatusOr<v1::Match> got = GetMatch(created.match().name());
+  ASSERT_TRUE(got.ok()) << got.status();
+  EXPECT_EQ(got->queue(), "queues/solitaire");
+  EXPECT_TRUE(got->casual());
+}
+
 TEST_F(ServiceHandlersTest, CreateMatchWithoutATokenIsUnauthenticated) {
   v1::CreateMatchResponse response;
   grpc::Status status = stub_->CreateMatch(Context().get(), CastleRockRequest(), &response);
@@ -300,6 +314,10 @@ TEST_F(ServiceHandlersTest, CreateMatchRefusesMalformedFieldsAndCreatesNothing) 
        [](v1::CreateMatchRequest& r) { r.set_request_id(kMegabyte); }},
       {"a control character in request_id", "request_id",
        [](v1::CreateMatchRequest& r) { r.set_request_id("id\x7f"); }},
+      {"a queue without its collection", "queue",
+       [](v1::CreateMatchRequest& r) { r.set_queue("duel"); }},
+      {"a 1 MB queue", "queue", [](v1::CreateMatchRequest& r) { r.set_queue(kMegabyte); }},
+      {"an empty queue id", "queue", [](v1::CreateMatchRequest& r) { r.set_queue("queues/"); }},
       {"a 1 MB rule option name", "rules",
        [](v1::CreateMatchRequest& r) { (*r.mutable_rules())[kMegabyte].set_int_value(1); }},
       {"a 1 MB rule text value", "rules.preset",
@@ -519,7 +537,8 @@ TEST_F(ServiceHandlersTest, ParkedResultsAreListedRetriedAndDroppedByTheOperator
         Submit(token, created.match().name(), view.legal_actions(0).text(), seen, &view);
     ASSERT_TRUE(played.ok()) << played.error_message();
   }
-  absl::StatusOr<std::vector<OutboxItem>> pending = store_->PendingOutbox(10, absl::Now());
+  absl::StatusOr<std::vector<OutboxItem>> pending =
+      store_->PendingOutbox(kRatingsReceiver, 10, absl::Now());
   ASSERT_TRUE(pending.ok()) << pending.status();
   ASSERT_EQ(pending->size(), 1u);
   const int64_t id = (*pending)[0].id;
@@ -538,7 +557,7 @@ TEST_F(ServiceHandlersTest, ParkedResultsAreListedRetriedAndDroppedByTheOperator
   EXPECT_EQ(listed.parked_results(0).last_error(), "INVALID_ARGUMENT: refused");
   EXPECT_EQ(listed.parked_results(0).attempts(), 1);
   EXPECT_TRUE(listed.parked_results(0).has_park_time());
-  EXPECT_TRUE(store_->PendingOutbox(10, absl::Now())->empty());
+  EXPECT_TRUE(store_->PendingOutbox(kRatingsReceiver, 10, absl::Now())->empty());
 
   // Retry: back in the queue, no longer parked; a second retry finds nothing.
   v1::RetryParkedResultRequest retry;
@@ -548,7 +567,7 @@ TEST_F(ServiceHandlersTest, ParkedResultsAreListedRetriedAndDroppedByTheOperator
             grpc::StatusCode::PERMISSION_DENIED);
   ASSERT_TRUE(stub_->RetryParkedResult(Context(kOperatorToken).get(), retry, &result).ok());
   EXPECT_EQ(result.name(), name);
-  EXPECT_EQ(store_->PendingOutbox(10, absl::Now())->size(), 1u);
+  EXPECT_EQ(store_->PendingOutbox(kRatingsReceiver, 10, absl::Now())->size(), 1u);
   EXPECT_EQ(stub_->RetryParkedResult(Context(kOperatorToken).get(), retry, &result).error_code(),
             grpc::StatusCode::NOT_FOUND);
 
@@ -559,7 +578,7 @@ TEST_F(ServiceHandlersTest, ParkedResultsAreListedRetriedAndDroppedByTheOperator
   ASSERT_TRUE(stub_->DropParkedResult(Context(kOperatorToken).get(), drop, &result).ok());
   EXPECT_EQ(result.last_error(), "INVALID_ARGUMENT: refused again");
   EXPECT_EQ(result.attempts(), 2);
-  EXPECT_TRUE(store_->PendingOutbox(10, absl::Now())->empty());
+  EXPECT_TRUE(store_->PendingOutbox(kRatingsReceiver, 10, absl::Now())->empty());
   ASSERT_TRUE(stub_->ListParkedResults(Context(kOperatorToken).get(), {}, &listed).ok());
   EXPECT_EQ(listed.parked_results_size(), 0);
   EXPECT_EQ(stub_->DropParkedResult(Context(kOperatorToken).get(), drop, &result).error_code(),

@@ -302,12 +302,62 @@ TEST_F(StoreTest, CommitStoresEventsAndEndsWithAnOutboxRowOnlyForFinished) {
   // The outbox holds A's result alone, due at its end.
   EXPECT_EQ(Count("outbox"), 1);
   EXPECT_EQ(Count("outbox", absl::StrCat("match_id = '", a.id, "'")), 1);
-  absl::StatusOr<std::vector<OutboxItem>> pending = store_->PendingOutbox(10, a_end);
+  absl::StatusOr<std::vector<OutboxItem>> pending =
+      store_->PendingOutbox(kRatingsReceiver, 10, a_end);
   ASSERT_TRUE(pending.ok()) << pending.status();
   ASSERT_THAT(*pending, SizeIs(1));
   EXPECT_EQ((*pending)[0].match_id, a.id);
   EXPECT_EQ((*pending)[0].attempts, 0);
   EXPECT_THAT((*pending)[0].match, EqualsProto(*finished));
+}
+
+TEST_F(StoreTest, EachReceiverGetsItsOwnOutboxRowAndACasualMatchSkipsRatings) {
+  // Rated by hand (ratings only); rated from a queue (both); casual from a queue (matchmaking).
+  NewMatch by_hand = MakeMatch(At(kT0));
+  NewMatch queued = MakeMatch(At(kT0 + 1));
+  queued.match.set_queue("queues/duel");
+  NewMatch casual = MakeMatch(At(kT0 + 2));
+  casual.match.set_queue("queues/casual");
+  casual.match.set_casual(true);
+  for (const NewMatch* m : {&by_hand, &queued, &casual}) {
+    ASSERT_TRUE(store_->CreateMatch(*m).ok());
+  }
+  const absl::Time end = At(kT0 + 10);
+  ASSERT_TRUE(store_
+                  ->Commit({{},
+                            {Finished(by_hand.id, 1, end), Finished(queued.id, 1, end),
+                             Finished(casual.id, 1, end)}})
+                  .ok());
+  EXPECT_EQ(Count("outbox"), 4);
+  absl::StatusOr<std::vector<OutboxItem>> ratings =
+      store_->PendingOutbox(kRatingsReceiver, 10, end);
+  absl::StatusOr<std::vector<OutboxItem>> matchmaking =
+      store_->PendingOutbox(kMatchmakingReceiver, 10, end);
+  ASSERT_TRUE(ratings.ok() && matchmaking.ok());
+  std::vector<std::string> rated, matchmade;
+  for (const OutboxItem& item : *ratings) rated.push_back(item.match_id);
+  for (const OutboxItem& item : *matchmaking) {
+    EXPECT_EQ(item.receiver, kMatchmakingReceiver);
+    matchmade.push_back(item.match_id);
+  }
+  EXPECT_THAT(rated, ::testing::ElementsAre(by_hand.id, queued.id));
+  EXPECT_THAT(matchmade, ::testing::ElementsAre(queued.id, casual.id));
+
+  // One receiver's delivery, failure or parking leaves the other's row as it was.
+  ASSERT_TRUE(store_->MarkDelivered((*ratings)[1].id, end).ok());
+  ASSERT_TRUE(store_->MarkParked((*matchmaking)[1].id, "refused", end).ok());
+  ratings = store_->PendingOutbox(kRatingsReceiver, 10, end);
+  matchmaking = store_->PendingOutbox(kMatchmakingReceiver, 10, end);
+  ASSERT_TRUE(ratings.ok() && matchmaking.ok());
+  ASSERT_THAT(*ratings, SizeIs(1));
+  EXPECT_EQ((*ratings)[0].match_id, by_hand.id);
+  ASSERT_THAT(*matchmaking, SizeIs(1));
+  EXPECT_EQ((*matchmaking)[0].match_id, queued.id);
+  absl::StatusOr<std::vector<ParkedItem>> parked = store_->ListParked(10, 0);
+  ASSERT_TRUE(parked.ok());
+  ASSERT_THAT(*parked, SizeIs(1));
+  EXPECT_EQ((*parked)[0].receiver, kMatchmakingReceiver);
+  EXPECT_EQ((*parked)[0].match_id, casual.id);
 }
 
 TEST_F(StoreTest, DuplicateSequenceIsAlreadyExistsAndNothingOfTheBatchIsStored) {
@@ -580,10 +630,11 @@ TEST_F(StoreTest, TimestampsRoundTripToTheMicrosecond) {
     EXPECT_EQ(page->matches[0].name(), m.match.name());
     // The outbox row is due exactly at the end: a microsecond earlier it is not.
     absl::StatusOr<std::vector<OutboxItem>> before =
-        store_->PendingOutbox(10, end_time - absl::Microseconds(1));
+        store_->PendingOutbox(kRatingsReceiver, 10, end_time - absl::Microseconds(1));
     ASSERT_TRUE(before.ok()) << before.status();
     EXPECT_THAT(*before, IsEmpty());
-    absl::StatusOr<std::vector<OutboxItem>> due = store_->PendingOutbox(10, end_time);
+    absl::StatusOr<std::vector<OutboxItem>> due =
+        store_->PendingOutbox(kRatingsReceiver, 10, end_time);
     ASSERT_TRUE(due.ok()) << due.status();
     ASSERT_THAT(*due, SizeIs(1));
     ASSERT_TRUE(store_->MarkDelivered((*due)[0].id, end_time).ok());
@@ -620,7 +671,8 @@ TEST_F(StoreTest, OutboxFailuresAndDelivery) {
   ASSERT_TRUE(store_->Commit({{MakeEvent(a.id, 1), MakeEvent(b.id, 1)},
                               {Finished(a.id, 1, end), Finished(b.id, 1, end)}})
                   .ok());
-  absl::StatusOr<std::vector<OutboxItem>> pending = store_->PendingOutbox(10, end);
+  absl::StatusOr<std::vector<OutboxItem>> pending =
+      store_->PendingOutbox(kRatingsReceiver, 10, end);
   ASSERT_TRUE(pending.ok()) << pending.status();
   ASSERT_THAT(*pending, SizeIs(2));
   const OutboxItem first = (*pending)[0];
@@ -629,17 +681,17 @@ TEST_F(StoreTest, OutboxFailuresAndDelivery) {
   EXPECT_EQ(first.match_id, a.id);  // oldest first
 
   // A limit of one gives the oldest.
-  absl::StatusOr<std::vector<OutboxItem>> one = store_->PendingOutbox(1, end);
+  absl::StatusOr<std::vector<OutboxItem>> one = store_->PendingOutbox(kRatingsReceiver, 1, end);
   ASSERT_TRUE(one.ok()) << one.status();
   ASSERT_THAT(*one, SizeIs(1));
   EXPECT_EQ((*one)[0].id, first.id);
 
   ASSERT_TRUE(store_->MarkFailed(first.id, "ratings: unavailable", end + absl::Seconds(5)).ok());
-  pending = store_->PendingOutbox(10, end + absl::Seconds(1));
+  pending = store_->PendingOutbox(kRatingsReceiver, 10, end + absl::Seconds(1));
   ASSERT_TRUE(pending.ok()) << pending.status();
   ASSERT_THAT(*pending, SizeIs(1));
   EXPECT_EQ((*pending)[0].id, second.id);
-  pending = store_->PendingOutbox(10, end + absl::Seconds(5));
+  pending = store_->PendingOutbox(kRatingsReceiver, 10, end + absl::Seconds(5));
   ASSERT_TRUE(pending.ok()) << pending.status();
   ASSERT_THAT(*pending, SizeIs(2));
   EXPECT_EQ((*pending)[0].attempts, 1);
@@ -652,7 +704,7 @@ TEST_F(StoreTest, OutboxFailuresAndDelivery) {
   EXPECT_EQ(Count("outbox", absl::StrCat("delivered_time = '", "2023-11-14 22:13:27.123456+00",
                                          "'")),
             1);
-  pending = store_->PendingOutbox(10, end + absl::Hours(1));
+  pending = store_->PendingOutbox(kRatingsReceiver, 10, end + absl::Hours(1));
   ASSERT_TRUE(pending.ok()) << pending.status();
   ASSERT_THAT(*pending, SizeIs(1));
   EXPECT_EQ((*pending)[0].id, second.id);
@@ -661,7 +713,8 @@ TEST_F(StoreTest, OutboxFailuresAndDelivery) {
             absl::StatusCode::kFailedPrecondition);
   EXPECT_EQ(store_->MarkFailed(987654, "x", end).code(), absl::StatusCode::kNotFound);
   EXPECT_EQ(store_->MarkDelivered(987654, end).code(), absl::StatusCode::kNotFound);
-  EXPECT_EQ(store_->PendingOutbox(0, end).status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(store_->PendingOutbox(kRatingsReceiver, 0, end).status().code(),
+            absl::StatusCode::kInvalidArgument);
 }
 
 // --- Schema names ---
@@ -675,7 +728,8 @@ TEST_F(StoreTest, WorksInASchemaThatNeedsQuoting) {
   EXPECT_TRUE(status.ok()) << status;
   status = (*store)->Commit({{MakeEvent(m.id, 1)}, {Finished(m.id, 1, At(kT0 + 1))}});
   EXPECT_TRUE(status.ok()) << status;
-  absl::StatusOr<std::vector<OutboxItem>> pending = (*store)->PendingOutbox(5, At(kT0 + 1));
+  absl::StatusOr<std::vector<OutboxItem>> pending =
+      (*store)->PendingOutbox(kRatingsReceiver, 5, At(kT0 + 1));
   EXPECT_TRUE(pending.ok() && pending->size() == 1) << pending.status();
   // Nothing went to the fixture's schema.
   EXPECT_EQ(Count("matches"), 0);

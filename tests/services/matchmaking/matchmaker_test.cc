@@ -7,19 +7,26 @@
 #include <grpcpp/grpcpp.h>
 
 #include <atomic>
+#include <csignal>
+#include <fstream>
 #include <memory>
 #include <set>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "boneyard/v1/execution.grpc.pb.h"
+#include "boneyard/v1/ratings.grpc.pb.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "services/common/bearer.h"
+#include "services/common/engine_proto.h"
 #include "services/matchmaking/execution_creator.h"
 #include "services/matchmaking/matchmaker.h"
+#include "services/matchmaking/rating_cache.h"
+#include "services/matchmaking/ratings_fetcher.h"
 #include "tests/services/matchmaking/matchmaking_test_fixture.h"
 #include "tests/services/service_process.h"
 
@@ -444,6 +451,219 @@ TEST_F(MatchmakerTest, OfClaimsRacingForOneTicketExactlyOneWins) {
   EXPECT_EQ(Count("(SELECT ticket_id FROM " + T("seatings") +
                   " GROUP BY ticket_id HAVING count(*) > 1) x"),
             0);
+}
+
+// ----- Results from execution's outbox ------------------------------------------------------
+
+TEST_F(MatchmakerTest, ResultsComeBackFromExecutionsOutboxIntoThePlayersHistories) {
+  // An execution of its own (on a database of its own) that delivers results here, and to no
+  // ratings service; a clock ends the duel at once: the first to move forfeits.
+  absl::StatusOr<std::unique_ptr<testing::TestDatabase>> db = testing::TestDatabase::Create();
+  ASSERT_TRUE(db.ok()) << db.status();
+  const std::string token_file = execution_->dir() + "/results_token";
+  {
+    std::ofstream out(token_file);
+    out << kResultsToken;
+  }
+  absl::StatusOr<std::unique_ptr<testing::ServiceProcess>> delivering =
+      testing::ServiceProcess::Start(
+          BONEYARD_EXECUTION_BINARY,
+          {"--database_url=" + (*db)->url(),
+           absl::StrCat("--matchmaking_target=127.0.0.1:", server_->port()),
+           "--results_token_file=" + token_file});
+  ASSERT_TRUE(delivering.ok()) << delivering.status();
+  ExecutionCreator creator((*delivering)->target(), (*delivering)->operator_token());
+  v1::Queue casual = FortyTwoQueue();
+  casual.set_game("muggins");
+  casual.set_display_name("Muggins, casual, on the clock");
+  casual.clear_rules();
+  casual.set_rated(false);
+  casual.mutable_format()->mutable_head_to_head();
+  casual.mutable_clock()->mutable_per_move()->set_nanos(50'000'000);
+  casual.mutable_clock()->set_timeout_policy(v1::ClockSettings::FORFEIT);
+  v1::Queue created;
+  ASSERT_TRUE(CreateQueue("blitz", casual, &created).ok());
+  const std::vector<std::string> tokens = Players(2);
+  Queue(tokens[0], "queues/blitz");
+  Queue(tokens[1], "queues/blitz");
+  ASSERT_EQ(Pass(creator).created, 1);
+
+  v1::ListPlayerMatchesRequest request;
+  request.set_name("players/p0");
+  v1::ListPlayerMatchesResponse history;
+  const absl::Time deadline = absl::Now() + absl::Seconds(30);
+  do {
+    absl::SleepFor(absl::Milliseconds(50));
+    ASSERT_TRUE(stub_->ListPlayerMatches(Context().get(), request, &history).ok());
+  } while (absl::Now() < deadline &&
+           (history.matches_size() == 0 || !history.matches(0).has_result()));
+  ASSERT_EQ(history.matches_size(), 1);
+  ASSERT_TRUE(history.matches(0).has_result()) << (*delivering)->log();
+  EXPECT_TRUE(history.matches(0).has_end_time());
+  EXPECT_EQ(history.matches(0).result().ranks_size(), 2);
+  // A casual match: its result went to matchmaking alone, never to ratings.
+  absl::StatusOr<std::unique_ptr<PgPool>> exec_pool = PgPool::Connect((*db)->url(), 1);
+  ASSERT_TRUE(exec_pool.ok()) << exec_pool.status();
+  absl::StatusOr<std::string> receivers = (*exec_pool)->Run([](pqxx::work& tx) {
+    std::string out;
+    for (const pqxx::row& row : tx.exec("SELECT receiver FROM exec.outbox ORDER BY receiver")) {
+      out += row[0].as<std::string>() + " ";
+    }
+    return out;
+  });
+  ASSERT_TRUE(receivers.ok()) << receivers.status();
+  EXPECT_EQ(*receivers, "matchmaking ");
+  ASSERT_TRUE((*delivering)->Stop().ok()) << (*delivering)->log();
+}
+
+TEST_F(MatchmakerTest, RecordMatchResultIsIdempotentAndRefusesWhatIsNotItsOwn) {
+  const std::vector<std::string> tokens = Players(2);
+  Queue(tokens[0], "queues/muggins");
+  Queue(tokens[1], "queues/muggins");
+  ASSERT_EQ(Pass(*creator_).created, 1);
+  v1::ListPlayerMatchesRequest list;
+  list.set_name("players/p0");
+  v1::ListPlayerMatchesResponse history;
+  ASSERT_TRUE(stub_->ListPlayerMatches(Context().get(), list, &history).ok());
+  ASSERT_EQ(history.matches_size(), 1);
+
+  v1::RecordMatchResultRequest request;
+  v1::Match& match = *request.mutable_match();
+  match.set_name(history.matches(0).match());
+  match.set_state(v1::Match::FINISHED);
+  match.mutable_result()->add_ranks(1);
+  match.mutable_result()->add_ranks(2);
+  match.mutable_result()->add_scores(61);
+  match.mutable_result()->add_scores(40);
+  *match.mutable_end_time() = ToTimestamp(absl::Now());
+  auto record = [&](std::optional<std::string> token, const v1::RecordMatchResultRequest& r,
+                    v1::RecordMatchResultResponse* response) {
+    return stub_->RecordMatchResult(Context(token).get(), r, response);
+  };
+  v1::RecordMatchResultResponse response;
+  EXPECT_EQ(record(std::nullopt, request, &response).error_code(),
+            grpc::StatusCode::UNAUTHENTICATED);
+  EXPECT_EQ(record(kOperatorToken, request, &response).error_code(),
+            grpc::StatusCode::PERMISSION_DENIED);
+  EXPECT_EQ(record(tokens[0], request, &response).error_code(),
+            grpc::StatusCode::PERMISSION_DENIED);
+  EXPECT_EQ(record("not-a-token-of-anyone", request, &response).error_code(),
+            grpc::StatusCode::UNAUTHENTICATED);
+  v1::RecordMatchResultRequest bad = request;
+  bad.mutable_match()->set_name("m1");
+  ExpectRefused(record(kResultsToken, bad, &response), "match.name", "a bare name");
+  bad = request;
+  bad.mutable_match()->set_state(v1::Match::ACTIVE);
+  ExpectRefused(record(kResultsToken, bad, &response), "match", "not finished");
+  bad = request;
+  bad.mutable_match()->clear_end_time();
+  ExpectRefused(record(kResultsToken, bad, &response), "match.end_time", "no end");
+  bad = request;
+  bad.mutable_match()->set_name("matches/formed-elsewhere");
+  EXPECT_EQ(record(kResultsToken, bad, &response).error_code(), grpc::StatusCode::NOT_FOUND);
+  ASSERT_TRUE(stub_->ListPlayerMatches(Context().get(), list, &history).ok());
+  EXPECT_FALSE(history.matches(0).has_result());  // nothing changed so far
+
+  ASSERT_TRUE(record(kResultsToken, request, &response).ok());
+  EXPECT_FALSE(response.already_recorded());
+  ASSERT_TRUE(record(kResultsToken, request, &response).ok());
+  EXPECT_TRUE(response.already_recorded());
+  bad = request;
+  bad.mutable_match()->mutable_result()->set_scores(0, 7);
+  EXPECT_EQ(record(kResultsToken, bad, &response).error_code(),
+            grpc::StatusCode::ALREADY_EXISTS);
+  list.set_name("players/p1");
+  ASSERT_TRUE(stub_->ListPlayerMatches(Context().get(), list, &history).ok());
+  ASSERT_EQ(history.matches_size(), 1);
+  EXPECT_THAT(history.matches(0).result().scores(), ElementsAre(61, 40));
+}
+
+// ----- Ratings from the ratings service -----------------------------------------------------
+
+// A Muggins duel `winner` won, as execution's outbox would deliver it.
+v1::Match Duel(const std::string& id, const std::string& winner, const std::string& loser) {
+  v1::Match match;
+  match.set_name(absl::StrCat("matches/", id));
+  match.set_game("muggins");
+  match.set_state(v1::Match::FINISHED);
+  for (const std::string& player : {winner, loser}) {
+    match.add_seats()->mutable_player()->set_player_id(player);
+    match.mutable_result()->add_player_ids(player);
+  }
+  match.mutable_result()->add_ranks(1);
+  match.mutable_result()->add_ranks(2);
+  match.mutable_result()->add_scores(61);
+  match.mutable_result()->add_scores(40);
+  const absl::Time end = absl::Now();
+  *match.mutable_create_time() = ToTimestamp(end - absl::Minutes(10));
+  *match.mutable_update_time() = ToTimestamp(end);
+  *match.mutable_end_time() = ToTimestamp(end);
+  return match;
+}
+
+TEST_F(MatchmakerTest, TeamsAreSplitByTheRatingsServicesRatingsAndMatchingGoesOnWithoutIt) {
+  absl::StatusOr<std::unique_ptr<testing::TestDatabase>> db = testing::TestDatabase::Create();
+  ASSERT_TRUE(db.ok()) << db.status();
+  const std::string token_file = execution_->dir() + "/ratings_results_token";
+  {
+    std::ofstream out(token_file);
+    out << kResultsToken;
+  }
+  absl::StatusOr<std::unique_ptr<testing::ServiceProcess>> ratings =
+      testing::ServiceProcess::Start(
+          BONEYARD_RATINGS_BINARY,
+          {"--database_url=" + (*db)->url(), "--results_token_file=" + token_file});
+  ASSERT_TRUE(ratings.ok()) << ratings.status();
+  // p0 beats everyone, p3 loses to everyone: p0 strongest, p3 weakest, p1 and p2 between.
+  auto ratings_stub = v1::RatingsService::NewStub(
+      grpc::CreateChannel((*ratings)->target(), grpc::InsecureChannelCredentials()));
+  int id = 0;
+  for (int round = 0; round < 4; ++round) {
+    for (const auto& [winner, loser] : std::vector<std::pair<std::string, std::string>>{
+             {"p0", "p1"}, {"p0", "p2"}, {"p0", "p3"}, {"p1", "p3"}, {"p2", "p3"}}) {
+      v1::RecordResultRequest request;
+      *request.mutable_match() = Duel(absl::StrCat("m", id++), winner, loser);
+      v1::RecordResultResponse response;
+      grpc::Status status =
+          ratings_stub->RecordResult(Context(kResultsToken).get(), request, &response);
+      ASSERT_TRUE(status.ok()) << status.error_message();
+    }
+  }
+
+  v1::Queue pairs = FortyTwoQueue();
+  pairs.set_game("muggins");
+  pairs.set_display_name("Muggins in partnerships");
+  pairs.clear_rules();
+  (*pairs.mutable_rules())["players"].set_int_value(4);
+  (*pairs.mutable_rules())["teams"].set_bool_value(true);
+  pairs.mutable_window()->set_initial(25);
+  v1::Queue created;
+  ASSERT_TRUE(CreateQueue("pairs", pairs, &created).ok());
+  const std::vector<std::string> tokens = Players(8);
+  std::vector<v1::Ticket> tickets;
+  for (int i = 0; i < 4; ++i) tickets.push_back(Queue(tokens[i], "queues/pairs"));
+
+  RatingsFetcher fetcher((*ratings)->target(), absl::Milliseconds(500));
+  RatingCache cache(fetcher, absl::ZeroDuration());
+  Matchmaker balanced(*store_, *creator_, MatchmakerOptions{.ratings = &cache});
+  absl::StatusOr<PassReport> report = balanced.RunPass(absl::Now());
+  ASSERT_TRUE(report.ok()) << report.status();
+  ASSERT_EQ(report->created, 1);
+  // The strongest partners the weakest: the only split near even.
+  const v1::Ticket strongest = Ticket(tokens[0], tickets[0].name());
+  const v1::Ticket weakest = Ticket(tokens[3], tickets[3].name());
+  ASSERT_EQ(strongest.state(), v1::Ticket::MATCHED);
+  EXPECT_EQ(strongest.assignments(0).team(), weakest.assignments(0).team());
+  EXPECT_NEAR(strongest.assignments(0).win_chance(), 0.5, 0.1);
+  EXPECT_EQ(cache.failed_fetches(), 0);
+
+  // Ratings goes down: the next four (never rated) are still matched, at initial ratings.
+  ASSERT_TRUE((*ratings)->Kill(SIGKILL).ok());
+  for (int i = 4; i < 8; ++i) Queue(tokens[i], "queues/pairs");
+  report = balanced.RunPass(absl::Now());
+  ASSERT_TRUE(report.ok()) << report.status();
+  EXPECT_EQ(report->created, 1);
+  EXPECT_GE(cache.failed_fetches(), 1);
 }
 
 }  // namespace

@@ -31,6 +31,7 @@ namespace boneyard::matchmaking {
 
 inline constexpr char kUrlVariable[] = "BONEYARD_TEST_DATABASE_URL";
 inline constexpr char kOperatorToken[] = "operator-token-for-tests-0123456789";
+inline constexpr char kResultsToken[] = "results-token-for-tests-0123456789";
 inline const std::string kMegabyte(1 << 20, 'x');
 
 // A Forty-Two queue: 2 teams of 2, rated, bots after a minute.
@@ -83,7 +84,8 @@ class MatchmakingTest : public ::testing::Test {
     store_ = *std::move(store);
     logic_ = std::make_unique<MatchmakingLogic>(
         *store_, MatchmakingOptions{.operator_token = kOperatorToken,
-                                    .open_registration = open_registration});
+                                    .open_registration = open_registration,
+                                    .results_token = kResultsToken});
     service_ = std::make_unique<MatchmakingServiceImpl>(*logic_);
     absl::StatusOr<std::unique_ptr<GrpcServer>> server =
         GrpcServer::Start({.listen_address = "127.0.0.1:0", .services = {service_.get()}});

@@ -342,6 +342,40 @@ TEST_F(ServiceTest, GetRatingErrors) {
   EXPECT_THAT(solitaire.status().message(), HasSubstr("castle_rock"));
 }
 
+TEST_F(ServiceTest, BatchGetRatingsAnswersEveryPlayerInOrder) {
+  ASSERT_TRUE(Record(Duel("m1", "ann", "bob", Minute(1))).ok());
+  v1::BatchGetRatingsRequest request;
+  request.set_game("muggins");
+  for (const char* player : {"bob", "zed", "ann", "bob"}) request.add_player_ids(player);
+  v1::BatchGetRatingsResponse response;
+  grpc::Status status = stub_->BatchGetRatings(Context().get(), request, &response);
+  ASSERT_TRUE(status.ok()) << status.error_message();
+  ASSERT_EQ(response.ratings_size(), 4);
+  for (int i = 0; i < 4; ++i) {
+    absl::StatusOr<v1::Rating> one = Get(request.player_ids(i));
+    ASSERT_TRUE(one.ok());
+    EXPECT_EQ(response.ratings(i).SerializeAsString(), one->SerializeAsString()) << i;
+  }
+  EXPECT_EQ(response.ratings(1).games_played(), 0);  // zed: the initial rating
+  EXPECT_GT(response.ratings(2).mu(), response.ratings(0).mu());
+
+  v1::BatchGetRatingsRequest bad = request;
+  bad.set_player_ids(2, std::string(1 << 20, 'a'));
+  status = stub_->BatchGetRatings(Context().get(), bad, &response);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(status.error_message(), HasSubstr("player_ids[2]"));
+  EXPECT_LE(status.error_message().size(), 256u);
+  bad = request;
+  bad.set_game("castle_rock");
+  EXPECT_EQ(stub_->BatchGetRatings(Context().get(), bad, &response).error_code(),
+            grpc::StatusCode::INVALID_ARGUMENT);
+  bad = request;
+  for (int i = 0; i < 1000; ++i) bad.add_player_ids(absl::StrCat("p", i));
+  status = stub_->BatchGetRatings(Context().get(), bad, &response);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(status.error_message(), HasSubstr("more than 1000"));
+}
+
 TEST_F(ServiceTest, HistoryPagesAndErrors) {
   for (int i = 0; i < 5; ++i) {
     ASSERT_TRUE(Record(Duel(absl::StrCat("m", i), "ann", absl::StrCat("p", i), Minute(i))).ok());
@@ -655,6 +689,11 @@ TEST_F(ServiceTest, AnUndecodableRequestIsTheSameParseErrorOnEveryMethod) {
   get.set_player_id(invalid_utf8);
   v1::Rating rating;
   expect_parse_error(stub_->GetRating(Context().get(), get, &rating), "GetRating");
+  v1::BatchGetRatingsRequest batch;
+  batch.add_player_ids(invalid_utf8);
+  v1::BatchGetRatingsResponse batch_answer;
+  expect_parse_error(stub_->BatchGetRatings(Context().get(), batch, &batch_answer),
+                     "BatchGetRatings");
   v1::ListLeaderboardRequest leaderboard;
   leaderboard.set_game(invalid_utf8);
   v1::ListLeaderboardResponse board;
