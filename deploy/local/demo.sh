@@ -4,8 +4,10 @@
 # and ratings services (a throw-away PostgreSQL and services under a temporary folder,
 # deploy/local/up.sh), play a batch of matches of every game through it with remote-bot clients
 # (rated players) and built-in bots, print the results, replay a record fetched from the
-# service, wait until ratings has recorded every finished match, print each game's leaderboard,
-# and stop everything.
+# service, wait until ratings has recorded every finished match, print each game's leaderboard;
+# then matchmaking: create a Forty-Two, an Eighty-Four and a Mexican Train queue, register
+# players and two parties, queue them all (remote bots play the seats they are given), print the
+# teams formed with each side's predicted chance and the results; and stop everything.
 # Usage: deploy/local/demo.sh        (from any directory)
 set -euo pipefail
 
@@ -183,6 +185,80 @@ if [[ -n "$rated_game" ]]; then
   echo "==== boneyard ratings ann --game $rated_game --page-size 3"
   "$boneyard" ratings ann --game "$rated_game" --page-size 3
 fi
+
+# Matchmaking: queues, accounts, two parties; every player joins with `queue join --no-play`
+# and a remote bot plays the seat it is given. The teams formed are printed with each side's
+# predicted chance (from the players' ratings, read from the ratings service), then the results.
+export BONEYARD_MATCHMAKING_TARGET=$BONEYARD_MATCHMAKING_LISTEN
+echo
+echo "==== matchmaking: three queues"
+"$boneyard" queue create forty-two --game forty_two --name "Forty-Two, rated" \
+  --format teams:2x2 --window 25,0,25
+"$boneyard" queue create eighty-four --game eighty_four --name "Eighty-Four, 4 against 4" \
+  --format teams:2x4 --window 25,0,25
+"$boneyard" queue create mexican-train --game mexican_train --name "Mexican Train, 4 to 8" \
+  --format table:4-8 --short-table-after 2s --window 25,0,25
+# player ID: an account (its token in $tmp/ID.token).
+register() {
+  "$boneyard" player create "$1" --name "${1^}" --json | jq -r .token >"$tmp/$1.token"
+}
+mm_players=(gus hal ida jon kim lea max ned oli pam quin rae sam tia uma vic val)
+for p in "${mm_players[@]}"; do register "$p"; done
+# gus leads hal (Forty-Two); jon leads kim (Eighty-Four).
+party_of() {
+  local leader=$1 member=$2 made
+  made=$("$boneyard" party create --player-token-file "$tmp/$leader.token" --json)
+  "$boneyard" party join "$(jq -r .invite_code <<<"$made")" \
+    --player-token-file "$tmp/$member.token" >/dev/null
+  jq -r .name <<<"$made"
+}
+forty_two_party=$(party_of gus hal)
+eighty_four_party=$(party_of jon kim)
+echo "parties: $forty_two_party (gus, hal) for Forty-Two, $eighty_four_party (jon, kim) for Eighty-Four"
+# join PLAYER QUEUE [PARTY MEMBER...]: queues PLAYER (with the party they lead), waits for the
+# match, and starts a remote bot on every seat of the ticket, each with its own player's token
+# (a member reads theirs with `ticket show`: a seat token reaches only its player).
+join() {
+  local player=$1 queue=$2 party=${3:-} out ticket match target token
+  shift 3 2>/dev/null || shift $#
+  local flags=(--player-token-file "$tmp/$player.token" --no-play)
+  [[ -n "$party" ]] && flags+=(--party "$party")
+  out=$("$boneyard" queue join "$queue" "${flags[@]}")
+  echo "$out" >"$tmp/join-$player.log"
+  ticket=$(sed -n 's/^queued: \(tickets\/[^ ]*\) .*/\1/p' <<<"$out")
+  read -r match target < <(sed -n 's/^play it with: boneyard connect \([^ ]*\) --target \([^ ]*\).*/\1 \2/p' <<<"$out")
+  local bots=()
+  "$boneyard" bot "$match" --target "$target" --token "$(sed -n 's/^seat token: //p' <<<"$out")" \
+    >"$tmp/mm-bot-$player.log" 2>&1 &
+  bots+=($!)
+  for member in "$@"; do
+    token=$("$boneyard" ticket show "$ticket" --player-token-file "$tmp/$member.token" --json |
+      jq -r '.assignments[] | select(.seat_token) | .seat_token')
+    "$boneyard" bot "$match" --target "$target" --token "$token" >"$tmp/mm-bot-$member.log" 2>&1 &
+    bots+=($!)
+  done
+  for pid in "${bots[@]}"; do wait "$pid"; done
+}
+join_pids=()
+join gus forty-two "$forty_two_party" hal & join_pids+=($!)
+for p in ida lea; do join "$p" forty-two & join_pids+=($!); done
+join jon eighty-four "$eighty_four_party" kim & join_pids+=($!)
+for p in max ned oli pam quin rae; do join "$p" eighty-four & join_pids+=($!); done
+for p in sam tia uma vic val; do join "$p" mexican-train & join_pids+=($!); done
+for pid in "${join_pids[@]}"; do wait "$pid"; done
+echo
+echo "==== the matches formed: every player's seat, team and the predicted chance of their side"
+cat "$tmp"/join-*.log | grep "^  players/" | sort -t' ' -k4,4 -k8,8 | uniq
+echo
+echo "==== the results, from the players' matchmaking histories"
+for p in gus jon sam; do
+  for ((try = 0; try < 60; try++)); do
+    history=$("$boneyard" player matches "$p")
+    grep -q "result:" <<<"$history" && break
+    sleep 0.5
+  done
+  echo "$p: $history"
+done
 echo
 echo "==== deploy/local/down.sh"
 "$root/deploy/local/down.sh"
