@@ -1,7 +1,10 @@
 #include "services/matchmaking/matchmaker.h"
 
 #include <algorithm>
+#include <atomic>
 #include <map>
+#include <thread>
+#include <vector>
 #include <utility>
 
 #include "absl/strings/escaping.h"
@@ -152,55 +155,86 @@ absl::Status Matchmaker::MatchQueue(const QueueRow& queue_row, absl::Time now,
     known = options_.ratings->Ratings(queue->game(), players);
   }
   const std::vector<Ticket> tickets = MatchingTickets(*rows, rules, known);
-  for (const FormedMatch& formed : matchmaking::RunPass(rules, tickets, now)) {
-    ++report.formed;
-    absl::StatusOr<FormedMatchRow> row = Seat(formed, *queue, queue_row, *rows, now);
+  std::vector<FormedMatchRow> formed;
+  for (const FormedMatch& match : matchmaking::RunPass(rules, tickets, now)) {
+    absl::StatusOr<FormedMatchRow> row = Seat(match, *queue, queue_row, *rows, now);
     if (!row.ok()) return row.status();
-    absl::Status claimed = store_.ClaimMatch(*row);
-    if (absl::IsAborted(claimed)) {
-      ++report.lost;  // a ticket went meanwhile; the others search on
-      continue;
-    }
-    if (!claimed.ok()) return claimed;
-    ++report.claimed;
+    formed.push_back(*std::move(row));
+  }
+  report.formed += static_cast<int>(formed.size());
+  if (formed.empty()) return absl::OkStatus();
+  absl::StatusOr<std::vector<bool>> claimed = store_.ClaimMatches(formed);
+  if (!claimed.ok()) return claimed.status();
+  for (bool ok : *claimed) {
+    // Not claimed: a ticket went meanwhile; the match is dropped, its other tickets search on.
+    ++(ok ? report.claimed : report.lost);
   }
   return absl::OkStatus();
+}
+
+absl::Status Matchmaker::CreateOne(const FormedMatchRow& match, absl::Time now,
+                                   PassReport& report) {
+  v1::CreateMatchRequest request;
+  if (!request.ParseFromString(match.request)) {
+    return absl::InternalError(absl::StrCat(match.request_id, ": stored request unreadable"));
+  }
+  absl::StatusOr<CreatedMatch> created = creator_.CreateMatch(request);
+  if (created.ok()) {
+    if (absl::Status s = store_.RecordCreated(match.request_id, created->name, creator_.target(),
+                                              created->seat_tokens, now);
+        !s.ok()) {
+      return s;
+    }
+    absl::MutexLock lock(&report_mu_);
+    ++report.created;
+    return absl::OkStatus();
+  }
+  if (RefusedForGood(created.status())) {
+    spdlog::error("matchmaker: execution refused the match {} of queue {} for good ({}); "
+                  "its tickets are cancelled",
+                  match.request_id, match.queue_id, created.status().ToString());
+    if (absl::Status s = store_.AbandonMatch(match.request_id, now); !s.ok()) return s;
+    absl::MutexLock lock(&report_mu_);
+    ++report.refused;
+    return absl::OkStatus();
+  }
+  absl::MutexLock lock(&report_mu_);
+  if (report.retry++ == 0) {
+    spdlog::warn("matchmaker: creating {} failed ({}); retried next pass", match.request_id,
+                  created.status().ToString());
+  }
+  return absl::UnavailableError("execution is out of reach");
 }
 
 absl::Status Matchmaker::CreatePending(absl::Time now, PassReport& report) {
   absl::StatusOr<std::vector<FormedMatchRow>> pending =
       store_.PendingMatches(options_.max_creations_per_pass);
   if (!pending.ok()) return pending.status();
-  for (const FormedMatchRow& match : *pending) {
-    v1::CreateMatchRequest request;
-    if (!request.ParseFromString(match.request)) {
-      return absl::InternalError(absl::StrCat(match.request_id, ": stored request unreadable"));
-    }
-    absl::StatusOr<CreatedMatch> created = creator_.CreateMatch(request);
-    if (created.ok()) {
-      if (absl::Status s = store_.RecordCreated(match.request_id, created->name,
-                                                creator_.target(), created->seat_tokens, now);
-          !s.ok()) {
-        return s;
+  // Several creations at once: each is a round trip to execution and a commit here, and
+  // matches are independent. Once one finds execution out of reach, the rest wait for the
+  // next pass instead of failing one by one.
+  std::atomic<size_t> next = 0;
+  std::atomic<bool> unreachable = false;
+  absl::Mutex error_mu;
+  absl::Status error;
+  auto work = [&] {
+    for (size_t i = next++; i < pending->size() && !unreachable; i = next++) {
+      absl::Status s = CreateOne((*pending)[i], now, report);
+      if (absl::IsUnavailable(s)) {
+        unreachable = true;
+      } else if (!s.ok()) {
+        absl::MutexLock lock(&error_mu);
+        if (error.ok()) error = s;
       }
-      ++report.created;
-    } else if (RefusedForGood(created.status())) {
-      spdlog::error("matchmaker: execution refused the match {} of queue {} for good ({}); "
-                    "its tickets are cancelled",
-                    match.request_id, match.queue_id, created.status().ToString());
-      if (absl::Status s = store_.AbandonMatch(match.request_id, now); !s.ok()) return s;
-      ++report.refused;
-    } else {
-      ++report.retry;
-      // Execution is out of reach: the rest would fail the same way now.
-      if (report.retry == 1) {
-        spdlog::warn("matchmaker: creating {} failed ({}); retried next pass", match.request_id,
-                     created.status().ToString());
-      }
-      break;
     }
-  }
-  return absl::OkStatus();
+  };
+  const size_t threads =
+      std::min(pending->size(), static_cast<size_t>(std::max(1, options_.parallel_creations)));
+  std::vector<std::thread> workers;
+  for (size_t t = 1; t < threads; ++t) workers.emplace_back(work);
+  work();
+  for (std::thread& worker : workers) worker.join();
+  return error;
 }
 
 absl::StatusOr<PassReport> Matchmaker::RunPass(absl::Time now) {

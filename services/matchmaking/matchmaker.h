@@ -4,11 +4,12 @@
 //
 // Every pass, in order:
 //   1. per queue: end EXPIRED the tickets past the queue's max_wait; read the searching
-//      tickets; RunPass; for each formed match, claim its tickets and record it in one
-//      transaction (PgMatchmakingStore::ClaimMatch) — a match whose ticket was cancelled or
-//      claimed meanwhile (by another pass, here or in another process) is dropped whole;
+//      tickets; RunPass; claim each formed match's tickets and record it, all or nothing per
+//      match, all of the queue's matches in one transaction (PgMatchmakingStore::ClaimMatches)
+//      — a match whose ticket was cancelled or claimed meanwhile (by another pass, here or in
+//      another process) is dropped whole;
 //   2. every recorded match not yet created — this pass's, and any a crash, an outage or
-//      another process left — is sent to execution. Its request_id is derived from its tickets
+//      another process left — is sent to execution, several at once. Its request_id is derived from its tickets
 //      and the request is stored before it is sent, so a resend (after a crash, a timeout, by a
 //      second process) can only ever return the same match. Execution's answer is recorded
 //      and the tickets end MATCHED. A transient failure (execution down) leaves the match to
@@ -60,6 +61,8 @@ struct MatchmakerOptions {
   absl::Duration interval = absl::Seconds(1);
   // The most recorded matches sent to execution in one pass.
   int max_creations_per_pass = 2000;
+  // How many of them are sent at once.
+  int parallel_creations = 8;
 };
 
 // What one pass did.
@@ -99,14 +102,17 @@ class Matchmaker {
  private:
   // Step 1 for one queue.
   absl::Status MatchQueue(const QueueRow& queue_row, absl::Time now, PassReport& report);
-  // Step 2.
+  // Step 2, and one match of it: UNAVAILABLE when execution is out of reach.
   absl::Status CreatePending(absl::Time now, PassReport& report);
+  absl::Status CreateOne(const FormedMatchRow& match, absl::Time now, PassReport& report);
   void Loop();
 
   PgMatchmakingStore& store_;
   MatchCreator& creator_;
   const MatchmakerOptions options_;
 
+  // Guards the report while creations run in parallel.
+  absl::Mutex report_mu_;
   absl::Mutex mu_;
   bool stopping_ ABSL_GUARDED_BY(mu_) = false;
   std::thread thread_;

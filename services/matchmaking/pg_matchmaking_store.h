@@ -184,6 +184,9 @@ class PgMatchmakingStore {
   // nothing written, when one of them is no longer SEARCHING (cancelled, or claimed by another
   // pass, here or in another process).
   absl::Status ClaimMatch(const FormedMatchRow& match);
+  // ClaimMatch for many in one transaction (each match all or nothing, in a savepoint): which
+  // were claimed, in order.
+  absl::StatusOr<std::vector<bool>> ClaimMatches(const std::vector<FormedMatchRow>& matches);
   // Formed matches not yet confirmed created, oldest first, at most `limit`.
   absl::StatusOr<std::vector<FormedMatchRow>> PendingMatches(int limit);
   // Confirms a formed match created as `match_name` on `execution_target`, with the seat tokens
@@ -210,6 +213,8 @@ class PgMatchmakingStore {
   PgMatchmakingStore(PgPool& pool, std::string schema);
   std::string Table(const char* name) const;
   std::optional<PartyRow> ReadParty(pqxx::work& tx, const std::string& party_id) const;
+  // Claims one match in `tx` (a savepoint); false when a ticket is no longer searching.
+  bool ClaimOne(pqxx::dbtransaction& tx, const FormedMatchRow& match) const;
   // The players of a ticket (by position) and its seatings.
   void ReadTicketDetails(pqxx::work& tx, TicketRow& ticket) const;
   // Ends the SEARCHING tickets whose `column` (a ticket column's name) is `value` (and, given

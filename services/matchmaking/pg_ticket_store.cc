@@ -288,35 +288,70 @@ absl::StatusOr<int> PgMatchmakingStore::ExpireTickets(const std::string& queue_i
   });
 }
 
-absl::Status PgMatchmakingStore::ClaimMatch(const FormedMatchRow& match) {
-  return pool_.Run([&](pqxx::work& tx) -> absl::Status {
-    const pqxx::result claimed = tx.exec_params(
-        absl::StrCat("UPDATE ", Table("tickets"),
-                     " SET state = $3, match_request = $2, update_time = $4::timestamptz"
-                     " WHERE ticket_id = ANY($1::text[]) AND state = ",
-                     kTicketSearching),
-        TextArray(match.tickets), match.request_id, kTicketForming,
-        Timestamp(match.create_time));
-    if (claimed.affected_rows() != match.tickets.size()) {
-      return absl::AbortedError("a ticket of the match is no longer searching");
+bool PgMatchmakingStore::ClaimOne(pqxx::dbtransaction& tx, const FormedMatchRow& match) const {
+  const pqxx::result claimed = tx.exec_params(
+      absl::StrCat("UPDATE ", Table("tickets"),
+                   " SET state = $3, match_request = $2, update_time = $4::timestamptz"
+                   " WHERE ticket_id = ANY($1::text[]) AND state = ",
+                   kTicketSearching),
+      TextArray(match.tickets), match.request_id, kTicketForming, Timestamp(match.create_time));
+  if (claimed.affected_rows() != match.tickets.size()) return false;
+  tx.exec_params0(absl::StrCat("INSERT INTO ", Table("formed_matches"),
+                               " (request_id, queue_id, game, request, create_time)"
+                               " VALUES ($1, $2, $3, $4::bytea, $5::timestamptz)"),
+                  match.request_id, match.queue_id, match.game, Bytea(match.request),
+                  Timestamp(match.create_time));
+  std::vector<std::string> tickets, players;
+  std::vector<int> seats, teams, bots;
+  std::vector<std::string> chances;
+  for (const SeatingRow& seat : match.seatings) {
+    if (seat.ticket_id.empty()) continue;  // a bot's seat
+    seats.push_back(seat.seat);
+    tickets.push_back(seat.ticket_id);
+    players.push_back(seat.player_id);
+    teams.push_back(seat.team);
+    chances.push_back(pg_text::Float(seat.win_chance));
+    bots.push_back(seat.bots);
+  }
+  tx.exec_params0(
+      absl::StrCat("INSERT INTO ", Table("seatings"),
+                   " (request_id, seat, ticket_id, player_id, team, win_chance, bots)"
+                   " SELECT $1, * FROM unnest($2::int[], $3::text[], $4::text[], $5::int[],"
+                   " $6::float8[], $7::int[])"),
+      match.request_id, IntArray(seats), TextArray(tickets), TextArray(players),
+      IntArray(teams), TextArray(chances), IntArray(bots));
+  return true;
+}
+
+absl::StatusOr<std::vector<bool>> PgMatchmakingStore::ClaimMatches(
+    const std::vector<FormedMatchRow>& matches) {
+  return pool_.Run([&](pqxx::work& tx) {
+    // One commit for the pass; each match in a savepoint of its own, so that a match whose
+    // claim fails (or deadlocks with another process's) is undone alone.
+    std::vector<bool> claimed;
+    claimed.reserve(matches.size());
+    // (Plain SAVEPOINT statements: libpqxx 6.4's subtransaction did not undo a claim it was
+    // told to abort — the test AClaimIsAllOrNothing caught it.)
+    for (const FormedMatchRow& match : matches) {
+      tx.exec0("SAVEPOINT claim");
+      bool ok = false;
+      try {
+        ok = ClaimOne(tx, match);
+      } catch (const pqxx::sql_error&) {
+        ok = false;  // e.g. a deadlock with another process's claim: this match is dropped
+      }
+      tx.exec0(ok ? "RELEASE SAVEPOINT claim" : "ROLLBACK TO SAVEPOINT claim");
+      claimed.push_back(ok);
     }
-    tx.exec_params0(
-        absl::StrCat("INSERT INTO ", Table("formed_matches"),
-                     " (request_id, queue_id, game, request, create_time)"
-                     " VALUES ($1, $2, $3, $4::bytea, $5::timestamptz)"),
-        match.request_id, match.queue_id, match.game, Bytea(match.request),
-        Timestamp(match.create_time));
-    for (const SeatingRow& seat : match.seatings) {
-      if (seat.ticket_id.empty()) continue;  // a bot's seat
-      tx.exec_params0(
-          absl::StrCat("INSERT INTO ", Table("seatings"),
-                       " (request_id, seat, ticket_id, player_id, team, win_chance, bots)"
-                       " VALUES ($1, $2, $3, $4, $5, $6, $7)"),
-          match.request_id, seat.seat, seat.ticket_id, seat.player_id, seat.team,
-          pg_text::Float(seat.win_chance), seat.bots);
-    }
-    return absl::OkStatus();
+    return claimed;
   });
+}
+
+absl::Status PgMatchmakingStore::ClaimMatch(const FormedMatchRow& match) {
+  absl::StatusOr<std::vector<bool>> claimed = ClaimMatches({match});
+  if (!claimed.ok()) return claimed.status();
+  if (!(*claimed)[0]) return absl::AbortedError("a ticket of the match is no longer searching");
+  return absl::OkStatus();
 }
 
 absl::StatusOr<std::vector<FormedMatchRow>> PgMatchmakingStore::PendingMatches(int limit) {
