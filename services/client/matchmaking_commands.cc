@@ -318,10 +318,10 @@ std::optional<int> FollowTicket(Stub& stub, const std::string& token, const std:
   auto reader = stub.WatchTicket(&context, request);
   while (reader->Read(&last)) {
     if (last.ticket().state() == v1::Ticket::SEARCHING && last.has_search()) {
+      const absl::Duration waited = absl::Seconds(last.search().waited().seconds());
       io.out << absl::StrFormat("searching: waited %s, window %.1f, %d searching in %s\n",
-                                absl::FormatDuration(absl::Seconds(last.search().waited().seconds())),
-                                last.search().window(), last.search().queue_size(),
-                                last.ticket().queue());
+                                absl::FormatDuration(waited), last.search().window(),
+                                last.search().queue_size(), last.ticket().queue());
       io.out.flush();
     }
   }
@@ -464,7 +464,8 @@ int RunPartyCommand(const cli::ParsedArgs& args, cli::Io& io) {
   } else {
     return cli::UsageError(io, absl::StrCat("unknown party command '", sub, "'"), kPartyUsage);
   }
-  return Print(args, io, party, party.members().empty() ? "the party has ended\n" : PartyText(party));
+  return Print(args, io, party,
+               party.members().empty() ? "the party has ended\n" : PartyText(party));
 }
 
 int RunTicketCommand(const cli::ParsedArgs& args, cli::Io& io) {
@@ -496,7 +497,8 @@ int RunTicketCommand(const cli::ParsedArgs& args, cli::Io& io) {
 int Dispatch(const std::vector<std::string>& args, cli::Io& io, absl::string_view usage,
              std::vector<cli::FlagSpec> flags,
              int (*run)(const cli::ParsedArgs&, cli::Io&)) {
-  absl::StatusOr<cli::ParsedArgs> parsed = cli::ParseArgs(args, MatchmakingFlags(std::move(flags)), 2);
+  absl::StatusOr<cli::ParsedArgs> parsed =
+      cli::ParseArgs(args, MatchmakingFlags(std::move(flags)), 2);
   if (!parsed.ok()) return cli::UsageError(io, parsed.status().message(), usage);
   if (parsed->Has("help")) return cli::PrintCommandHelp(io, usage);
   return run(*parsed, io);

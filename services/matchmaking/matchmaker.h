@@ -9,11 +9,12 @@
 //      — a match whose ticket was cancelled or claimed meanwhile (by another pass, here or in
 //      another process) is dropped whole;
 //   2. every recorded match not yet created — this pass's, and any a crash, an outage or
-//      another process left — is sent to execution, several at once. Its request_id is derived from its tickets
-//      and the request is stored before it is sent, so a resend (after a crash, a timeout, by a
-//      second process) can only ever return the same match. Execution's answer is recorded
-//      and the tickets end MATCHED. A transient failure (execution down) leaves the match to
-//      the next pass; a refusal for good (the request is invalid) cancels its tickets.
+//      another process left — is sent to execution, several at once. Its request_id is
+//      derived from its tickets and the request is stored before it is sent, so a resend
+//      (after a crash, a timeout, by a second process) can only ever return the same match.
+//      Execution's answer is recorded and the tickets end MATCHED. A transient failure
+//      (execution down) leaves the match to the next pass; a refusal for good (the request is
+//      invalid) cancels its tickets.
 //
 //   Matchmaker matchmaker(store, creator, {.interval = absl::Seconds(1)});
 //   matchmaker.Start();   // a pass every interval on a thread of its own

@@ -237,7 +237,8 @@ absl::StatusOr<v1::ListPlayerMatchesResponse> MatchmakingLogic::ListPlayerMatche
     match.set_win_chance(row.seating.win_chance);
     *match.mutable_create_time() = ToTimestamp(row.create_time);
     if (!row.result.empty() && !match.mutable_result()->ParseFromString(row.result)) {
-      return absl::InternalError(absl::StrCat(row.seating.match_name, ": stored result unreadable"));
+      return absl::InternalError(
+          absl::StrCat(row.seating.match_name, ": stored result unreadable"));
     }
     if (row.end_time.has_value()) *match.mutable_end_time() = ToTimestamp(*row.end_time);
   }
