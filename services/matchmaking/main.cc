@@ -136,19 +136,7 @@ int Run(int argc, char** argv) {
       PgMatchmakingStore::Open(**pool, "matchmaking");
   if (!store.ok()) return StartupFailed("cannot open the matchmaking store", store.status());
 
-  MatchmakingLogic logic(**store, MatchmakingOptions{
-                                      .operator_token = common->operator_token,
-                                      .open_registration = absl::GetFlag(FLAGS_open_registration),
-                                      .results_token = matchmaker_flags->results_token,
-                                  });
-  MatchmakingServiceImpl service(logic);
-  absl::StatusOr<std::unique_ptr<GrpcServer>> server = GrpcServer::Start({
-      .listen_address = common->listen_address,
-      .services = {&service},
-      .metrics = &rpc_metrics,
-      .max_streams_per_connection = common->max_streams_per_connection,
-  });
-  if (!server.ok()) return StartupFailed("cannot start the gRPC server", server.status());
+  // Built before the logic, which wakes it for each new ticket; started once serving.
   std::unique_ptr<ExecutionCreator> creator;
   std::unique_ptr<RatingsFetcher> fetcher;
   std::unique_ptr<RatingCache> rating_cache;
@@ -165,8 +153,24 @@ int Run(int argc, char** argv) {
         **store, *creator,
         MatchmakerOptions{.ratings = rating_cache.get(),
                           .interval = matchmaker_flags->pass_interval});
-    matchmaker->Start();
   }
+  MatchmakingLogic logic(**store, MatchmakingOptions{
+                                      .operator_token = common->operator_token,
+                                      .open_registration = absl::GetFlag(FLAGS_open_registration),
+                                      .results_token = matchmaker_flags->results_token,
+                                      .on_ticket = [raw = matchmaker.get()] {
+                                        if (raw != nullptr) raw->Wake();
+                                      },
+                                  });
+  MatchmakingServiceImpl service(logic);
+  absl::StatusOr<std::unique_ptr<GrpcServer>> server = GrpcServer::Start({
+      .listen_address = common->listen_address,
+      .services = {&service},
+      .metrics = &rpc_metrics,
+      .max_streams_per_connection = common->max_streams_per_connection,
+  });
+  if (!server.ok()) return StartupFailed("cannot start the gRPC server", server.status());
+  if (matchmaker != nullptr) matchmaker->Start();
   spdlog::info("serving {}", Fields()
                                  .Add("address", common->listen_address)
                                  .Add("port", (*server)->port())

@@ -267,14 +267,23 @@ void Matchmaker::Stop() {
   if (thread_.joinable()) thread_.join();
 }
 
+void Matchmaker::Wake() {
+  absl::MutexLock lock(&mu_);
+  woken_ = true;
+}
+
 void Matchmaker::Loop() {
   while (true) {
     const absl::Time started = absl::Now();
+    {
+      absl::MutexLock lock(&mu_);
+      woken_ = false;  // this pass sees every ticket that woke it
+    }
     absl::StatusOr<PassReport> report = RunPass(started);
     if (!report.ok()) spdlog::warn("matchmaker: pass failed: {}", report.status().ToString());
     absl::MutexLock lock(&mu_);
-    auto stopping = [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) { return stopping_; };
-    mu_.AwaitWithDeadline(absl::Condition(&stopping), started + options_.interval);
+    auto due = [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) { return stopping_ || woken_; };
+    mu_.AwaitWithDeadline(absl::Condition(&due), started + options_.interval);
     if (stopping_) return;
   }
 }

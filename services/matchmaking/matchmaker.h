@@ -99,6 +99,9 @@ class Matchmaker {
   void Start();
   // Stops the thread after the pass under way. Idempotent.
   void Stop();
+  // Asks for a pass now rather than at the end of the interval (a ticket arrived: a table may
+  // be full). Passes still never overlap: one asked for during a pass runs right after it.
+  void Wake();
 
  private:
   // Step 1 for one queue.
@@ -116,6 +119,7 @@ class Matchmaker {
   absl::Mutex report_mu_;
   absl::Mutex mu_;
   bool stopping_ ABSL_GUARDED_BY(mu_) = false;
+  bool woken_ ABSL_GUARDED_BY(mu_) = false;
   std::thread thread_;
 };
 

@@ -8,6 +8,7 @@
 #ifndef BONEYARD_SERVICES_MATCHMAKING_MATCHMAKING_LOGIC_H_
 #define BONEYARD_SERVICES_MATCHMAKING_MATCHMAKING_LOGIC_H_
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -34,6 +35,8 @@ struct MatchmakingOptions {
   bool open_registration = false;
   // The token execution presents with finished matches' results; empty: none is accepted.
   std::string results_token;
+  // Called after each new ticket is stored (the matchmaker's Wake); may be empty.
+  std::function<void()> on_ticket = nullptr;
 };
 
 // The SHA-256 of a token, as stored.

@@ -151,6 +151,7 @@ absl::StatusOr<v1::Ticket> MatchmakingLogic::CreateTicket(const std::optional<st
   absl::StatusOr<TicketRow> stored = store_.InsertTicket(
       row, *caller, request.request_id(), TicketDigest(*queue_id, party_id));
   if (!stored.ok()) return stored.status();
+  if (options_.on_ticket) options_.on_ticket();
   return ToProto(*stored, *caller);
 }
 

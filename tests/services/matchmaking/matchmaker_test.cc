@@ -382,6 +382,27 @@ TEST_F(MatchmakerTest, TwoMatchmakersAtOnceNeverPutATicketInTwoMatches) {
   EXPECT_GT(mine_total.claimed + theirs_total.claimed, 0);
 }
 
+TEST_F(MatchmakerTest, ANewTicketWakesTheMatchmakerBeforeItsInterval) {
+  // A pass an hour: only a wake can form this match within the test.
+  std::unique_ptr<Matchmaker> matchmaker;
+  on_ticket_ = [&matchmaker] { matchmaker->Wake(); };
+  Start(/*open_registration=*/false);  // the logic again (same schema), with the callback
+  matchmaker = std::make_unique<Matchmaker>(*store_, *creator_,
+                                            MatchmakerOptions{.interval = absl::Hours(1)});
+  matchmaker->Start();
+  absl::SleepFor(absl::Milliseconds(200));  // the first pass (at once) has found nothing
+  const std::vector<std::string> tokens = Players(2);
+  const v1::Ticket ann = Queue(tokens[0], "queues/muggins");
+  Queue(tokens[1], "queues/muggins");
+  v1::Ticket::State state = v1::Ticket::SEARCHING;
+  for (int i = 0; i < 200 && state != v1::Ticket::MATCHED; ++i) {
+    absl::SleepFor(absl::Milliseconds(50));
+    state = Ticket(tokens[0], ann.name()).state();
+  }
+  EXPECT_EQ(state, v1::Ticket::MATCHED);
+  matchmaker->Stop();
+}
+
 // ----- The claim itself, interleaved by hand (the passes above race it only by chance) -----
 
 // A formed match of `tickets` (ids), seated in order, as a pass would record it.

@@ -8,6 +8,7 @@
 #include <grpcpp/grpcpp.h>
 
 #include <chrono>
+#include <functional>
 #include <cstdlib>
 #include <memory>
 #include <optional>
@@ -85,7 +86,8 @@ class MatchmakingTest : public ::testing::Test {
     logic_ = std::make_unique<MatchmakingLogic>(
         *store_, MatchmakingOptions{.operator_token = kOperatorToken,
                                     .open_registration = open_registration,
-                                    .results_token = kResultsToken});
+                                    .results_token = kResultsToken,
+                                    .on_ticket = on_ticket_});
     service_ = std::make_unique<MatchmakingServiceImpl>(*logic_);
     absl::StatusOr<std::unique_ptr<GrpcServer>> server =
         GrpcServer::Start({.listen_address = "127.0.0.1:0", .services = {service_.get()}});
@@ -200,6 +202,8 @@ class MatchmakingTest : public ::testing::Test {
     return rows.ok() ? *rows : "";
   }
 
+  // Given to the logic at Start (the service wires it to the matchmaker's Wake).
+  std::function<void()> on_ticket_ = nullptr;
   std::unique_ptr<PgPool> pool_;
   std::string schema_;
   std::unique_ptr<PgMatchmakingStore> store_;
