@@ -99,12 +99,16 @@ class RatingsCommandsTest : public ::testing::Test {
              CastleRock("c3", "bob", 2, 9, absl::Seconds(30), Minute(6))}) {
       grpc::ClientContext context;
       client::PrepareUnaryContext(context, kResultsToken);
+      // The service has just said SERVING: a connect that fails once on a loaded machine is
+      // retried until the deadline (a CI run failed here on exactly that).
+      context.set_wait_for_ready(true);
       v1::RecordResultRequest request;
       *request.mutable_match() = std::move(match);
       v1::RecordResultResponse response;
       const grpc::Status status = stub->RecordResult(&context, request, &response);
       if (!status.ok()) {
-        *setup_error_ = absl::StrCat("RecordResult: ", status.error_message());
+        *setup_error_ = absl::StrCat("RecordResult: ", status.error_code(), " ",
+                                     status.error_message());
         return;
       }
     }
