@@ -15,11 +15,12 @@
 
 namespace boneyard::client {
 
-std::string ResolveTarget(const std::optional<std::string>& flag) {
+std::string ResolveTarget(const std::optional<std::string>& flag, absl::string_view variable,
+                          absl::string_view fallback) {
   if (flag.has_value()) return *flag;
-  const char* env = std::getenv(std::string(kTargetVariable).c_str());
+  const char* env = std::getenv(std::string(variable).c_str());
   if (env != nullptr && *env != '\0') return env;
-  return std::string(kDefaultTarget);
+  return std::string(fallback);
 }
 
 std::shared_ptr<grpc::Channel> MakeChannel(const std::string& target) {

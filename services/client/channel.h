@@ -35,9 +35,11 @@ inline constexpr absl::string_view kOperatorTokenVariable = "BONEYARD_OPERATOR_T
 // Every unary call has a deadline; this one unless told otherwise.
 inline constexpr absl::Duration kDefaultDeadline = absl::Seconds(10);
 
-// The service address: `flag` (--target) when given, else $BONEYARD_TARGET when set and not
-// empty, else kDefaultTarget.
-std::string ResolveTarget(const std::optional<std::string>& flag);
+// A service address: `flag` when given, else $`variable` when set and not empty, else
+// `fallback`. Without the last two: execution's (--target, $BONEYARD_TARGET, kDefaultTarget).
+std::string ResolveTarget(const std::optional<std::string>& flag,
+                          absl::string_view variable = kTargetVariable,
+                          absl::string_view fallback = kDefaultTarget);
 
 // A plaintext channel to `target`.
 std::shared_ptr<grpc::Channel> MakeChannel(const std::string& target);

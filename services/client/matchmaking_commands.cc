@@ -45,14 +45,8 @@ std::vector<cli::FlagSpec> MatchmakingFlags(std::vector<cli::FlagSpec> specs) {
 }
 
 std::unique_ptr<Stub> NewMatchmakingStub(const cli::ParsedArgs& args) {
-  std::string target(kDefaultMatchmakingTarget);
-  const char* env = std::getenv(std::string(kMatchmakingTargetVariable).c_str());
-  if (const std::optional<std::string> flag = args.Value("matchmaking-target")) {
-    target = *flag;
-  } else if (env != nullptr && *env != '\0') {
-    target = env;
-  }
-  return v1::MatchmakingService::NewStub(MakeChannel(target));
+  return v1::MatchmakingService::NewStub(MakeChannel(ResolveTarget(
+      args.Value("matchmaking-target"), kMatchmakingTargetVariable, kDefaultMatchmakingTarget)));
 }
 
 // The player's token: --player-token-file, else $BONEYARD_PLAYER_TOKEN; nullopt when neither.
@@ -105,10 +99,6 @@ std::string Named(absl::string_view collection, absl::string_view arg) {
 
 std::string Percent(double chance) { return absl::StrFormat("%.0f%%", 100 * chance); }
 
-std::string StateName(v1::Ticket::State state) {
-  return v1::Ticket::State_Name(state);
-}
-
 std::string AssignmentText(const v1::Assignment& a) {
   std::string text = absl::StrCat(a.player(), ": ", a.match(), " on ", a.execution_target(),
                                   ", seat ", a.seat());
@@ -120,7 +110,7 @@ std::string AssignmentText(const v1::Assignment& a) {
 
 std::string TicketText(const v1::Ticket& ticket) {
   std::string text = absl::StrCat(ticket.name(), "  ", ticket.queue(), "  ",
-                                  StateName(ticket.state()), "  ",
+                                  v1::Ticket::State_Name(ticket.state()), "  ",
                                   absl::StrJoin(ticket.players(), ", "));
   if (!ticket.party().empty()) absl::StrAppend(&text, " (", ticket.party(), ")");
   text += "\n";
@@ -353,7 +343,7 @@ int RunQueueJoin(const cli::ParsedArgs& args, cli::Io& io, Stub& stub, const std
   if (std::optional<int> code = FollowTicket(stub, **token, ticket.name(), io, last)) return *code;
   if (last.ticket().state() != v1::Ticket::MATCHED) {
     return cli::Fail(io, static_cast<cli::ExitCode>(kExitService),
-                     absl::StrCat(ticket.name(), " ended ", StateName(last.ticket().state())));
+                     absl::StrCat(ticket.name(), " ended ", v1::Ticket::State_Name(last.ticket().state())));
   }
   io.out << "matched:\n";
   const v1::Assignment* mine = nullptr;

@@ -32,14 +32,8 @@ std::vector<cli::FlagSpec> RatingsFlags(std::vector<cli::FlagSpec> specs) {
 }
 
 std::unique_ptr<v1::RatingsService::Stub> NewRatingsStub(const cli::ParsedArgs& args) {
-  std::string target(kDefaultRatingsTarget);
-  const char* env = std::getenv(std::string(kRatingsTargetVariable).c_str());
-  if (const std::optional<std::string> flag = args.Value("ratings-target")) {
-    target = *flag;
-  } else if (env != nullptr && *env != '\0') {
-    target = env;
-  }
-  return v1::RatingsService::NewStub(MakeChannel(target));
+  return v1::RatingsService::NewStub(MakeChannel(ResolveTarget(
+      args.Value("ratings-target"), kRatingsTargetVariable, kDefaultRatingsTarget)));
 }
 
 // The page size and token flags, checked; nullopt and `request` filled, or the exit code.

@@ -24,6 +24,7 @@
 #include "pqxx/pqxx"
 #include "services/common/migrations.h"
 #include "services/common/pg_pool.h"
+#include "services/common/pg_text.h"
 #include "services/execution/migrations.h"
 
 namespace boneyard::execution {
@@ -99,43 +100,9 @@ class ArrayLiteral {
   std::string text_;
 };
 
-// bytea as text in hex format, for a parameter that may also be NULL.
-std::string ByteaHex(absl::string_view bytes) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string out = "\\x";
-  out.reserve(2 + 2 * bytes.size());
-  for (unsigned char c : bytes) {
-    out += kDigits[c >> 4];
-    out += kDigits[c & 15];
-  }
-  return out;
-}
-
-// A PostgreSQL array literal of text, every element quoted: {"a","b \"c\""}.
-std::string TextArray(const std::vector<std::string>& values) {
-  std::string out = "{";
-  for (size_t i = 0; i < values.size(); ++i) {
-    if (i > 0) out += ',';
-    out += '"';
-    for (char c : values[i]) {
-      if (c == '"' || c == '\\') out += '\\';
-      out += c;
-    }
-    out += '"';
-  }
-  out += '}';
-  return out;
-}
-
-std::string IntArray(const std::vector<int>& values) {
-  std::string out = "{";
-  for (size_t i = 0; i < values.size(); ++i) {
-    if (i > 0) out += ',';
-    absl::StrAppend(&out, values[i]);
-  }
-  out += '}';
-  return out;
-}
+using pg_text::Bytea;
+using pg_text::IntArray;
+using pg_text::TextArray;
 
 // A text parameter that is NULL when empty.
 const char* NullIfEmpty(const std::string& s) { return s.empty() ? nullptr : s.c_str(); }
@@ -369,7 +336,7 @@ absl::Status PgMatchStore::Commit(const CommitBatch& batch) {
     }
     for (const MatchEnd& end : batch.ends) {
       const bool finished = end.state == v1::Match::FINISHED;
-      const std::string result = finished ? ByteaHex(end.result->SerializeAsString()) : "";
+      const std::string result = finished ? Bytea(end.result->SerializeAsString()) : "";
       const std::string end_time = PgTime(end.end_time);
       const pqxx::result updated = tx.exec_params(
           end_match, end.match_id, static_cast<int>(end.state), NullIfEmpty(result),

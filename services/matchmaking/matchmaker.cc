@@ -56,16 +56,15 @@ std::vector<Ticket> MatchingTickets(const std::vector<TicketRow>& rows, const Qu
 }
 
 // The formed match as execution's request and as the store's row: seat by seat, a team
-// format's sides sat in the engine's team seats, the other formats' in order.
+// format's sides sat in the engine's team seats (`teams`, read once per pass), the other
+// formats' in order.
 absl::StatusOr<FormedMatchRow> Seat(const FormedMatch& formed, const v1::Queue& queue,
-                                    const QueueRow& queue_row,
+                                    const Teams& teams, const QueueRow& queue_row,
                                     const std::vector<TicketRow>& tickets, absl::Time now) {
   int players = 0;
   for (const std::vector<SeatFill>& side : formed.sides) players += static_cast<int>(side.size());
-  absl::StatusOr<Teams> teams = SeatTeams(queue, players);
-  if (!teams.ok()) return teams.status();
   const bool team_format = queue.format().has_teams();
-  if (team_format && teams->size() != formed.sides.size()) {
+  if (team_format && teams.size() != formed.sides.size()) {
     return absl::InternalError("the engine's teams do not fit the formed sides");
   }
 
@@ -93,7 +92,7 @@ absl::StatusOr<FormedMatchRow> Seat(const FormedMatch& formed, const v1::Queue& 
   for (size_t side = 0; side < formed.sides.size(); ++side) {
     for (size_t k = 0; k < formed.sides[side].size(); ++k) {
       const SeatFill& fill = formed.sides[side][k];
-      const int seat = team_format ? (*teams)[side][k] : next_seat++;
+      const int seat = team_format ? teams[side][k] : next_seat++;
       SeatingRow& seating = row.seatings[seat];
       seating.request_id = row.request_id;
       seating.seat = seat;
@@ -155,9 +154,16 @@ absl::Status Matchmaker::MatchQueue(const QueueRow& queue_row, absl::Time now,
     known = options_.ratings->Ratings(queue->game(), players);
   }
   const std::vector<Ticket> tickets = MatchingTickets(*rows, rules, known);
+  // A team table's seats come from the engine: one Game for the pass, not one per match.
+  Teams teams;
+  if (queue->format().has_teams()) {
+    absl::StatusOr<Teams> engine_teams = SeatTeams(*queue, rules.format.seats());
+    if (!engine_teams.ok()) return engine_teams.status();
+    teams = *std::move(engine_teams);
+  }
   std::vector<FormedMatchRow> formed;
   for (const FormedMatch& match : matchmaking::RunPass(rules, tickets, now)) {
-    absl::StatusOr<FormedMatchRow> row = Seat(match, *queue, queue_row, *rows, now);
+    absl::StatusOr<FormedMatchRow> row = Seat(match, *queue, teams, queue_row, *rows, now);
     if (!row.ok()) return row.status();
     formed.push_back(*std::move(row));
   }

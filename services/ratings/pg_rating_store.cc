@@ -533,17 +533,11 @@ absl::StatusOr<RatingModelConfig> PgRatingStore::ModelOf(const std::string& game
 
 absl::StatusOr<std::optional<v1::Rating>> PgRatingStore::GetRating(const std::string& game,
                                                                    const std::string& player_id) {
-  return pool_.Run([&](pqxx::work& tx) -> std::optional<v1::Rating> {
-    const pqxx::result rows = tx.exec_params(
-        absl::StrCat("SELECT mu, sigma, games_played, ", EpochMicros("update_time"), " FROM ",
-                     ratings_, " WHERE game = $1 AND player_id = $2"),
-        game, player_id);
-    if (rows.empty()) return std::nullopt;
-    PlayerRating r{{rows[0][0].as<double>(), rows[0][1].as<double>()}, rows[0][2].as<int>()};
-    v1::Rating rating = RatingToProto(game, player_id, r);
-    *rating.mutable_update_time() = TimestampField(rows[0][3]);
-    return rating;
-  });
+  absl::StatusOr<std::map<std::string, v1::Rating>> found = GetRatings(game, {player_id});
+  if (!found.ok()) return found.status();
+  auto it = found->find(player_id);
+  if (it == found->end()) return std::optional<v1::Rating>();
+  return std::optional<v1::Rating>(std::move(it->second));
 }
 
 absl::StatusOr<std::map<std::string, v1::Rating>> PgRatingStore::GetRatings(
