@@ -78,7 +78,8 @@ struct MatchmakerFlags {
 absl::StatusOr<MatchmakerFlags> MatchmakerFlagsFromFlags() {
   MatchmakerFlags flags{.execution_target = absl::GetFlag(FLAGS_execution_target),
                         .execution_token = "",
-                        .pass_interval = absl::GetFlag(FLAGS_pass_interval)};
+                        .pass_interval = absl::GetFlag(FLAGS_pass_interval),
+                        .results_token = ""};
   if (flags.pass_interval < absl::Milliseconds(10) || flags.pass_interval > absl::Minutes(1)) {
     return absl::InvalidArgumentError("--pass_interval: must be from 10ms to 1m");
   }
@@ -136,6 +137,7 @@ int Run(int argc, char** argv) {
       PgMatchmakingStore::Open(**pool, "matchmaking");
   if (!store.ok()) return StartupFailed("cannot open the matchmaking store", store.status());
 
+  MatchmakerMetrics matchmaker_metrics(*served->registry);  // outlives the matchmaker
   // Built before the logic, which wakes it for each new ticket; started once serving.
   std::unique_ptr<ExecutionCreator> creator;
   std::unique_ptr<RatingsFetcher> fetcher;
@@ -152,7 +154,8 @@ int Run(int argc, char** argv) {
     matchmaker = std::make_unique<Matchmaker>(
         **store, *creator,
         MatchmakerOptions{.ratings = rating_cache.get(),
-                          .interval = matchmaker_flags->pass_interval});
+                          .interval = matchmaker_flags->pass_interval,
+                          .metrics = &matchmaker_metrics});
   }
   MatchmakingLogic logic(**store, MatchmakingOptions{
                                       .operator_token = common->operator_token,

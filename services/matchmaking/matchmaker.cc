@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <map>
+#include <set>
 #include <thread>
 #include <vector>
 #include <utility>
@@ -126,23 +127,37 @@ std::string FormedMatchRequestId(std::vector<std::string> ticket_ids) {
 
 Matchmaker::Matchmaker(PgMatchmakingStore& store, MatchCreator& creator,
                        MatchmakerOptions options)
-    : store_(store), creator_(creator), options_(options) {}
+    : store_(store),
+      creator_(creator),
+      options_(options),
+      created_records_([this](std::vector<CreatedRecord>& batch) {
+                         return store_.RecordCreatedMany(batch);
+                       },
+                       absl::UnavailableError("the matchmaker is stopping"), {.max_batch = 256}) {}
 
 Matchmaker::~Matchmaker() { Stop(); }
 
 absl::Status Matchmaker::MatchQueue(const QueueRow& queue_row, absl::Time now,
                                     PassReport& report) {
+  MatchmakerMetrics* metrics = options_.metrics;
   absl::StatusOr<v1::Queue> queue = QueueFromRow(queue_row);
   if (!queue.ok()) return queue.status();
+  absl::Time phase_start = absl::Now();
   if (queue->has_max_wait() && FromDuration(queue->max_wait()) > absl::ZeroDuration()) {
     absl::StatusOr<int> expired =
         store_.ExpireTickets(queue_row.queue_id, now - FromDuration(queue->max_wait()), now);
     if (!expired.ok()) return expired.status();
     report.expired += *expired;
+    if (metrics != nullptr) metrics->Expired(queue_row.queue_id, *expired);
   }
   absl::StatusOr<std::vector<TicketRow>> rows = store_.SearchingTickets(queue_row.queue_id);
   if (!rows.ok()) return rows.status();
   report.searching += static_cast<int>(rows->size());
+  if (metrics != nullptr) {
+    // Rows come oldest first.
+    metrics->Waiting(queue_row.queue_id, static_cast<int>(rows->size()),
+                     rows->empty() ? absl::ZeroDuration() : now - rows->front().create_time);
+  }
   if (rows->empty()) return absl::OkStatus();
   const QueueRules rules = MatchingRulesOf(*queue);
   std::map<std::string, ratings::SkillRating> known;
@@ -161,21 +176,58 @@ absl::Status Matchmaker::MatchQueue(const QueueRow& queue_row, absl::Time now,
     if (!engine_teams.ok()) return engine_teams.status();
     teams = *std::move(engine_teams);
   }
+  if (metrics != nullptr) metrics->Timed(MatchmakerMetrics::Phase::kRead, absl::Now() - phase_start);
+  phase_start = absl::Now();
+  const std::vector<FormedMatch> matches = matchmaking::RunPass(rules, tickets, now);
   std::vector<FormedMatchRow> formed;
-  for (const FormedMatch& match : matchmaking::RunPass(rules, tickets, now)) {
+  for (const FormedMatch& match : matches) {
     absl::StatusOr<FormedMatchRow> row = Seat(match, *queue, teams, queue_row, *rows, now);
     if (!row.ok()) return row.status();
     formed.push_back(*std::move(row));
   }
+  if (metrics != nullptr) {
+    metrics->Timed(MatchmakerMetrics::Phase::kMatch, absl::Now() - phase_start);
+    metrics->Matches(queue_row.queue_id, MatchmakerMetrics::Outcome::kFormed,
+                     static_cast<int>(formed.size()));
+  }
   report.formed += static_cast<int>(formed.size());
   if (formed.empty()) return absl::OkStatus();
+  phase_start = absl::Now();
   absl::StatusOr<std::vector<bool>> claimed = store_.ClaimMatches(formed);
   if (!claimed.ok()) return claimed.status();
+  int claimed_count = 0;
   for (bool ok : *claimed) {
     // Not claimed: a ticket went meanwhile; the match is dropped, its other tickets search on.
     ++(ok ? report.claimed : report.lost);
+    claimed_count += ok ? 1 : 0;
+  }
+  if (metrics != nullptr) {
+    metrics->Timed(MatchmakerMetrics::Phase::kClaim, absl::Now() - phase_start);
+    metrics->Matches(queue_row.queue_id, MatchmakerMetrics::Outcome::kClaimed, claimed_count);
+    metrics->Matches(queue_row.queue_id, MatchmakerMetrics::Outcome::kLost,
+                     static_cast<int>(formed.size()) - claimed_count);
+    RecordClaimed(queue_row.queue_id, matches, *claimed, *rows, now);
   }
   return absl::OkStatus();
+}
+
+void Matchmaker::RecordClaimed(const std::string& queue_id,
+                               const std::vector<FormedMatch>& formed,
+                               const std::vector<bool>& claimed,
+                               const std::vector<TicketRow>& rows, absl::Time now) {
+  for (size_t i = 0; i < formed.size(); ++i) {
+    if (!claimed[i]) continue;
+    const FormedMatch& match = formed[i];
+    for (int index : match.tickets) {
+      options_.metrics->TicketMatched(queue_id, now - rows[index].create_time);
+    }
+    if (match.sides.size() == 2) options_.metrics->Balance(queue_id, match.win_chance[0]);
+    int bots = 0;
+    for (const std::vector<SeatFill>& side : match.sides) {
+      for (const SeatFill& fill : side) bots += fill.bot() ? 1 : 0;
+    }
+    options_.metrics->BotSeats(queue_id, bots);
+  }
 }
 
 absl::Status Matchmaker::CreateOne(const FormedMatchRow& match, absl::Time now,
@@ -186,10 +238,16 @@ absl::Status Matchmaker::CreateOne(const FormedMatchRow& match, absl::Time now,
   }
   absl::StatusOr<CreatedMatch> created = creator_.CreateMatch(request);
   if (created.ok()) {
-    if (absl::Status s = store_.RecordCreated(match.request_id, created->name, creator_.target(),
-                                              created->seat_tokens, now);
+    if (absl::Status s = created_records_.Submit({.request_id = match.request_id,
+                                                  .match_name = created->name,
+                                                  .execution_target = creator_.target(),
+                                                  .seat_tokens = created->seat_tokens,
+                                                  .now = now});
         !s.ok()) {
       return s;
+    }
+    if (options_.metrics != nullptr) {
+      options_.metrics->Matches(match.queue_id, MatchmakerMetrics::Outcome::kCreated, 1);
     }
     absl::MutexLock lock(&report_mu_);
     ++report.created;
@@ -200,10 +258,14 @@ absl::Status Matchmaker::CreateOne(const FormedMatchRow& match, absl::Time now,
                   "its tickets are cancelled",
                   match.request_id, match.queue_id, created.status().ToString());
     if (absl::Status s = store_.AbandonMatch(match.request_id, now); !s.ok()) return s;
+    if (options_.metrics != nullptr) {
+      options_.metrics->Matches(match.queue_id, MatchmakerMetrics::Outcome::kRefused, 1);
+    }
     absl::MutexLock lock(&report_mu_);
     ++report.refused;
     return absl::OkStatus();
   }
+  if (options_.metrics != nullptr) options_.metrics->CreationRetried();
   absl::MutexLock lock(&report_mu_);
   if (report.retry++ == 0) {
     spdlog::warn("matchmaker: creating {} failed ({}); retried next pass", match.request_id,
@@ -244,18 +306,35 @@ absl::Status Matchmaker::CreatePending(absl::Time now, PassReport& report) {
 }
 
 absl::StatusOr<PassReport> Matchmaker::RunPass(absl::Time now) {
+  const absl::Time started = absl::Now();
+  absl::StatusOr<PassReport> report = PassOverQueues(now);
+  if (options_.metrics != nullptr) {
+    options_.metrics->PassRan(report.ok());
+    options_.metrics->Timed(MatchmakerMetrics::Phase::kTotal, absl::Now() - started);
+  }
+  return report;
+}
+
+absl::StatusOr<PassReport> Matchmaker::PassOverQueues(absl::Time now) {
   PassReport report;
   absl::StatusOr<std::vector<QueueRow>> queues = store_.ListQueues("", "", 1 << 30);
   if (!queues.ok()) return queues.status();
   report.queues = static_cast<int>(queues->size());
+  std::set<std::string> queue_ids;
   for (const QueueRow& queue : *queues) {
+    queue_ids.insert(queue.queue_id);
     // One queue's failure (its settings unreadable) does not hold up the others.
     if (absl::Status s = MatchQueue(queue, now, report); !s.ok()) {
       if (absl::IsUnavailable(s)) return s;  // the database: the next pass tries again
       spdlog::error("matchmaker: queue {}: {}", queue.queue_id, s.ToString());
     }
   }
+  if (options_.metrics != nullptr) options_.metrics->KeepQueues(queue_ids);
+  const absl::Time creations = absl::Now();
   if (absl::Status s = CreatePending(now, report); !s.ok()) return s;
+  if (options_.metrics != nullptr) {
+    options_.metrics->Timed(MatchmakerMetrics::Phase::kCreate, absl::Now() - creations);
+  }
   return report;
 }
 

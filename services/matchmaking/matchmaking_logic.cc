@@ -182,7 +182,11 @@ MatchmakingLogic::MatchmakingLogic(PgMatchmakingStore& store, MatchmakingOptions
     : store_(store),
       options_(std::move(options)),
       auth_(AuthConfig{options_.operator_token, {options_.results_token}}),
-      page_tokens_(PageTokenKey(options_.operator_token)) {}
+      page_tokens_(PageTokenKey(options_.operator_token)),
+      solo_tickets_([this](std::vector<SoloTicketRequest>& batch) {
+                      return store_.InsertSoloTickets(batch);
+                    },
+                    absl::UnavailableError("the service is stopping"), {.max_batch = 256}) {}
 
 absl::StatusOr<std::optional<std::string>> MatchmakingLogic::PlayerOf(
     const std::optional<std::string>& token) {

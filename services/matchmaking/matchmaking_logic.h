@@ -19,6 +19,7 @@
 #include "boneyard/v1/matchmaking.pb.h"
 #include "services/common/page_token.h"
 #include "services/common/tokens.h"
+#include "services/common/batch_queue.h"
 #include "services/matchmaking/pg_matchmaking_store.h"
 
 namespace boneyard::matchmaking {
@@ -127,11 +128,17 @@ class MatchmakingLogic {
                                        const std::optional<std::string>& viewer);
   // The player a token belongs to; nullopt for none (or no token).
   absl::StatusOr<std::optional<std::string>> PlayerOf(const std::optional<std::string>& token);
+  // A one-player CreateTicket as the batch takes it; nullopt when the request is not one, or
+  // is malformed (CreateTicket's checks then answer it, in their order).
+  std::optional<SoloTicketRequest> SoloRequest(const std::optional<std::string>& token,
+                                               const v1::CreateTicketRequest& request) const;
 
   PgMatchmakingStore& store_;
   const MatchmakingOptions options_;
   const Authenticator auth_;
   const PageTokens page_tokens_;
+  // One-player tickets, many to a transaction (PgMatchmakingStore::InsertSoloTickets).
+  BatchQueue<SoloTicketRequest, absl::StatusOr<TicketRow>> solo_tickets_;
 };
 
 }  // namespace boneyard::matchmaking

@@ -82,6 +82,29 @@ struct TicketRow {
   std::vector<SeatingRow> seatings;
 };
 
+// The message of CreateTicket's ALREADY_EXISTS for a request_id used with other parameters.
+inline constexpr char kRequestIdReused[] = "request_id: used before with other parameters";
+
+// CreateTicket for one player (no party), known by their token's hash until the store finds
+// whose it is: what InsertSoloTickets takes, many at once.
+struct SoloTicketRequest {
+  std::string token_hash;
+  std::string queue_id;
+  std::string request_id;  // empty: none
+  std::string digest;      // what a repeat of the request_id must match
+  std::string ticket_id;   // the new ticket's id, when one is made
+  absl::Time create_time;
+};
+
+// A formed match execution created: what RecordCreatedMany takes.
+struct CreatedRecord {
+  std::string request_id;
+  std::string match_name;
+  std::string execution_target;
+  std::vector<std::string> seat_tokens;  // by seat; "" for bots
+  absl::Time now;
+};
+
 // A match a pass formed, with every seat (bots' too).
 struct FormedMatchRow {
   std::string request_id;
@@ -167,6 +190,14 @@ class PgMatchmakingStore {
   absl::StatusOr<TicketRow> InsertTicket(const TicketRow& ticket, const std::string& creator,
                                          const std::string& request_id,
                                          const std::string& digest);
+  // InsertTicket for many one-player tickets in one transaction (pg_ticket_batch.cc): each
+  // request's outcome, in order. Each is what InsertTicket would answer after finding the
+  // player by token (UNAUTHENTICATED "unknown token") and the queue (NOT_FOUND); two requests
+  // of one batch for the same player are taken in order. When the transaction fails (another
+  // process inserted one of the players' tickets meanwhile; the database), every request is
+  // run again on its own, so one request's failure never fails the others.
+  std::vector<absl::StatusOr<TicketRow>> InsertSoloTickets(
+      const std::vector<SoloTicketRequest>& requests);
   // The ticket with its seatings, or nullopt.
   absl::StatusOr<std::optional<TicketRow>> GetTicket(const std::string& ticket_id);
   // Cancels a SEARCHING ticket and returns it as it is then (a CANCELLED one unchanged).
@@ -184,8 +215,8 @@ class PgMatchmakingStore {
   // nothing written, when one of them is no longer SEARCHING (cancelled, or claimed by another
   // pass, here or in another process).
   absl::Status ClaimMatch(const FormedMatchRow& match);
-  // ClaimMatch for many in one transaction (each match all or nothing, in a savepoint): which
-  // were claimed, in order.
+  // ClaimMatch for many in one transaction (each match all or nothing): which were claimed,
+  // in order.
   absl::StatusOr<std::vector<bool>> ClaimMatches(const std::vector<FormedMatchRow>& matches);
   // Formed matches not yet confirmed created, oldest first, at most `limit`.
   absl::StatusOr<std::vector<FormedMatchRow>> PendingMatches(int limit);
@@ -194,6 +225,9 @@ class PgMatchmakingStore {
   absl::Status RecordCreated(const std::string& request_id, const std::string& match_name,
                              const std::string& execution_target,
                              const std::vector<std::string>& seat_tokens, absl::Time now);
+  // RecordCreated for many in one transaction: each one's status, in order. When the
+  // transaction fails, each is recorded again on its own.
+  std::vector<absl::Status> RecordCreatedMany(const std::vector<CreatedRecord>& records);
   // Gives up on a formed match execution refused for good: its FORMING tickets end CANCELLED
   // and the formed match is removed.
   absl::Status AbandonMatch(const std::string& request_id, absl::Time now);
@@ -213,8 +247,6 @@ class PgMatchmakingStore {
   PgMatchmakingStore(PgPool& pool, std::string schema);
   std::string Table(const char* name) const;
   std::optional<PartyRow> ReadParty(pqxx::work& tx, const std::string& party_id) const;
-  // Claims one match in `tx` (a savepoint); false when a ticket is no longer searching.
-  bool ClaimOne(pqxx::dbtransaction& tx, const FormedMatchRow& match) const;
   // The players of a ticket (by position) and its seatings.
   void ReadTicketDetails(pqxx::work& tx, TicketRow& ticket) const;
   // Ends the SEARCHING tickets whose `column` (a ticket column's name) is `value` (and, given
@@ -224,6 +256,8 @@ class PgMatchmakingStore {
                           std::optional<absl::Time> created_before = std::nullopt) const;
   bool HasLiveTicket(pqxx::work& tx, const std::string& player_id) const;
   bool PartyHasLiveTicket(pqxx::work& tx, const std::string& party_id) const;
+  // One request of InsertSoloTickets on its own.
+  absl::StatusOr<TicketRow> InsertSoloTicket(const SoloTicketRequest& request);
 
   PgPool& pool_;
   const std::string schema_;

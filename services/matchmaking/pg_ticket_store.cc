@@ -1,12 +1,15 @@
 // PgMatchmakingStore's tickets, formed matches and seatings (tables: migrations/0004_tickets.sql).
 //
-// No ticket is ever in two matches: a formed match claims its tickets with one conditional
-// UPDATE (SEARCHING → FORMING) that must change every one of them, or its transaction rolls back.
-// Row locks make that hold between passes in one process, between processes, and against a
-// concurrent CancelTicket (which changes only a SEARCHING ticket).
+// No ticket is ever in two matches: a pass claims its matches' tickets (SEARCHING → FORMING) in
+// one transaction that first locks those still SEARCHING, and a match is written only if every
+// one of its tickets is among them. Row locks make that hold between passes in one process,
+// between processes, and against a concurrent CancelTicket (which changes only a SEARCHING
+// ticket).
 #include <map>
+#include <set>
 #include <utility>
 
+#include "absl/strings/escaping.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "services/common/pg_text.h"
@@ -66,10 +69,6 @@ SeatingRow ReadSeating(const pqxx::row& row) {
           .match_name = TextOrEmpty(row[8]),
           .execution_target = TextOrEmpty(row[9])};
 }
-
-// A unique violation that is not our own request_id answer: a concurrent insert of the same
-// player's ticket (or of the same request_id).
-constexpr char kRequestIdReused[] = "request_id: used before with other parameters";
 
 }  // namespace
 
@@ -288,61 +287,82 @@ absl::StatusOr<int> PgMatchmakingStore::ExpireTickets(const std::string& queue_i
   });
 }
 
-bool PgMatchmakingStore::ClaimOne(pqxx::dbtransaction& tx, const FormedMatchRow& match) const {
-  const pqxx::result claimed = tx.exec_params(
-      absl::StrCat("UPDATE ", Table("tickets"),
-                   " SET state = $3, match_request = $2, update_time = $4::timestamptz"
-                   " WHERE ticket_id = ANY($1::text[]) AND state = ",
-                   kTicketSearching),
-      TextArray(match.tickets), match.request_id, kTicketForming, Timestamp(match.create_time));
-  if (claimed.affected_rows() != match.tickets.size()) return false;
-  tx.exec_params0(absl::StrCat("INSERT INTO ", Table("formed_matches"),
-                               " (request_id, queue_id, game, request, create_time)"
-                               " VALUES ($1, $2, $3, $4::bytea, $5::timestamptz)"),
-                  match.request_id, match.queue_id, match.game, Bytea(match.request),
-                  Timestamp(match.create_time));
-  std::vector<std::string> tickets, players;
-  std::vector<int> seats, teams, bots;
-  std::vector<std::string> chances;
-  for (const SeatingRow& seat : match.seatings) {
-    if (seat.ticket_id.empty()) continue;  // a bot's seat
-    seats.push_back(seat.seat);
-    tickets.push_back(seat.ticket_id);
-    players.push_back(seat.player_id);
-    teams.push_back(seat.team);
-    chances.push_back(pg_text::Float(seat.win_chance));
-    bots.push_back(seat.bots);
-  }
-  tx.exec_params0(
-      absl::StrCat("INSERT INTO ", Table("seatings"),
-                   " (request_id, seat, ticket_id, player_id, team, win_chance, bots)"
-                   " SELECT $1, * FROM unnest($2::int[], $3::text[], $4::text[], $5::int[],"
-                   " $6::float8[], $7::int[])"),
-      match.request_id, IntArray(seats), TextArray(tickets), TextArray(players),
-      IntArray(teams), TextArray(chances), IntArray(bots));
-  return true;
-}
-
 absl::StatusOr<std::vector<bool>> PgMatchmakingStore::ClaimMatches(
     const std::vector<FormedMatchRow>& matches) {
   return pool_.Run([&](pqxx::work& tx) {
-    // One commit for the pass; each match in a savepoint of its own, so that a match whose
-    // claim fails (or deadlocks with another process's) is undone alone.
+    // Set-based, so a pass's claims are a handful of statements and one commit however many
+    // matches it formed. The tickets still searching are locked first, in ticket order (so two
+    // processes claiming overlapping tickets queue rather than deadlock); a match is claimed
+    // only if every one of its tickets is among them, and nothing of a match that is not
+    // claimed is written.
+    std::vector<std::string> wanted;
+    for (const FormedMatchRow& match : matches) {
+      wanted.insert(wanted.end(), match.tickets.begin(), match.tickets.end());
+    }
+    std::set<std::string> searching;
+    for (const pqxx::row& row : tx.exec_params(
+             absl::StrCat("SELECT ticket_id FROM ", Table("tickets"),
+                          " WHERE ticket_id = ANY($1::text[]) AND state = ", kTicketSearching,
+                          " ORDER BY ticket_id FOR UPDATE"),
+             TextArray(wanted))) {
+      searching.insert(row[0].as<std::string>());
+    }
     std::vector<bool> claimed;
     claimed.reserve(matches.size());
-    // (Plain SAVEPOINT statements: libpqxx 6.4's subtransaction did not undo a claim it was
-    // told to abort — the test AClaimIsAllOrNothing caught it.)
+    std::vector<std::string> ticket_ids, ticket_requests, ticket_times;
+    std::vector<std::string> requests, queues, games, bodies, times;
+    std::vector<std::string> seat_requests, seat_tickets, seat_players, chances;
+    std::vector<int> seats, teams, bots;
     for (const FormedMatchRow& match : matches) {
-      tx.exec0("SAVEPOINT claim");
-      bool ok = false;
-      try {
-        ok = ClaimOne(tx, match);
-      } catch (const pqxx::sql_error&) {
-        ok = false;  // e.g. a deadlock with another process's claim: this match is dropped
-      }
-      tx.exec0(ok ? "RELEASE SAVEPOINT claim" : "ROLLBACK TO SAVEPOINT claim");
+      bool ok = !match.tickets.empty();
+      for (const std::string& ticket : match.tickets) ok = ok && searching.contains(ticket);
       claimed.push_back(ok);
+      if (!ok) continue;
+      const std::string time = Timestamp(match.create_time);
+      for (const std::string& ticket : match.tickets) {
+        searching.erase(ticket);  // never in two matches, even if the caller asked
+        ticket_ids.push_back(ticket);
+        ticket_requests.push_back(match.request_id);
+        ticket_times.push_back(time);
+      }
+      requests.push_back(match.request_id);
+      queues.push_back(match.queue_id);
+      games.push_back(match.game);
+      bodies.push_back(absl::BytesToHexString(match.request));
+      times.push_back(time);
+      for (const SeatingRow& seat : match.seatings) {
+        if (seat.ticket_id.empty()) continue;  // a bot's seat
+        seat_requests.push_back(match.request_id);
+        seats.push_back(seat.seat);
+        seat_tickets.push_back(seat.ticket_id);
+        seat_players.push_back(seat.player_id);
+        teams.push_back(seat.team);
+        chances.push_back(pg_text::Float(seat.win_chance));
+        bots.push_back(seat.bots);
+      }
     }
+    if (requests.empty()) return claimed;
+    tx.exec_params0(absl::StrCat("UPDATE ", Table("tickets"),
+                                 " t SET state = $4, match_request = c.request,"
+                                 " update_time = c.time::timestamptz"
+                                 " FROM unnest($1::text[], $2::text[], $3::text[])"
+                                 " AS c(ticket, request, time) WHERE t.ticket_id = c.ticket"),
+                    TextArray(ticket_ids), TextArray(ticket_requests), TextArray(ticket_times),
+                    kTicketForming);
+    tx.exec_params0(absl::StrCat("INSERT INTO ", Table("formed_matches"),
+                                 " (request_id, queue_id, game, request, create_time)"
+                                 " SELECT r, q, g, decode(b, 'hex'), t::timestamptz FROM"
+                                 " unnest($1::text[], $2::text[], $3::text[], $4::text[],"
+                                 " $5::text[]) AS m(r, q, g, b, t)"),
+                    TextArray(requests), TextArray(queues), TextArray(games), TextArray(bodies),
+                    TextArray(times));
+    tx.exec_params0(
+        absl::StrCat("INSERT INTO ", Table("seatings"),
+                     " (request_id, seat, ticket_id, player_id, team, win_chance, bots)"
+                     " SELECT * FROM unnest($1::text[], $2::int[], $3::text[], $4::text[],"
+                     " $5::int[], $6::float8[], $7::int[])"),
+        TextArray(seat_requests), IntArray(seats), TextArray(seat_tickets),
+        TextArray(seat_players), IntArray(teams), TextArray(chances), IntArray(bots));
     return claimed;
   });
 }

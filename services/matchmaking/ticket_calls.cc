@@ -96,8 +96,35 @@ absl::StatusOr<TicketRow> MatchmakingLogic::ReadTicket(const std::string& name,
   return **std::move(row);
 }
 
+std::optional<SoloTicketRequest> MatchmakingLogic::SoloRequest(
+    const std::optional<std::string>& token, const v1::CreateTicketRequest& request) const {
+  if (!request.party().empty() || !token.has_value() || token->empty() ||
+      auth_.Classify(token) == Authenticator::Role::kOperator) {
+    return std::nullopt;
+  }
+  absl::StatusOr<std::string> queue_id = ParseName(request.queue(), "queues", "queue");
+  if (!queue_id.ok() || !validation::CheckOptionalId("request_id", request.request_id(),
+                                                     validation::kMaxRequestIdBytes)
+                             .ok()) {
+    return std::nullopt;
+  }
+  return SoloTicketRequest{.token_hash = TokenHash(*token),
+                           .queue_id = *queue_id,
+                           .request_id = request.request_id(),
+                           .digest = TicketDigest(*queue_id, ""),
+                           .ticket_id = absl::BytesToHexString(RandomBytes(8)),
+                           .create_time = StoredNow()};
+}
+
 absl::StatusOr<v1::Ticket> MatchmakingLogic::CreateTicket(const std::optional<std::string>& token,
                                                           const v1::CreateTicketRequest& request) {
+  if (std::optional<SoloTicketRequest> solo = SoloRequest(token, request); solo.has_value()) {
+    // The common case, batched with the others arriving meanwhile: one commit for them all.
+    absl::StatusOr<TicketRow> stored = solo_tickets_.Submit(*std::move(solo));
+    if (!stored.ok()) return stored.status();
+    if (options_.on_ticket) options_.on_ticket();
+    return ToProto(*stored, stored->players.front());
+  }
   absl::StatusOr<std::string> caller = CallingPlayer(token);
   if (!caller.ok()) return caller.status();
   absl::StatusOr<std::string> queue_id = ParseName(request.queue(), "queues", "queue");

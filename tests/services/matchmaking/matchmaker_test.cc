@@ -9,6 +9,7 @@
 #include <atomic>
 #include <csignal>
 #include <fstream>
+#include <map>
 #include <memory>
 #include <set>
 #include <string>
@@ -25,6 +26,9 @@
 #include "services/common/engine_proto.h"
 #include "services/matchmaking/execution_creator.h"
 #include "services/matchmaking/matchmaker.h"
+#include "services/matchmaking/matchmaker_metrics.h"
+#include "prometheus/metric_family.h"
+#include "prometheus/registry.h"
 #include "services/matchmaking/rating_cache.h"
 #include "services/matchmaking/ratings_fetcher.h"
 #include "tests/services/matchmaking/matchmaking_test_fixture.h"
@@ -422,7 +426,13 @@ FormedMatchRow Formed(const std::vector<v1::Ticket>& tickets) {
     row.seatings.push_back({.request_id = row.request_id,
                             .seat = static_cast<int>(seat),
                             .ticket_id = row.tickets[seat],
-                            .player_id = tickets[seat].players(0).substr(8)});
+                            .player_id = tickets[seat].players(0).substr(8),
+                            .team = -1,
+                            .win_chance = 0.5,
+                            .bots = 0,
+                            .seat_token = "",
+                            .match_name = "",
+                            .execution_target = ""});
   }
   return row;
 }
@@ -453,6 +463,75 @@ TEST_F(MatchmakerTest, ATicketClaimedOnceCannotBeClaimedAgain) {
   EXPECT_TRUE(absl::IsAborted(store_->ClaimMatch(Formed({cat, ann}))));
   EXPECT_EQ(Count(T("tickets") + " WHERE state = 1"), 1);  // Cat searches on
   EXPECT_EQ(Count(T("formed_matches")), 1);
+}
+
+TEST_F(MatchmakerTest, APassesClaimsAreOneTransactionButEachMatchStandsAlone) {
+  const std::vector<std::string> tokens = Players(7);
+  std::vector<v1::Ticket> t;
+  for (const std::string& token : tokens) t.push_back(Queue(token, "queues/muggins"));
+  v1::CancelTicketRequest cancel;
+  cancel.set_name(t[3].name());
+  v1::Ticket ignored;
+  ASSERT_TRUE(stub_->CancelTicket(Context(tokens[3]).get(), cancel, &ignored).ok());
+  // The second match has a cancelled ticket; the fourth reuses one the first claims.
+  absl::StatusOr<std::vector<bool>> claimed = store_->ClaimMatches(
+      {Formed({t[0], t[1]}), Formed({t[2], t[3]}), Formed({t[4], t[5]}), Formed({t[1], t[6]})});
+  ASSERT_TRUE(claimed.ok()) << claimed.status();
+  EXPECT_THAT(*claimed, ElementsAre(true, false, true, false));
+  EXPECT_EQ(Count(T("formed_matches")), 2);
+  EXPECT_EQ(Count(T("seatings")), 4);
+  EXPECT_EQ(Count(T("tickets") + " WHERE state = 5"), 4);  // FORMING: t0, t1, t4, t5
+  EXPECT_EQ(Ticket(tokens[2], t[2].name()).state(), v1::Ticket::SEARCHING);
+  EXPECT_EQ(Ticket(tokens[6], t[6].name()).state(), v1::Ticket::SEARCHING);
+}
+
+TEST_F(MatchmakerTest, APassIsCountedInTheMetrics) {
+  const std::vector<std::string> tokens = Players(3);
+  for (const std::string& token : tokens) Queue(token, "queues/muggins");
+  prometheus::Registry registry;
+  MatchmakerMetrics metrics(registry);
+  Matchmaker matchmaker(*store_, *creator_, {.metrics = &metrics});
+  const absl::Time now = absl::Now() + absl::Seconds(5);
+  ASSERT_TRUE(matchmaker.RunPass(now).ok());
+  // Name and labels → value, of every sample (histograms by their count).
+  std::map<std::string, double> values;
+  for (const prometheus::MetricFamily& family : registry.Collect()) {
+    for (const prometheus::ClientMetric& metric : family.metric) {
+      std::string key = family.name;
+      for (const prometheus::ClientMetric::Label& label : metric.label) {
+        absl::StrAppend(&key, ",", label.name, "=", label.value);
+      }
+      values[key] = family.type == prometheus::MetricType::Histogram
+                        ? static_cast<double>(metric.histogram.sample_count)
+                        : metric.counter.value + metric.gauge.value;
+    }
+  }
+  EXPECT_EQ(values["boneyard_matchmaker_passes_total"], 1);
+  EXPECT_EQ(values["boneyard_matchmaker_matches_total,outcome=formed,queue=muggins"], 1);
+  EXPECT_EQ(values["boneyard_matchmaker_matches_total,outcome=claimed,queue=muggins"], 1);
+  EXPECT_EQ(values["boneyard_matchmaker_matches_total,outcome=created,queue=muggins"], 1);
+  // Read before the pass matched: three searching, the oldest from before `now`.
+  EXPECT_EQ(values["boneyard_matchmaker_tickets_searching,queue=muggins"], 3);
+  EXPECT_GE(values["boneyard_matchmaker_oldest_wait_seconds,queue=muggins"], 5);
+  EXPECT_EQ(values["boneyard_matchmaker_tickets_searching,queue=forty-two"], 0);
+  EXPECT_EQ(values["boneyard_matchmaker_ticket_wait_seconds,queue=muggins"], 2);
+  EXPECT_EQ(values["boneyard_matchmaker_win_chance,queue=muggins"], 1);
+  EXPECT_EQ(values["boneyard_matchmaker_pass_seconds,phase=total"], 1);
+  // A deleted queue's gauges go with it.
+  v1::DeleteQueueRequest remove;
+  remove.set_name("queues/forty-two");
+  google::protobuf::Empty empty;
+  ASSERT_TRUE(stub_->DeleteQueue(Context(kOperatorToken).get(), remove, &empty).ok());
+  ASSERT_TRUE(matchmaker.RunPass(now).ok());
+  for (const prometheus::MetricFamily& family : registry.Collect()) {
+    for (const prometheus::ClientMetric& metric : family.metric) {
+      for (const prometheus::ClientMetric::Label& label : metric.label) {
+        if (family.name == "boneyard_matchmaker_tickets_searching") {
+          EXPECT_NE(label.value, "forty-two");
+        }
+      }
+    }
+  }
 }
 
 TEST_F(MatchmakerTest, OfClaimsRacingForOneTicketExactlyOneWins) {

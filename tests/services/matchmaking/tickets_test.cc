@@ -4,10 +4,13 @@
 // every malformed field refused with nothing changed. Matching itself: matchmaker_test.cc.
 #include <grpcpp/grpcpp.h>
 
+#include <algorithm>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/services/matchmaking/matchmaking_test_fixture.h"
@@ -271,6 +274,93 @@ TEST_F(TicketsTest, MatchHistoryOfAPlayerWithoutMatchesAndItsErrors) {
   request.set_page_token("forged");
   ExpectRefused(stub_->ListPlayerMatches(Context().get(), request, &response), "page_token",
                 "forged");
+}
+
+// One-player tickets are committed many to a transaction (PgMatchmakingStore::InsertSoloTickets).
+// A batch of good and bad requests together: each gets the answer it would get alone, in order,
+// and the bad ones change nothing.
+TEST_F(TicketsTest, InABatchEachRequestGetsItsOwnAnswerAndTheBadOnesHarmNoOther) {
+  const std::vector<std::string> tokens = Players(5);
+  v1::Ticket p3_ticket, p4_ticket;
+  ASSERT_TRUE(Queue(tokens[3], "queues/muggins", &p3_ticket, "", "req-3").ok());
+  ASSERT_TRUE(Queue(tokens[4], "queues/muggins", &p4_ticket).ok());  // p4 searches already
+  const std::string before = Tickets();
+  auto request = [&](const std::string& token, const std::string& queue,
+                     const std::string& request_id, const std::string& ticket_id) {
+    return SoloTicketRequest{.token_hash = TokenHash(token),
+                             .queue_id = queue,
+                             .request_id = request_id,
+                             // As CreateTicket digests a request without a party.
+                             .digest = absl::StrCat(queue.size(), ":", queue),
+                             .ticket_id = ticket_id,
+                             .create_time = absl::FromUnixMicros(absl::ToUnixMicros(absl::Now()))};
+  };
+  const std::vector<absl::StatusOr<TicketRow>> outcomes = store_->InsertSoloTickets({
+      request(tokens[0], "muggins", "", "t0"),           // good
+      request("not-a-token", "muggins", "", "bad1"),     // unknown token
+      request(tokens[1], "no-such-queue", "", "bad2"),   // unknown queue
+      request(tokens[1], "forty-two", "req-1", "t1"),    // good
+      request(tokens[1], "muggins", "", "bad3"),         // p1's second ticket, in the batch
+      request(tokens[4], "forty-two", "", "bad4"),       // p4 searches since before
+      request(tokens[3], "muggins", "req-3", "bad5"),    // a repeat: p3's earlier ticket
+      request(tokens[3], "forty-two", "req-3", "bad6"),  // req-3 with other parameters
+      request(tokens[1], "forty-two", "req-1", "bad7"),  // a repeat of t1, in the batch
+      request(tokens[2], "forty-two", "", "t2"),         // good
+  });
+  ASSERT_EQ(outcomes.size(), 10u);
+  ASSERT_TRUE(outcomes[0].ok()) << outcomes[0].status();
+  EXPECT_EQ(outcomes[0]->ticket_id, "t0");
+  EXPECT_THAT(outcomes[0]->players, ElementsAre("p0"));
+  EXPECT_TRUE(absl::IsUnauthenticated(outcomes[1].status())) << outcomes[1].status();
+  EXPECT_TRUE(absl::IsNotFound(outcomes[2].status())) << outcomes[2].status();
+  EXPECT_THAT(outcomes[2].status().message(), HasSubstr("no-such-queue"));
+  ASSERT_TRUE(outcomes[3].ok()) << outcomes[3].status();
+  EXPECT_THAT(outcomes[3]->players, ElementsAre("p1"));
+  EXPECT_TRUE(absl::IsFailedPrecondition(outcomes[4].status())) << outcomes[4].status();
+  EXPECT_THAT(outcomes[4].status().message(), HasSubstr("players/p1 has a live ticket"));
+  EXPECT_TRUE(absl::IsFailedPrecondition(outcomes[5].status())) << outcomes[5].status();
+  ASSERT_TRUE(outcomes[6].ok()) << outcomes[6].status();
+  EXPECT_EQ("tickets/" + outcomes[6]->ticket_id, p3_ticket.name());
+  EXPECT_TRUE(absl::IsAlreadyExists(outcomes[7].status())) << outcomes[7].status();
+  ASSERT_TRUE(outcomes[8].ok()) << outcomes[8].status();
+  EXPECT_EQ(outcomes[8]->ticket_id, "t1");
+  ASSERT_TRUE(outcomes[9].ok()) << outcomes[9].status();
+
+  // Stored: exactly the three good ones beside what was there.
+  const std::string after = Tickets();
+  for (const char* id : {"t0|", "t1|", "t2|"}) EXPECT_THAT(after, HasSubstr(id));
+  for (const char* id : {"bad1", "bad2", "bad3", "bad4", "bad5", "bad6", "bad7"}) {
+    EXPECT_THAT(after, ::testing::Not(HasSubstr(id)));
+  }
+  EXPECT_EQ(std::count(after.begin(), after.end(), '\n'),
+            std::count(before.begin(), before.end(), '\n') + 3);
+}
+
+// Through the service: many players queue at once, so their tickets share transactions; each
+// gets its own ticket, and a player who sends two at once gets exactly one.
+TEST_F(TicketsTest, ConcurrentCreationsEachGetTheirOwnTicket) {
+  constexpr int kPlayers = 24;
+  const std::vector<std::string> tokens = Players(kPlayers);
+  std::vector<grpc::Status> statuses(2 * kPlayers);
+  std::vector<v1::Ticket> tickets(2 * kPlayers);
+  std::vector<std::thread> threads;
+  for (int i = 0; i < 2 * kPlayers; ++i) {
+    threads.emplace_back([&, i] {
+      statuses[i] = Queue(tokens[i % kPlayers], "queues/muggins", &tickets[i]);
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  for (int player = 0; player < kPlayers; ++player) {
+    const grpc::Status& first = statuses[player];
+    const grpc::Status& second = statuses[player + kPlayers];
+    EXPECT_NE(first.ok(), second.ok()) << "player " << player;
+    const grpc::Status& refused = first.ok() ? second : first;
+    EXPECT_EQ(refused.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+    const v1::Ticket& ticket = first.ok() ? tickets[player] : tickets[player + kPlayers];
+    EXPECT_THAT(ticket.players(), ElementsAre(absl::StrCat("players/p", player)));
+  }
+  const std::string stored = Tickets();
+  EXPECT_EQ(std::count(stored.begin(), stored.end(), '\n'), kPlayers);
 }
 
 }  // namespace
