@@ -42,6 +42,9 @@ class HealthService;
 
 inline constexpr int kDefaultMaxStreamsPerConnection = 4096;
 
+// How many idle threads a server keeps for its synchronous methods' calls.
+inline constexpr int kSyncServerIdleThreads = 64;
+
 struct GrpcServerOptions {
   // "host:port"; port 0 picks a free port (see GrpcServer::port()).
   // (Every member has a default, so designated initializers may leave any out without

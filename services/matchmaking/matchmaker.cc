@@ -37,19 +37,24 @@ bool RefusedForGood(const absl::Status& status) {
   }
 }
 
-// The matching library's tickets, each member at their known rating or the model's initial one.
-std::vector<Ticket> MatchingTickets(const std::vector<TicketRow>& rows, const QueueRules& rules,
-                                    const std::map<std::string, ratings::SkillRating>& known) {
+// The matching library's tickets, each member at their known rating or the model's initial one,
+// with their recent partners.
+std::vector<Ticket> MatchingTickets(
+    const std::vector<TicketRow>& rows, const QueueRules& rules,
+    const std::map<std::string, ratings::SkillRating>& known,
+    const std::map<std::string, std::vector<std::string>>& partners) {
   std::vector<Ticket> tickets;
   tickets.reserve(rows.size());
   for (const TicketRow& row : rows) {
     Ticket ticket{.id = row.ticket_id, .members = {}, .enqueued = row.create_time};
     for (const std::string& player : row.players) {
       auto it = known.find(player);
+      auto recent = partners.find(player);
       ticket.members.push_back(
           {.player_id = player,
            .rating = it != known.end() ? it->second : ratings::InitialRating(rules.model),
-           .recent_partners = {}});
+           .recent_partners = recent != partners.end() ? recent->second
+                                                       : std::vector<std::string>()});
     }
     tickets.push_back(std::move(ticket));
   }
@@ -59,9 +64,24 @@ std::vector<Ticket> MatchingTickets(const std::vector<TicketRow>& rows, const Qu
 // The formed match as execution's request and as the store's row: seat by seat, a team
 // format's sides sat in the engine's team seats (`teams`, read once per pass), the other
 // formats' in order.
+// The mean skill (mu) of a formed match's human players: what its bots are chosen by.
+double PlayersSkill(const FormedMatch& formed, const std::vector<Ticket>& tickets) {
+  double sum = 0;
+  int humans = 0;
+  for (const std::vector<SeatFill>& side : formed.sides) {
+    for (const SeatFill& fill : side) {
+      if (fill.bot()) continue;
+      sum += tickets[fill.ticket].members[fill.member].rating.mu;
+      ++humans;
+    }
+  }
+  return humans > 0 ? sum / humans : 0;
+}
+
 absl::StatusOr<FormedMatchRow> Seat(const FormedMatch& formed, const v1::Queue& queue,
                                     const Teams& teams, const QueueRow& queue_row,
-                                    const std::vector<TicketRow>& tickets, absl::Time now) {
+                                    const std::vector<TicketRow>& tickets,
+                                    const std::vector<Ticket>& matching, absl::Time now) {
   int players = 0;
   for (const std::vector<SeatFill>& side : formed.sides) players += static_cast<int>(side.size());
   const bool team_format = queue.format().has_teams();
@@ -88,7 +108,8 @@ absl::StatusOr<FormedMatchRow> Seat(const FormedMatch& formed, const v1::Queue& 
   request.set_casual(!queue.rated());
   request.set_queue(absl::StrCat("queues/", queue_row.queue_id));
   std::vector<v1::Seat> seats(players);
-  const std::string bot_kind = FillBotKind(queue);
+  const std::string bot_kind =
+      formed.bots() > 0 ? FillBotKind(queue, PlayersSkill(formed, matching)) : "";
   int next_seat = 0;
   for (size_t side = 0; side < formed.sides.size(); ++side) {
     for (size_t k = 0; k < formed.sides[side].size(); ++k) {
@@ -160,15 +181,21 @@ absl::Status Matchmaker::MatchQueue(const QueueRow& queue_row, absl::Time now,
   }
   if (rows->empty()) return absl::OkStatus();
   const QueueRules rules = MatchingRulesOf(*queue);
-  std::map<std::string, ratings::SkillRating> known;
-  if (options_.ratings != nullptr) {
-    std::vector<std::string> players;
-    for (const TicketRow& row : *rows) {
-      players.insert(players.end(), row.players.begin(), row.players.end());
-    }
-    known = options_.ratings->Ratings(queue->game(), players);
+  std::vector<std::string> players;
+  for (const TicketRow& row : *rows) {
+    players.insert(players.end(), row.players.begin(), row.players.end());
   }
-  const std::vector<Ticket> tickets = MatchingTickets(*rows, rules, known);
+  std::map<std::string, ratings::SkillRating> known;
+  if (options_.ratings != nullptr) known = options_.ratings->Ratings(queue->game(), players);
+  // Partners are kept apart only in team formats, so only they read the history.
+  std::map<std::string, std::vector<std::string>> partners;
+  if (queue->format().has_teams()) {
+    absl::StatusOr<std::map<std::string, std::vector<std::string>>> recent =
+        store_.RecentPartners(queue_row.queue_id, players, kRecentPartnerMatches);
+    if (!recent.ok()) return recent.status();
+    partners = *std::move(recent);
+  }
+  const std::vector<Ticket> tickets = MatchingTickets(*rows, rules, known, partners);
   // A team table's seats come from the engine: one Game for the pass, not one per match.
   Teams teams;
   if (queue->format().has_teams()) {
@@ -181,7 +208,8 @@ absl::Status Matchmaker::MatchQueue(const QueueRow& queue_row, absl::Time now,
   const std::vector<FormedMatch> matches = matchmaking::RunPass(rules, tickets, now);
   std::vector<FormedMatchRow> formed;
   for (const FormedMatch& match : matches) {
-    absl::StatusOr<FormedMatchRow> row = Seat(match, *queue, teams, queue_row, *rows, now);
+    absl::StatusOr<FormedMatchRow> row =
+        Seat(match, *queue, teams, queue_row, *rows, tickets, now);
     if (!row.ok()) return row.status();
     formed.push_back(*std::move(row));
   }

@@ -58,6 +58,10 @@ class MatchCreator {
   virtual std::string target() const = 0;
 };
 
+// How many of a player's last matches in a team queue count for "recent partners", whom a
+// team split keeps apart when it can (matching/team_split.h).
+inline constexpr int kRecentPartnerMatches = 3;
+
 struct MatchmakerOptions {
   // Players' ratings (the ratings service, cached); null: everyone at the initial rating.
   RatingSource* ratings = nullptr;

@@ -183,6 +183,7 @@ MatchmakingLogic::MatchmakingLogic(PgMatchmakingStore& store, MatchmakingOptions
       options_(std::move(options)),
       auth_(AuthConfig{options_.operator_token, {options_.results_token}}),
       page_tokens_(PageTokenKey(options_.operator_token)),
+      feed_(store, {}),
       solo_tickets_([this](std::vector<SoloTicketRequest>& batch) {
                       return store_.InsertSoloTickets(batch);
                     },

@@ -9,6 +9,7 @@
 #define BONEYARD_SERVICES_MATCHMAKING_MATCHMAKING_LOGIC_H_
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -16,11 +17,13 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "absl/time/time.h"
 #include "boneyard/v1/matchmaking.pb.h"
+#include "services/common/batch_queue.h"
 #include "services/common/page_token.h"
 #include "services/common/tokens.h"
-#include "services/common/batch_queue.h"
 #include "services/matchmaking/pg_matchmaking_store.h"
+#include "services/matchmaking/ticket_feed.h"
 
 namespace boneyard::matchmaking {
 
@@ -49,6 +52,36 @@ std::string FoldDisplayName(absl::string_view name);
 // OK, or INVALID_ARGUMENT naming `display_name`: 1-40 characters of valid UTF-8, no control
 // characters (tab and newline included), no white space at either end.
 absl::Status CheckDisplayName(absl::string_view name);
+
+class MatchmakingLogic;
+
+// How often a WatchTicket stream, while its ticket searches, sends the search's progress even
+// when nothing else changed.
+inline constexpr absl::Duration kWatchProgressInterval = absl::Seconds(1);
+
+// One WatchTicket stream between its messages. The ticket is read again only when the change
+// feed (ticket_feed.h) saw it change; the progress in between is built from what the feed read.
+class TicketWatch {
+ public:
+  TicketWatch(MatchmakingLogic& logic, std::optional<std::string> viewer, TicketRow row,
+              v1::TicketUpdate first, TicketFeed& feed);
+
+  // The first message: the ticket as it is, with its progress while it searches.
+  const v1::TicketUpdate& first() const { return last_; }
+  // The next message, if there is one by `deadline`: the ticket after a change, or the search's
+  // progress once kWatchProgressInterval has passed since the last message. The stream ends
+  // after a message whose ticket no longer searches (done()).
+  absl::StatusOr<std::optional<v1::TicketUpdate>> Next(absl::Time deadline);
+  bool done() const { return last_.ticket().state() != v1::Ticket::SEARCHING; }
+
+ private:
+  MatchmakingLogic& logic_;
+  const std::optional<std::string> viewer_;
+  const TicketRow row_;  // as first read: its id, queue and creation
+  v1::TicketUpdate last_;
+  absl::Time last_sent_;
+  TicketFeed::Watch watch_;
+};
 
 class MatchmakingLogic {
  public:
@@ -93,9 +126,9 @@ class MatchmakingLogic {
                                        const v1::GetTicketRequest& request);
   absl::StatusOr<v1::Ticket> CancelTicket(const std::optional<std::string>& token,
                                           const v1::CancelTicketRequest& request);
-  // What WatchTicket sends now: the ticket and, while it searches, how the search goes.
-  absl::StatusOr<v1::TicketUpdate> WatchTicket(const std::optional<std::string>& token,
-                                               const v1::WatchTicketRequest& request);
+  // A WatchTicket stream: checks the caller and reads the ticket (its first message).
+  absl::StatusOr<std::unique_ptr<TicketWatch>> WatchTicket(
+      const std::optional<std::string>& token, const v1::WatchTicketRequest& request);
   // A player's matches, newest first (public, as ratings' history is).
   absl::StatusOr<v1::ListPlayerMatchesResponse> ListPlayerMatches(
       const v1::ListPlayerMatchesRequest& request);
@@ -128,6 +161,12 @@ class MatchmakingLogic {
                                        const std::optional<std::string>& viewer);
   // The player a token belongs to; nullopt for none (or no token).
   absl::StatusOr<std::optional<std::string>> PlayerOf(const std::optional<std::string>& token);
+  friend class TicketWatch;
+  // The ticket and, while it searches, its progress: from the queue's settings, the wait at
+  // `now`, and `searching` tickets in the queue.
+  static v1::TicketUpdate UpdateOf(const TicketRow& row, const std::optional<std::string>& viewer,
+                                   const std::optional<QueueRow>& queue, int searching,
+                                   absl::Time now);
   // A one-player CreateTicket as the batch takes it; nullopt when the request is not one, or
   // is malformed (CreateTicket's checks then answer it, in their order).
   std::optional<SoloTicketRequest> SoloRequest(const std::optional<std::string>& token,
@@ -137,6 +176,8 @@ class MatchmakingLogic {
   const MatchmakingOptions options_;
   const Authenticator auth_;
   const PageTokens page_tokens_;
+  // What WatchTicket streams wait on.
+  TicketFeed feed_;
   // One-player tickets, many to a transaction (PgMatchmakingStore::InsertSoloTickets).
   BatchQueue<SoloTicketRequest, absl::StatusOr<TicketRow>> solo_tickets_;
 };

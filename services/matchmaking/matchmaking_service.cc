@@ -106,24 +106,22 @@ grpc::Status MatchmakingServiceImpl::CancelTicket(grpc::ServerContext* context,
 grpc::Status MatchmakingServiceImpl::WatchTicket(grpc::ServerContext* context,
                                                  const v1::WatchTicketRequest* request,
                                                  grpc::ServerWriter<v1::TicketUpdate>* writer) {
-  const std::optional<std::string> token = BearerToken(*context);
-  std::string last_ticket;
-  absl::Time last_sent = absl::InfinitePast();
-  while (!context->IsCancelled()) {
-    if (stopping_) return grpc::Status(grpc::StatusCode::UNAVAILABLE, "the service is stopping");
-    absl::StatusOr<v1::TicketUpdate> update = logic_.WatchTicket(token, *request);
-    if (!update.ok()) return ToGrpcStatus(update.status());
-    const std::string ticket = update->ticket().SerializeAsString();
-    const bool searching = update->ticket().state() == v1::Ticket::SEARCHING;
-    if (ticket != last_ticket || (searching && absl::Now() - last_sent >= kWatchProgressInterval)) {
-      if (!writer->Write(*update)) return grpc::Status::OK;  // the client went away
-      last_ticket = ticket;
-      last_sent = absl::Now();
+  absl::StatusOr<std::unique_ptr<TicketWatch>> watch =
+      logic_.WatchTicket(BearerToken(*context), *request);
+  if (!watch.ok()) return ToGrpcStatus(watch.status());
+  if (!writer->Write((*watch)->first())) return grpc::Status::OK;  // the client went away
+  while (!(*watch)->done()) {
+    if (context->IsCancelled()) {
+      return grpc::Status(grpc::StatusCode::CANCELLED, "the client cancelled the watch");
     }
-    if (!searching) return grpc::Status::OK;  // MATCHED, CANCELLED or EXPIRED: sent, done
-    absl::SleepFor(kWatchPollInterval);
+    if (stopping_) return grpc::Status(grpc::StatusCode::UNAVAILABLE, "the service is stopping");
+    // Waits at most kWatchWakeInterval, so a cancel or a shutdown is seen soon.
+    absl::StatusOr<std::optional<v1::TicketUpdate>> next =
+        (*watch)->Next(absl::Now() + kWatchWakeInterval);
+    if (!next.ok()) return ToGrpcStatus(next.status());
+    if (next->has_value() && !writer->Write(**next)) return grpc::Status::OK;
   }
-  return grpc::Status(grpc::StatusCode::CANCELLED, "the client cancelled the watch");
+  return grpc::Status::OK;  // MATCHED, CANCELLED or EXPIRED: sent, done
 }
 
 grpc::Status MatchmakingServiceImpl::ListPlayerMatches(

@@ -3,8 +3,8 @@
 // They block on PostgreSQL, so they are on the synchronous API, whose handlers run on gRPC's
 // own thread pool.
 //
-// WatchTicket reads the ticket again every kWatchPollInterval (a database read per watcher):
-// simple, and enough for a ticket's few changes; a change feed would serve many more watchers.
+// WatchTicket holds a thread per stream and waits on the logic's change feed (ticket_feed.h),
+// reading the ticket again only when it changed.
 #ifndef BONEYARD_SERVICES_MATCHMAKING_MATCHMAKING_SERVICE_H_
 #define BONEYARD_SERVICES_MATCHMAKING_MATCHMAKING_SERVICE_H_
 
@@ -20,10 +20,9 @@
 
 namespace boneyard::matchmaking {
 
-// How often a WatchTicket stream looks at its ticket again; and how often, while it searches,
-// it sends the search's progress even when nothing else changed.
-inline constexpr absl::Duration kWatchPollInterval = absl::Milliseconds(200);
-inline constexpr absl::Duration kWatchProgressInterval = absl::Seconds(1);
+// The longest a WatchTicket stream waits before it looks whether its client cancelled or the
+// service is stopping.
+inline constexpr absl::Duration kWatchWakeInterval = absl::Milliseconds(200);
 
 class MatchmakingServiceImpl final : public v1::MatchmakingService::Service {
  public:

@@ -8,6 +8,7 @@
 #define BONEYARD_SERVICES_MATCHMAKING_PG_MATCHMAKING_STORE_H_
 
 #include <memory>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -205,6 +206,15 @@ class PgMatchmakingStore {
   absl::StatusOr<TicketRow> CancelTicket(const std::string& ticket_id, absl::Time now);
   // The SEARCHING tickets of a queue, oldest first.
   absl::StatusOr<std::vector<TicketRow>> SearchingTickets(const std::string& queue_id);
+  // For each of `players` who has any: the players on their team in their last `last_matches`
+  // formed matches of the queue (bots are nobody's partners here).
+  absl::StatusOr<std::map<std::string, std::vector<std::string>>> RecentPartners(
+      const std::string& queue_id, const std::vector<std::string>& players, int last_matches);
+  // The update times of those of `ticket_ids` that exist (WatchTicket's change feed).
+  absl::StatusOr<std::map<std::string, absl::Time>> TicketUpdateTimes(
+      const std::vector<std::string>& ticket_ids);
+  // How many tickets are SEARCHING, by queue (queues with none left out).
+  absl::StatusOr<std::map<std::string, int>> SearchingCounts();
   // How many tickets are SEARCHING in a queue.
   absl::StatusOr<int> CountSearching(const std::string& queue_id);
   // Ends EXPIRED the SEARCHING tickets of a queue created before `created_before`; how many.

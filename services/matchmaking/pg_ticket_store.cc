@@ -269,6 +269,56 @@ absl::StatusOr<std::vector<TicketRow>> PgMatchmakingStore::SearchingTickets(
   });
 }
 
+absl::StatusOr<std::map<std::string, std::vector<std::string>>>
+PgMatchmakingStore::RecentPartners(const std::string& queue_id,
+                                   const std::vector<std::string>& players, int last_matches) {
+  return pool_.Run([&](pqxx::work& tx) {
+    std::map<std::string, std::vector<std::string>> partners;
+    for (const pqxx::row& row : tx.exec_params(
+             absl::StrCat("WITH recent AS (SELECT s.player_id, s.request_id, s.team,"
+                          " row_number() OVER (PARTITION BY s.player_id"
+                          " ORDER BY f.create_time DESC, s.request_id) AS n FROM ",
+                          Table("seatings"), " s JOIN ", Table("formed_matches"),
+                          " f USING (request_id) WHERE s.player_id = ANY($1::text[])"
+                          " AND f.queue_id = $2 AND s.team >= 0)"
+                          " SELECT r.player_id, p.player_id FROM recent r JOIN ",
+                          Table("seatings"),
+                          " p ON p.request_id = r.request_id AND p.team = r.team"
+                          " AND p.player_id <> r.player_id WHERE r.n <= $3"
+                          " ORDER BY r.player_id, r.n"),
+             TextArray(players), queue_id, last_matches)) {
+      partners[row[0].as<std::string>()].push_back(row[1].as<std::string>());
+    }
+    return partners;
+  });
+}
+
+absl::StatusOr<std::map<std::string, absl::Time>> PgMatchmakingStore::TicketUpdateTimes(
+    const std::vector<std::string>& ticket_ids) {
+  return pool_.Run([&](pqxx::work& tx) {
+    std::map<std::string, absl::Time> times;
+    for (const pqxx::row& row : tx.exec_params(
+             absl::StrCat("SELECT ticket_id, ", EpochMicros("update_time"), " FROM ",
+                          Table("tickets"), " WHERE ticket_id = ANY($1::text[])"),
+             TextArray(ticket_ids))) {
+      times[row[0].as<std::string>()] = absl::FromUnixMicros(row[1].as<int64_t>());
+    }
+    return times;
+  });
+}
+
+absl::StatusOr<std::map<std::string, int>> PgMatchmakingStore::SearchingCounts() {
+  return pool_.Run([&](pqxx::work& tx) {
+    std::map<std::string, int> counts;
+    for (const pqxx::row& row :
+         tx.exec(absl::StrCat("SELECT queue_id, count(*) FROM ", Table("tickets"),
+                              " WHERE state = ", kTicketSearching, " GROUP BY queue_id"))) {
+      counts[row[0].as<std::string>()] = row[1].as<int>();
+    }
+    return counts;
+  });
+}
+
 absl::StatusOr<int> PgMatchmakingStore::CountSearching(const std::string& queue_id) {
   return pool_.Run([&](pqxx::work& tx) {
     return tx

@@ -1,6 +1,7 @@
 #include "services/matchmaking/queue_settings.h"
 
 #include <algorithm>
+#include <cmath>
 #include <initializer_list>
 #include <map>
 #include <memory>
@@ -72,6 +73,36 @@ absl::Status CheckSeats(const Format& format, const GameSpec& spec,
   return absl::OkStatus();
 }
 
+absl::Status CheckBots(const v1::Queue& queue) {
+  const std::vector<std::string> kinds = DefaultBots().BotsFor(queue.game());
+  auto check_kind = [&](const std::string& field, const std::string& bot) {
+    if (std::find(kinds.begin(), kinds.end(), bot) != kinds.end()) return absl::OkStatus();
+    return Invalid(field, absl::StrCat(queue.game(), " has no bot ", validation::Quote(bot)));
+  };
+  const v1::BotFill& fill = queue.bot_fill();
+  if (!fill.bot_kind().empty()) {
+    if (absl::Status s = check_kind("queue.bot_fill.bot_kind", fill.bot_kind()); !s.ok()) {
+      return s;
+    }
+  }
+  if (fill.levels_size() > kMaxBotLevels) {
+    return Invalid("queue.bot_fill.levels", absl::StrCat("has ", fill.levels_size(),
+                                                         " levels; at most ", kMaxBotLevels));
+  }
+  for (int i = 0; i < fill.levels_size(); ++i) {
+    const v1::BotLevel& level = fill.levels(i);
+    const std::string field = absl::StrCat("queue.bot_fill.levels[", i, "]");
+    if (!std::isfinite(level.min_skill())) {
+      return Invalid(field + ".min_skill", "must be a finite number");
+    }
+    if (i > 0 && level.min_skill() <= fill.levels(i - 1).min_skill()) {
+      return Invalid(field + ".min_skill", "must be above the previous level's");
+    }
+    if (absl::Status s = check_kind(field + ".bot_kind", level.bot_kind()); !s.ok()) return s;
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::Status CheckQueueSettings(const v1::Queue& queue) {
@@ -129,15 +160,7 @@ absl::Status CheckQueueSettings(const v1::Queue& queue) {
       FromDuration(clock.per_move()) == absl::ZeroDuration()) {
     return Invalid("queue.clock.timeout_policy", "is set without queue.clock.per_move");
   }
-  const std::string& bot = queue.bot_fill().bot_kind();
-  if (!bot.empty()) {
-    const std::vector<std::string> kinds = DefaultBots().BotsFor(queue.game());
-    if (std::find(kinds.begin(), kinds.end(), bot) == kinds.end()) {
-      return Invalid("queue.bot_fill.bot_kind",
-                     absl::StrCat(queue.game(), " has no bot ", validation::Quote(bot)));
-    }
-  }
-  return absl::OkStatus();
+  return CheckBots(queue);
 }
 
 absl::StatusOr<Teams> SeatTeams(const v1::Queue& queue, int players) {
@@ -151,9 +174,20 @@ absl::StatusOr<Teams> SeatTeams(const v1::Queue& queue, int players) {
   return (*game)->teams();
 }
 
-std::string FillBotKind(const v1::Queue& queue) {
-  if (!queue.bot_fill().bot_kind().empty()) return queue.bot_fill().bot_kind();
-  // The game's own bot plays better than the random one every game has.
+std::string FillBotKind(const v1::Queue& queue, double players_skill) {
+  const v1::BotFill& fill = queue.bot_fill();
+  if (!fill.levels().empty()) {
+    std::string kind = fill.levels(0).bot_kind();
+    for (const v1::BotLevel& level : fill.levels()) {
+      if (players_skill >= level.min_skill()) kind = level.bot_kind();
+    }
+    return kind;
+  }
+  if (!fill.bot_kind().empty()) return fill.bot_kind();
+  // Players who have lost more than they won meet the random bot every game has; the others
+  // the game's own bot, which plays better (until issue 23's calibrated levels).
+  const ratings::SkillRating initial = ratings::InitialRating(MatchingRulesOf(queue).model);
+  if (players_skill < initial.mu - MatchingRulesOf(queue).model.beta) return "random";
   for (const std::string& kind : DefaultBots().BotsFor(queue.game())) {
     if (kind != "random") return kind;
   }

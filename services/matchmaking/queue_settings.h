@@ -29,9 +29,13 @@ QueueRules MatchingRulesOf(const v1::Queue& queue);
 // queue's rules.
 absl::StatusOr<Teams> SeatTeams(const v1::Queue& queue, int players);
 
-// The built-in bot that fills a queue's empty seats: the queue's own choice, else the game's
-// own bot, else "random".
-std::string FillBotKind(const v1::Queue& queue);
+// The most levels a queue's bot fill has.
+inline constexpr int kMaxBotLevels = 16;
+
+// The built-in bot that fills a queue's empty seats at a table whose human players' mean skill
+// (mu) is `players_skill`: by the queue's levels, else its one bot kind, else the game's random
+// bot below the initial skill less one beta and the game's own bot above (v1.BotFill).
+std::string FillBotKind(const v1::Queue& queue, double players_skill);
 
 }  // namespace boneyard::matchmaking
 

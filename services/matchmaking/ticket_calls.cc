@@ -1,6 +1,7 @@
 // MatchmakingLogic's tickets and match history. A ticket is its players' (and the operator's):
 // anyone else is PERMISSION_DENIED, and a seat token is shown only to the player it seats.
 #include <algorithm>
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -202,28 +203,82 @@ absl::StatusOr<v1::Ticket> MatchmakingLogic::CancelTicket(
   return ToProto(*cancelled, *viewer);
 }
 
-absl::StatusOr<v1::TicketUpdate> MatchmakingLogic::WatchTicket(
+v1::TicketUpdate MatchmakingLogic::UpdateOf(const TicketRow& row,
+                                            const std::optional<std::string>& viewer,
+                                            const std::optional<QueueRow>& queue_row,
+                                            int searching, absl::Time now) {
+  v1::TicketUpdate update;
+  *update.mutable_ticket() = ToProto(row, viewer);
+  if (update.ticket().state() != v1::Ticket::SEARCHING) return update;
+  if (!queue_row.has_value()) return update;  // deleted meanwhile: the ticket ends next
+  absl::StatusOr<v1::Queue> queue = QueueFromRow(*queue_row);
+  if (!queue.ok()) return update;  // unreadable settings: the ticket itself is still news
+  const absl::Duration waited = now - row.create_time;
+  v1::SearchProgress& search = *update.mutable_search();
+  search.set_window(MatchingRulesOf(*queue).widening.At(waited));
+  *search.mutable_waited() = ToDuration(waited);
+  search.set_queue_size(searching);
+  return update;
+}
+
+absl::StatusOr<std::unique_ptr<TicketWatch>> MatchmakingLogic::WatchTicket(
     const std::optional<std::string>& token, const v1::WatchTicketRequest& request) {
   absl::StatusOr<std::optional<std::string>> viewer = TicketViewer(token);
   if (!viewer.ok()) return viewer.status();
   absl::StatusOr<TicketRow> row = ReadTicket(request.name(), *viewer);
   if (!row.ok()) return row.status();
-  v1::TicketUpdate update;
-  *update.mutable_ticket() = ToProto(*row, *viewer);
-  if (update.ticket().state() != v1::Ticket::SEARCHING) return update;
-  absl::StatusOr<std::optional<QueueRow>> queue_row = store_.GetQueue(row->queue_id);
-  if (!queue_row.ok()) return queue_row.status();
-  if (!queue_row->has_value()) return update;  // deleted meanwhile: the ticket ends next
-  absl::StatusOr<v1::Queue> queue = QueueFromRow(**queue_row);
-  if (!queue.ok()) return queue.status();
-  absl::StatusOr<int> searching = store_.CountSearching(row->queue_id);
-  if (!searching.ok()) return searching.status();
-  const absl::Duration waited = absl::Now() - row->create_time;
-  v1::SearchProgress& search = *update.mutable_search();
-  search.set_window(MatchingRulesOf(*queue).widening.At(waited));
-  *search.mutable_waited() = ToDuration(waited);
-  search.set_queue_size(*searching);
-  return update;
+  std::optional<QueueRow> queue;
+  int searching = 0;
+  if (row->state == kTicketSearching) {
+    absl::StatusOr<std::optional<QueueRow>> queue_row = store_.GetQueue(row->queue_id);
+    if (!queue_row.ok()) return queue_row.status();
+    queue = *std::move(queue_row);
+    absl::StatusOr<int> count = store_.CountSearching(row->queue_id);
+    if (!count.ok()) return count.status();
+    searching = *count;
+  }
+  v1::TicketUpdate first = UpdateOf(*row, *viewer, queue, searching, absl::Now());
+  return std::make_unique<TicketWatch>(*this, *std::move(viewer), *std::move(row),
+                                       std::move(first), feed_);
+}
+
+TicketWatch::TicketWatch(MatchmakingLogic& logic, std::optional<std::string> viewer,
+                         TicketRow row, v1::TicketUpdate first, TicketFeed& feed)
+    : logic_(logic),
+      viewer_(std::move(viewer)),
+      row_(std::move(row)),
+      last_(std::move(first)),
+      last_sent_(absl::Now()),
+      watch_(feed, row_.ticket_id, row_.update_time) {}
+
+absl::StatusOr<std::optional<v1::TicketUpdate>> TicketWatch::Next(absl::Time deadline) {
+  const absl::Time progress_due = last_sent_ + kWatchProgressInterval;
+  if (watch_.WaitForChange(std::min(deadline, progress_due))) {
+    absl::StatusOr<TicketRow> row =
+        logic_.ReadTicket(absl::StrCat("tickets/", row_.ticket_id), viewer_);
+    if (!row.ok()) return row.status();
+    const std::optional<QueueRow> queue = logic_.feed_.Queue(row->queue_id);
+    v1::TicketUpdate update = MatchmakingLogic::UpdateOf(
+        *row, viewer_, queue, logic_.feed_.Searching(row->queue_id).value_or(0), absl::Now());
+    if (update.ticket().SerializeAsString() != last_.ticket().SerializeAsString()) {
+      last_ = update;
+      last_sent_ = absl::Now();
+      return std::optional<v1::TicketUpdate>(std::move(update));
+    }
+  }
+  if (done() || absl::Now() < progress_due) return std::optional<v1::TicketUpdate>();
+  // Nothing changed: the search's progress from what the feed read, without a database read.
+  const std::optional<QueueRow> queue = logic_.feed_.Queue(row_.queue_id);
+  if (!queue.has_value()) return std::optional<v1::TicketUpdate>();  // not read yet, or gone
+  TicketRow row = row_;
+  row.state = kTicketSearching;
+  v1::TicketUpdate update = MatchmakingLogic::UpdateOf(
+      row, viewer_, queue,
+      logic_.feed_.Searching(row_.queue_id).value_or(last_.search().queue_size()), absl::Now());
+  *update.mutable_ticket() = last_.ticket();
+  last_ = update;
+  last_sent_ = absl::Now();
+  return std::optional<v1::TicketUpdate>(std::move(update));
 }
 
 absl::StatusOr<v1::ListPlayerMatchesResponse> MatchmakingLogic::ListPlayerMatches(

@@ -10,6 +10,7 @@
 #include <csignal>
 #include <fstream>
 #include <map>
+#include <algorithm>
 #include <memory>
 #include <set>
 #include <string>
@@ -262,6 +263,72 @@ TEST_F(MatchmakerTest, BotsFillTheEmptySeatsAfterTheWait) {
   for (const v1::Seat& seat : match.seats()) bots += seat.has_bot();
   EXPECT_EQ(bots, 3);
   EXPECT_EQ(match.seats(seen.assignments(0).seat()).player().player_id(), "p0");
+}
+
+// Fixed ratings, as the ratings service would have them.
+class FixedRatings : public RatingSource {
+ public:
+  explicit FixedRatings(std::map<std::string, ratings::SkillRating> ratings)
+      : ratings_(std::move(ratings)) {}
+  std::map<std::string, ratings::SkillRating> Ratings(
+      const std::string&, const std::vector<std::string>& players) override {
+    std::map<std::string, ratings::SkillRating> known;
+    for (const std::string& player : players) {
+      if (ratings_.contains(player)) known[player] = ratings_.at(player);
+    }
+    return known;
+  }
+
+ private:
+  std::map<std::string, ratings::SkillRating> ratings_;
+};
+
+TEST_F(MatchmakerTest, BotsAreChosenByTheSkillOfThePlayersTheyFillInFor) {
+  const std::vector<std::string> tokens = Players(2);
+  FixedRatings fixed({{"p0", {.mu = 12, .sigma = 3}}});  // p0 lost a lot; p1 is new (25)
+  auto bot_kinds = [&](const std::string& token) {
+    const v1::Ticket ticket = Queue(token, "queues/forty-two");
+    Matchmaker matchmaker(*store_, *creator_, {.ratings = &fixed});
+    absl::StatusOr<PassReport> report = matchmaker.RunPass(absl::Now() + absl::Seconds(61));
+    EXPECT_TRUE(report.ok() && report->created == 1) << report.status();
+    const v1::Ticket seen = Ticket(token, ticket.name());
+    std::set<std::string> kinds;
+    if (seen.assignments().empty()) return kinds;
+    const v1::Match match = GetMatch(seen.assignments(0).match());
+    for (const v1::Seat& seat : match.seats()) {
+      if (seat.has_bot()) kinds.insert(seat.bot().kind());
+    }
+    return kinds;
+  };
+  EXPECT_THAT(bot_kinds(tokens[0]), ElementsAre("random"));
+  EXPECT_THAT(bot_kinds(tokens[1]), ElementsAre("heuristic"));  // Forty-Two's own bot
+}
+
+TEST_F(MatchmakerTest, RecentPartnersAreKeptApartWhenTheTeamsAreAsEvenEitherWay) {
+  // Four new players, so every split is as even as every other: three tables in a row seat
+  // each of the six pairs as partners once.
+  const std::vector<std::string> tokens = Players(4);
+  std::set<std::pair<std::string, std::string>> partnerships;
+  for (int round = 0; round < 3; ++round) {
+    std::vector<v1::Ticket> tickets;
+    for (const std::string& token : tokens) tickets.push_back(Queue(token, "queues/forty-two"));
+    ASSERT_EQ(Pass(*creator_).created, 1) << "round " << round;
+    std::map<int, std::vector<std::string>> teams;
+    for (size_t i = 0; i < tokens.size(); ++i) {
+      const v1::Ticket seen = Ticket(tokens[i], tickets[i].name());
+      ASSERT_EQ(seen.assignments_size(), 1);
+      teams[seen.assignments(0).team()].push_back(seen.players(0));
+    }
+    ASSERT_EQ(teams.size(), 2u);
+    for (const auto& [team, members] : teams) {
+      ASSERT_EQ(members.size(), 2u);
+      const auto pair = std::minmax(members[0], members[1]);
+      EXPECT_TRUE(partnerships.insert({pair.first, pair.second}).second)
+          << "round " << round << " partners " << pair.first << " and " << pair.second
+          << " again";
+    }
+  }
+  EXPECT_EQ(partnerships.size(), 6u);
 }
 
 TEST_F(MatchmakerTest, ATicketPastTheQueuesMaxWaitExpires) {

@@ -324,6 +324,16 @@ TEST_F(QueuesTest, SettingsTheGameCannotSeatAreRefusedAndChangeNothing) {
        [](v1::Queue& q) { q.mutable_bot_fill()->mutable_after()->set_seconds(-1); }},
       {"a bot the game lacks", "queue.bot_fill.bot_kind",
        [](v1::Queue& q) { q.mutable_bot_fill()->set_bot_kind("grandmaster"); }},
+      {"a bot level the game lacks", "queue.bot_fill.levels[0].bot_kind",
+       [](v1::Queue& q) { q.mutable_bot_fill()->add_levels()->set_bot_kind("grandmaster"); }},
+      {"bot levels out of order", "queue.bot_fill.levels[1].min_skill",
+       [](v1::Queue& q) {
+         for (double skill : {20.0, 10.0}) {
+           v1::BotLevel* level = q.mutable_bot_fill()->add_levels();
+           level->set_min_skill(skill);
+           level->set_bot_kind("random");
+         }
+       }},
       {"a timeout policy without a clock", "queue.clock.timeout_policy",
        [](v1::Queue& q) { q.mutable_clock()->set_timeout_policy(v1::ClockSettings::FORFEIT); }},
       {"a 1 MB display name", "queue.display_name",

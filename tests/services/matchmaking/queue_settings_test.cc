@@ -2,6 +2,9 @@
 // the checks against the engine are exercised through the RPCs (players_and_queues_test.cc).
 #include "services/matchmaking/queue_settings.h"
 
+#include <limits>
+#include <string>
+
 #include "gtest/gtest.h"
 
 namespace boneyard::matchmaking {
@@ -38,6 +41,69 @@ TEST(MatchingRulesOf, CarriesTheFormatTheWindowAndTheBotFill) {
   EXPECT_EQ(tables.format.min_players, 4);
   EXPECT_EQ(tables.format.max_players, 6);
   EXPECT_EQ(tables.format.short_table_after, absl::Seconds(20));
+}
+
+v1::Queue DuelWithBots() {
+  v1::Queue queue;
+  queue.set_display_name("Muggins against a bot");
+  queue.set_game("muggins");
+  queue.mutable_format()->mutable_head_to_head();
+  queue.mutable_bot_fill()->set_enabled(true);
+  return queue;
+}
+
+TEST(FillBotKind, SuitsTheBotToThePlayersSkill) {
+  v1::Queue queue = DuelWithBots();
+  // No levels, no kind: the random bot for players below the initial skill (25) less one beta
+  // (25/6), the game's own bot from there up.
+  EXPECT_EQ(FillBotKind(queue, 15), "random");
+  EXPECT_EQ(FillBotKind(queue, 20.7), "random");
+  EXPECT_EQ(FillBotKind(queue, 20.9), "greedy");
+  EXPECT_EQ(FillBotKind(queue, 25), "greedy");
+  EXPECT_EQ(FillBotKind(queue, 40), "greedy");
+  // One kind for everyone.
+  queue.mutable_bot_fill()->set_bot_kind("random");
+  EXPECT_EQ(FillBotKind(queue, 40), "random");
+  // Levels win over the kind: the last one reached, the first below them all.
+  v1::BotLevel* weak = queue.mutable_bot_fill()->add_levels();
+  weak->set_min_skill(10);
+  weak->set_bot_kind("random");
+  v1::BotLevel* strong = queue.mutable_bot_fill()->add_levels();
+  strong->set_min_skill(30);
+  strong->set_bot_kind("greedy");
+  ASSERT_TRUE(CheckQueueSettings(queue).ok()) << CheckQueueSettings(queue);
+  EXPECT_EQ(FillBotKind(queue, 5), "random");
+  EXPECT_EQ(FillBotKind(queue, 29.9), "random");
+  EXPECT_EQ(FillBotKind(queue, 30), "greedy");
+}
+
+TEST(CheckQueueSettings, RefusesBotLevelsThatAreNotTheGamesOrNotInOrder) {
+  auto refusal = [](const v1::Queue& queue) {
+    const absl::Status status = CheckQueueSettings(queue);
+    EXPECT_TRUE(absl::IsInvalidArgument(status)) << status;
+    return std::string(status.message());
+  };
+  v1::Queue queue = DuelWithBots();
+  v1::BotLevel* level = queue.mutable_bot_fill()->add_levels();
+  level->set_min_skill(0);
+  level->set_bot_kind("grandmaster");
+  EXPECT_EQ(refusal(queue).rfind("queue.bot_fill.levels[0].bot_kind:", 0), 0u) << refusal(queue);
+  level->set_bot_kind("random");
+  ASSERT_TRUE(CheckQueueSettings(queue).ok());
+  v1::BotLevel* second = queue.mutable_bot_fill()->add_levels();
+  second->set_min_skill(0);
+  second->set_bot_kind("greedy");
+  EXPECT_EQ(refusal(queue).rfind("queue.bot_fill.levels[1].min_skill:", 0), 0u) << refusal(queue);
+  second->set_min_skill(std::numeric_limits<double>::quiet_NaN());
+  EXPECT_EQ(refusal(queue).rfind("queue.bot_fill.levels[1].min_skill:", 0), 0u) << refusal(queue);
+  second->set_min_skill(30);
+  ASSERT_TRUE(CheckQueueSettings(queue).ok());
+  for (int i = 2; i <= kMaxBotLevels; ++i) {
+    v1::BotLevel* more = queue.mutable_bot_fill()->add_levels();
+    more->set_min_skill(30 + i);
+    more->set_bot_kind("greedy");
+  }
+  EXPECT_EQ(refusal(queue).rfind("queue.bot_fill.levels:", 0), 0u) << refusal(queue);
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <grpcpp/grpcpp.h>
 
 #include <algorithm>
+#include <memory>
 #include <string>
 #include <thread>
 #include <vector>
@@ -225,6 +226,71 @@ TEST_F(TicketsTest, WatchShowsTheSearchThenTheEndAndCloses) {
   reader = stub_->WatchTicket(other.get(), request);
   EXPECT_FALSE(reader->Read(&update));
   EXPECT_EQ(reader->Finish().error_code(), grpc::StatusCode::PERMISSION_DENIED);
+}
+
+// Watchers wait on the change feed: a change made behind the service's back (as another
+// process would make it) still reaches them, progress keeps coming every second, and twenty
+// watchers do not each read the database several times a second.
+TEST_F(TicketsTest, WatchersFollowTheChangeFeedNotTheDatabase) {
+  constexpr int kWatchers = 20;
+  const std::vector<std::string> tokens = Players(kWatchers);
+  std::vector<v1::Ticket> tickets(kWatchers);
+  std::vector<std::unique_ptr<grpc::ClientContext>> contexts;
+  std::vector<std::unique_ptr<grpc::ClientReader<v1::TicketUpdate>>> readers;
+  for (int i = 0; i < kWatchers; ++i) {
+    ASSERT_TRUE(Queue(tokens[i], "queues/muggins", &tickets[i]).ok());
+    contexts.push_back(Context(tokens[i]));
+    v1::WatchTicketRequest request;
+    request.set_name(tickets[i].name());
+    readers.push_back(stub_->WatchTicket(contexts.back().get(), request));
+    v1::TicketUpdate first;
+    ASSERT_TRUE(readers.back()->Read(&first));
+  }
+  // The reads of the tickets table while all of them watch for about two seconds, in which
+  // each gets two progress messages (PostgreSQL counts a backend's scans when its transaction
+  // ends, at most once a second: the figure is a floor, good to a second).
+  auto scans = [&] {
+    absl::StatusOr<int64_t> n = pool_->Run([&](pqxx::work& tx) {
+      return tx
+          .exec_params1("SELECT seq_scan + coalesce(idx_scan, 0) FROM pg_stat_user_tables"
+                        " WHERE schemaname = $1 AND relname = 'tickets'",
+                        schema_)[0]
+          .as<int64_t>();
+    });
+    EXPECT_TRUE(n.ok()) << n.status();
+    return n.ok() ? *n : 0;
+  };
+  absl::SleepFor(absl::Milliseconds(1100));  // the registrations' reads are counted
+  const int64_t before = scans();
+  for (int i = 0; i < kWatchers; ++i) {
+    for (int progress = 0; progress < 2; ++progress) {
+      v1::TicketUpdate update;
+      ASSERT_TRUE(readers[i]->Read(&update));
+      EXPECT_EQ(update.ticket().state(), v1::Ticket::SEARCHING);
+      EXPECT_EQ(update.search().queue_size(), kWatchers);
+      EXPECT_GE(update.search().waited().seconds(), 1);
+    }
+  }
+  absl::SleepFor(absl::Milliseconds(1100));
+  const int64_t during = scans() - before;
+  // The feed: three statements every 200 ms, two on this table. Twenty pollers at 200 ms
+  // made over 400 in the same time.
+  EXPECT_LT(during, 80) << "the tickets table was read " << during << " times";
+
+  // Cancelled in the database directly: every watcher sees it and its stream ends.
+  absl::Status cancelled = pool_->Run([&](pqxx::work& tx) {
+    tx.exec0("UPDATE " + tx.quote_name(schema_) +
+             ".tickets SET state = 3, update_time = now() + interval '1 second'");
+    tx.exec0("UPDATE " + tx.quote_name(schema_) + ".ticket_players SET live = false");
+  });
+  ASSERT_TRUE(cancelled.ok()) << cancelled;
+  for (int i = 0; i < kWatchers; ++i) {
+    v1::TicketUpdate update;
+    while (readers[i]->Read(&update) && update.ticket().state() == v1::Ticket::SEARCHING) {
+    }
+    EXPECT_EQ(update.ticket().state(), v1::Ticket::CANCELLED) << i;
+    EXPECT_TRUE(readers[i]->Finish().ok());
+  }
 }
 
 TEST_F(TicketsTest, MalformedFieldsAndWrongCallersAreRefusedAndChangeNothing) {
