@@ -6,12 +6,15 @@
 // batch commits before the next one is taken.
 //
 //   BatchQueue<Request, absl::StatusOr<Row>> queue(
-//       [&](std::vector<Request>& batch) { return store.InsertMany(batch); }, {.max_batch = 512});
+//       [&](std::vector<Request>& batch) { return store.InsertMany(batch); },
+//       absl::UnavailableError("stopping"), {.max_batch = 512});
 //   absl::StatusOr<Row> row = queue.Submit(std::move(request));   // blocks
+//   queue.Submit(std::move(request), [](absl::StatusOr<Row> row) { ... });  // answered later,
+//                                                                       // on the writer
 //
 // `commit` returns one outcome per item, in the batch's order, and handles its own errors
-// (retries, splitting a failed batch): the queue only carries items and outcomes. After Stop()
-// (or during destruction), Submit answers `stopped` at once.
+// (retries, splitting a failed batch): the queue only carries items and outcomes. Stop() (or
+// the destructor) commits what is queued; after it, Submit answers `stopped` at once.
 #ifndef BONEYARD_SERVICES_COMMON_BATCH_QUEUE_H_
 #define BONEYARD_SERVICES_COMMON_BATCH_QUEUE_H_
 
@@ -32,6 +35,7 @@ template <typename Item, typename Outcome>
 class BatchQueue {
  public:
   using Commit = std::function<std::vector<Outcome>(std::vector<Item>& batch)>;
+  using Done = std::function<void(Outcome)>;
   struct Options {
     int max_batch = 512;
   };
@@ -48,14 +52,28 @@ class BatchQueue {
 
   // Queues `item` and waits for its batch's outcome.
   Outcome Submit(Item item) {
-    Waiter waiter{.item = std::move(item), .outcome = stopped_, .done = {}};
+    Outcome outcome = stopped_;
+    absl::Notification done;
+    Submit(std::move(item), [&](Outcome o) {
+      outcome = std::move(o);
+      done.Notify();
+    });
+    done.WaitForNotification();
+    return outcome;
+  }
+
+  // Queues `item`; `done` gets its outcome on the writer's thread once its batch committed (at
+  // once, on this thread, with `stopped` when the queue is stopping). For callers that must not
+  // block, such as a completion queue's thread.
+  void Submit(Item item, Done done) {
     {
       absl::MutexLock lock(&mu_);
-      if (stopping_) return stopped_;
-      queue_.push_back(&waiter);
+      if (!stopping_) {
+        queue_.push_back(Entry{.item = std::move(item), .done = std::move(done)});
+        return;
+      }
     }
-    waiter.done.WaitForNotification();
-    return std::move(waiter.outcome);
+    done(stopped_);
   }
 
   // Lets the writer finish everything queued, then joins it. Idempotent.
@@ -68,16 +86,14 @@ class BatchQueue {
   }
 
  private:
-  // Lives on the submitting thread's stack until `done` is notified.
-  struct Waiter {
+  struct Entry {
     Item item;
-    Outcome outcome;
-    absl::Notification done;
+    Done done;
   };
 
   void WriterLoop() {
     while (true) {
-      std::vector<Waiter*> taken;
+      std::vector<Entry> taken;
       {
         absl::MutexLock lock(&mu_);
         auto ready = [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
@@ -86,18 +102,17 @@ class BatchQueue {
         mu_.Await(absl::Condition(&ready));
         if (queue_.empty()) return;  // stopping, and nothing left
         while (!queue_.empty() && static_cast<int>(taken.size()) < options_.max_batch) {
-          taken.push_back(queue_.front());
+          taken.push_back(std::move(queue_.front()));
           queue_.pop_front();
         }
       }
       std::vector<Item> batch;
       batch.reserve(taken.size());
-      for (Waiter* waiter : taken) batch.push_back(std::move(waiter->item));
+      for (Entry& entry : taken) batch.push_back(std::move(entry.item));
       std::vector<Outcome> outcomes = commit_(batch);
       for (size_t i = 0; i < taken.size(); ++i) {
         // A commit that answers short is a bug; its callers are not left waiting for ever.
-        if (i < outcomes.size()) taken[i]->outcome = std::move(outcomes[i]);
-        taken[i]->done.Notify();
+        taken[i].done(i < outcomes.size() ? std::move(outcomes[i]) : stopped_);
       }
     }
   }
@@ -106,7 +121,7 @@ class BatchQueue {
   const Outcome stopped_;
   const Options options_;
   absl::Mutex mu_;
-  std::deque<Waiter*> queue_ ABSL_GUARDED_BY(mu_);
+  std::deque<Entry> queue_ ABSL_GUARDED_BY(mu_);
   bool stopping_ ABSL_GUARDED_BY(mu_) = false;
   std::thread writer_;
 };

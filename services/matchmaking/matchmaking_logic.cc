@@ -184,10 +184,8 @@ MatchmakingLogic::MatchmakingLogic(PgMatchmakingStore& store, MatchmakingOptions
       auth_(AuthConfig{options_.operator_token, {options_.results_token}}),
       page_tokens_(PageTokenKey(options_.operator_token)),
       feed_(store, {}),
-      solo_tickets_([this](std::vector<SoloTicketRequest>& batch) {
-                      return store_.InsertSoloTickets(batch);
-                    },
-                    absl::UnavailableError("the service is stopping"), {.max_batch = 256}) {}
+      ticket_writer_([this](std::vector<TicketJob>& jobs) { return CommitTickets(jobs); },
+                     absl::UnavailableError("the service is stopping"), {.max_batch = 256}) {}
 
 absl::StatusOr<std::optional<std::string>> MatchmakingLogic::PlayerOf(
     const std::optional<std::string>& token) {

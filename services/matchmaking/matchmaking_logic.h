@@ -120,8 +120,13 @@ class MatchmakingLogic {
 
   // Tickets (ticket_calls.cc): the players' own (the operator may look and cancel). A seat
   // token is shown only to the player it seats.
-  absl::StatusOr<v1::Ticket> CreateTicket(const std::optional<std::string>& token,
-                                          const v1::CreateTicketRequest& request);
+  //
+  // CreateTicket never blocks: `done` gets the answer on the ticket writer's thread once the
+  // ticket is committed, with the others that arrived meanwhile (one-player tickets in one
+  // transaction; a party's on its own).
+  using TicketDone = std::function<void(absl::StatusOr<v1::Ticket>)>;
+  void CreateTicket(const std::optional<std::string>& token,
+                    const v1::CreateTicketRequest& request, TicketDone done);
   absl::StatusOr<v1::Ticket> GetTicket(const std::optional<std::string>& token,
                                        const v1::GetTicketRequest& request);
   absl::StatusOr<v1::Ticket> CancelTicket(const std::optional<std::string>& token,
@@ -167,8 +172,20 @@ class MatchmakingLogic {
   static v1::TicketUpdate UpdateOf(const TicketRow& row, const std::optional<std::string>& viewer,
                                    const std::optional<QueueRow>& queue, int searching,
                                    absl::Time now);
+  // A CreateTicket waiting for the ticket writer: `solo` when it is a well-formed one-player
+  // request (committed with the others), else it is answered on its own by CreateTicketAlone.
+  struct TicketJob {
+    std::optional<std::string> token;
+    v1::CreateTicketRequest request;
+    std::optional<SoloTicketRequest> solo;
+  };
+  // The ticket writer's batch: the one-player tickets in one transaction, the others each alone.
+  std::vector<absl::StatusOr<v1::Ticket>> CommitTickets(std::vector<TicketJob>& jobs);
+  // CreateTicket with every check in order and a transaction of its own.
+  absl::StatusOr<v1::Ticket> CreateTicketAlone(const std::optional<std::string>& token,
+                                               const v1::CreateTicketRequest& request);
   // A one-player CreateTicket as the batch takes it; nullopt when the request is not one, or
-  // is malformed (CreateTicket's checks then answer it, in their order).
+  // is malformed (CreateTicketAlone's checks then answer it, in their order).
   std::optional<SoloTicketRequest> SoloRequest(const std::optional<std::string>& token,
                                                const v1::CreateTicketRequest& request) const;
 
@@ -178,8 +195,9 @@ class MatchmakingLogic {
   const PageTokens page_tokens_;
   // What WatchTicket streams wait on.
   TicketFeed feed_;
-  // One-player tickets, many to a transaction (PgMatchmakingStore::InsertSoloTickets).
-  BatchQueue<SoloTicketRequest, absl::StatusOr<TicketRow>> solo_tickets_;
+  // CreateTicket's writer: one-player tickets many to a transaction
+  // (PgMatchmakingStore::InsertSoloTickets).
+  BatchQueue<TicketJob, absl::StatusOr<v1::Ticket>> ticket_writer_;
 };
 
 }  // namespace boneyard::matchmaking

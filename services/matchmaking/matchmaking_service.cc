@@ -7,6 +7,18 @@
 
 namespace boneyard::matchmaking {
 
+MatchmakingServiceImpl::MatchmakingServiceImpl(MatchmakingLogic& logic)
+    : logic_(logic),
+      create_ticket_([this](auto&&... args) { RequestCreateTicket(args...); },
+                     [this](grpc::ServerContext& context, v1::CreateTicketRequest request,
+                            auto done) {
+                       logic_.CreateTicket(BearerToken(context), request, std::move(done));
+                     }) {}
+
+void MatchmakingServiceImpl::RequestCalls(grpc::ServerCompletionQueue* queue) {
+  create_ticket_.Await(queue);
+}
+
 grpc::Status MatchmakingServiceImpl::CreatePlayer(grpc::ServerContext* context,
                                                   const v1::CreatePlayerRequest* request,
                                                   v1::CreatePlayerResponse* response) {
@@ -83,12 +95,6 @@ grpc::Status MatchmakingServiceImpl::GetParty(grpc::ServerContext* context,
                                               const v1::GetPartyRequest* request,
                                               v1::Party* response) {
   return Reply(logic_.GetParty(BearerToken(*context), *request), response);
-}
-
-grpc::Status MatchmakingServiceImpl::CreateTicket(grpc::ServerContext* context,
-                                                  const v1::CreateTicketRequest* request,
-                                                  v1::Ticket* response) {
-  return Reply(logic_.CreateTicket(BearerToken(*context), *request), response);
 }
 
 grpc::Status MatchmakingServiceImpl::GetTicket(grpc::ServerContext* context,

@@ -1,7 +1,9 @@
 // The matchmaking service's gRPC handlers (proto/boneyard/v1/matchmaking.proto). Thin: each
 // reads the call's bearer token and request, calls MatchmakingLogic and encodes its answer.
-// They block on PostgreSQL, so they are on the synchronous API, whose handlers run on gRPC's
-// own thread pool.
+// Most block on PostgreSQL, so they are on the synchronous API, whose handlers run on gRPC's
+// own thread pool. CreateTicket, the busiest, is on the async API: its call is handed to the
+// logic's ticket writer and answered from there once committed, so a thousand tickets in flight
+// hold no thousand threads (docs/performance.md).
 //
 // WatchTicket holds a thread per stream and waits on the logic's change feed (ticket_feed.h),
 // reading the ticket again only when it changed.
@@ -16,6 +18,8 @@
 
 #include "boneyard/v1/matchmaking.grpc.pb.h"
 #include "boneyard/v1/matchmaking.pb.h"
+#include "services/common/async_queues.h"
+#include "services/common/async_unary_call.h"
 #include "services/matchmaking/matchmaking_logic.h"
 
 namespace boneyard::matchmaking {
@@ -24,13 +28,20 @@ namespace boneyard::matchmaking {
 // service is stopping.
 inline constexpr absl::Duration kWatchWakeInterval = absl::Milliseconds(200);
 
-class MatchmakingServiceImpl final : public v1::MatchmakingService::Service {
+using MatchmakingServiceBase =
+    v1::MatchmakingService::WithAsyncMethod_CreateTicket<v1::MatchmakingService::Service>;
+
+class MatchmakingServiceImpl final : public MatchmakingServiceBase, public AsyncService {
  public:
   // `logic` must outlive the service (and so the gRPC server it is registered with).
-  explicit MatchmakingServiceImpl(MatchmakingLogic& logic) : logic_(logic) {}
+  explicit MatchmakingServiceImpl(MatchmakingLogic& logic);
 
   MatchmakingServiceImpl(const MatchmakingServiceImpl&) = delete;
   MatchmakingServiceImpl& operator=(const MatchmakingServiceImpl&) = delete;
+
+  // AsyncService: one queue; its thread only hands CreateTicket calls to the ticket writer.
+  int completion_queues() const override { return 1; }
+  void RequestCalls(grpc::ServerCompletionQueue* queue) override;
 
   grpc::Status CreatePlayer(grpc::ServerContext* context, const v1::CreatePlayerRequest* request,
                             v1::CreatePlayerResponse* response) override;
@@ -59,8 +70,6 @@ class MatchmakingServiceImpl final : public v1::MatchmakingService::Service {
                           v1::Party* response) override;
   grpc::Status GetParty(grpc::ServerContext* context, const v1::GetPartyRequest* request,
                         v1::Party* response) override;
-  grpc::Status CreateTicket(grpc::ServerContext* context, const v1::CreateTicketRequest* request,
-                            v1::Ticket* response) override;
   grpc::Status GetTicket(grpc::ServerContext* context, const v1::GetTicketRequest* request,
                          v1::Ticket* response) override;
   grpc::Status CancelTicket(grpc::ServerContext* context, const v1::CancelTicketRequest* request,
@@ -79,6 +88,7 @@ class MatchmakingServiceImpl final : public v1::MatchmakingService::Service {
 
  private:
   MatchmakingLogic& logic_;
+  const AsyncUnaryMethod<v1::CreateTicketRequest, v1::Ticket> create_ticket_;
   std::atomic<bool> stopping_ = false;
 };
 

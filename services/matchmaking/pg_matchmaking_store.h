@@ -210,8 +210,10 @@ class PgMatchmakingStore {
   // formed matches of the queue (bots are nobody's partners here).
   absl::StatusOr<std::map<std::string, std::vector<std::string>>> RecentPartners(
       const std::string& queue_id, const std::vector<std::string>& players, int last_matches);
-  // The update times of those of `ticket_ids` that exist (WatchTicket's change feed).
-  absl::StatusOr<std::map<std::string, absl::Time>> TicketUpdateTimes(
+  // A version of each of those of `ticket_ids` that exist, which differs after every change
+  // of the ticket's row (its xmin: the writing transaction), for WatchTicket's change feed.
+  // Update times would not do: a pass records two changes at its own `now`.
+  absl::StatusOr<std::map<std::string, std::string>> TicketVersions(
       const std::vector<std::string>& ticket_ids);
   // How many tickets are SEARCHING, by queue (queues with none left out).
   absl::StatusOr<std::map<std::string, int>> SearchingCounts();

@@ -293,17 +293,17 @@ PgMatchmakingStore::RecentPartners(const std::string& queue_id,
   });
 }
 
-absl::StatusOr<std::map<std::string, absl::Time>> PgMatchmakingStore::TicketUpdateTimes(
+absl::StatusOr<std::map<std::string, std::string>> PgMatchmakingStore::TicketVersions(
     const std::vector<std::string>& ticket_ids) {
   return pool_.Run([&](pqxx::work& tx) {
-    std::map<std::string, absl::Time> times;
+    std::map<std::string, std::string> versions;
     for (const pqxx::row& row : tx.exec_params(
-             absl::StrCat("SELECT ticket_id, ", EpochMicros("update_time"), " FROM ",
-                          Table("tickets"), " WHERE ticket_id = ANY($1::text[])"),
+             absl::StrCat("SELECT ticket_id, xmin::text FROM ", Table("tickets"),
+                          " WHERE ticket_id = ANY($1::text[])"),
              TextArray(ticket_ids))) {
-      times[row[0].as<std::string>()] = absl::FromUnixMicros(row[1].as<int64_t>());
+      versions[row[0].as<std::string>()] = row[1].as<std::string>();
     }
-    return times;
+    return versions;
   });
 }
 

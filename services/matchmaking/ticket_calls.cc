@@ -117,15 +117,48 @@ std::optional<SoloTicketRequest> MatchmakingLogic::SoloRequest(
                            .create_time = StoredNow()};
 }
 
-absl::StatusOr<v1::Ticket> MatchmakingLogic::CreateTicket(const std::optional<std::string>& token,
-                                                          const v1::CreateTicketRequest& request) {
-  if (std::optional<SoloTicketRequest> solo = SoloRequest(token, request); solo.has_value()) {
-    // The common case, batched with the others arriving meanwhile: one commit for them all.
-    absl::StatusOr<TicketRow> stored = solo_tickets_.Submit(*std::move(solo));
-    if (!stored.ok()) return stored.status();
-    if (options_.on_ticket) options_.on_ticket();
-    return ToProto(*stored, stored->players.front());
+void MatchmakingLogic::CreateTicket(const std::optional<std::string>& token,
+                                    const v1::CreateTicketRequest& request, TicketDone done) {
+  std::optional<SoloTicketRequest> solo = SoloRequest(token, request);
+  ticket_writer_.Submit(TicketJob{.token = token, .request = request, .solo = std::move(solo)},
+                        std::move(done));
+}
+
+std::vector<absl::StatusOr<v1::Ticket>> MatchmakingLogic::CommitTickets(
+    std::vector<TicketJob>& jobs) {
+  std::vector<absl::StatusOr<v1::Ticket>> answers(jobs.size(),
+                                                  absl::InternalError("not answered"));
+  // The common case first, the batch's one-player tickets with one commit for them all.
+  std::vector<SoloTicketRequest> solos;
+  std::vector<size_t> solo_jobs;
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    if (!jobs[i].solo.has_value()) continue;
+    solos.push_back(*jobs[i].solo);
+    solo_jobs.push_back(i);
   }
+  bool any = false;
+  if (!solos.empty()) {
+    std::vector<absl::StatusOr<TicketRow>> stored = store_.InsertSoloTickets(solos);
+    for (size_t k = 0; k < solo_jobs.size(); ++k) {
+      if (!stored[k].ok()) {
+        answers[solo_jobs[k]] = stored[k].status();
+        continue;
+      }
+      answers[solo_jobs[k]] = ToProto(*stored[k], stored[k]->players.front());
+      any = true;
+    }
+  }
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    if (jobs[i].solo.has_value()) continue;
+    answers[i] = CreateTicketAlone(jobs[i].token, jobs[i].request);
+    any = any || answers[i].ok();
+  }
+  if (any && options_.on_ticket) options_.on_ticket();
+  return answers;
+}
+
+absl::StatusOr<v1::Ticket> MatchmakingLogic::CreateTicketAlone(
+    const std::optional<std::string>& token, const v1::CreateTicketRequest& request) {
   absl::StatusOr<std::string> caller = CallingPlayer(token);
   if (!caller.ok()) return caller.status();
   absl::StatusOr<std::string> queue_id = ParseName(request.queue(), "queues", "queue");
@@ -179,7 +212,6 @@ absl::StatusOr<v1::Ticket> MatchmakingLogic::CreateTicket(const std::optional<st
   absl::StatusOr<TicketRow> stored = store_.InsertTicket(
       row, *caller, request.request_id(), TicketDigest(*queue_id, party_id));
   if (!stored.ok()) return stored.status();
-  if (options_.on_ticket) options_.on_ticket();
   return ToProto(*stored, *caller);
 }
 
@@ -249,7 +281,7 @@ TicketWatch::TicketWatch(MatchmakingLogic& logic, std::optional<std::string> vie
       row_(std::move(row)),
       last_(std::move(first)),
       last_sent_(absl::Now()),
-      watch_(feed, row_.ticket_id, row_.update_time) {}
+      watch_(feed, row_.ticket_id) {}
 
 absl::StatusOr<std::optional<v1::TicketUpdate>> TicketWatch::Next(absl::Time deadline) {
   const absl::Time progress_due = last_sent_ + kWatchProgressInterval;

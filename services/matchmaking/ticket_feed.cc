@@ -7,12 +7,13 @@
 
 namespace boneyard::matchmaking {
 
-TicketFeed::Watch::Watch(TicketFeed& feed, std::string ticket_id, absl::Time seen_update_time)
+TicketFeed::Watch::Watch(TicketFeed& feed, std::string ticket_id)
     : feed_(feed), ticket_id_(std::move(ticket_id)) {
   absl::MutexLock lock(&feed_.mu_);
   Watched& watched = feed_.watched_[ticket_id_];
-  if (watched.watchers++ == 0) watched.seen = seen_update_time;
-  seen_version_ = watched.version;
+  ++watched.watchers;
+  // A watcher that joins one already watching still gets the next read as a change.
+  seen_version_ = watched.seen.empty() ? watched.version : watched.version - 1;
 }
 
 TicketFeed::Watch::~Watch() {
@@ -75,20 +76,20 @@ bool TicketFeed::ReadOnce() {
     absl::MutexLock lock(&mu_);
     for (const auto& [id, watched] : watched_) ids.push_back(id);
   }
-  absl::StatusOr<std::map<std::string, absl::Time>> times = store_.TicketUpdateTimes(ids);
+  absl::StatusOr<std::map<std::string, std::string>> versions = store_.TicketVersions(ids);
   absl::StatusOr<std::map<std::string, int>> searching = store_.SearchingCounts();
   absl::StatusOr<std::vector<QueueRow>> queues = store_.ListQueues("", "", 1 << 30);
-  if (!times.ok() || !searching.ok() || !queues.ok()) {
+  if (!versions.ok() || !searching.ok() || !queues.ok()) {
     const absl::Status failed =
-        !times.ok() ? times.status() : !searching.ok() ? searching.status() : queues.status();
+        !versions.ok() ? versions.status() : !searching.ok() ? searching.status() : queues.status();
     spdlog::warn("ticket feed: cannot read the tickets ({}); watchers wait", failed.ToString());
     return false;
   }
   absl::MutexLock lock(&mu_);
   bool any = false;
   for (auto& [id, watched] : watched_) {
-    auto it = times->find(id);
-    if (it != times->end() && it->second > watched.seen) {
+    auto it = versions->find(id);
+    if (it != versions->end() && it->second != watched.seen) {
       watched.seen = it->second;
       ++watched.version;
       any = true;

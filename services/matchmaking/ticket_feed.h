@@ -1,12 +1,12 @@
 // WatchTicket's change feed: one thread reads, every `interval`, which of the watched tickets
-// changed (their update time moved on), how many tickets each queue has searching and the
+// changed (their row's version, PgMatchmakingStore::TicketVersions, differs), how many tickets each queue has searching and the
 // queues' settings, and wakes the watchers whose ticket changed. A watcher then reads its ticket
 // once; between changes it builds its search progress from what the feed read. So the database
 // sees two or three reads per interval however many watch, instead of several per watcher
 // (docs/matchmaking.md). Changes made by any process are seen: the feed reads the table.
 //
 //   TicketFeed feed(store, {.interval = absl::Milliseconds(200)});
-//   TicketFeed::Watch watch(feed, ticket_id, row.update_time);
+//   TicketFeed::Watch watch(feed, ticket_id);
 //   if (watch.WaitForChange(absl::Now() + absl::Seconds(1))) { ... read the ticket again ... }
 //
 // No gRPC; the store is the database.
@@ -35,8 +35,9 @@ class TicketFeed {
   // A ticket watched while the object lives.
   class Watch {
    public:
-    // Watches `ticket_id`, last seen as of `seen_update_time`.
-    Watch(TicketFeed& feed, std::string ticket_id, absl::Time seen_update_time);
+    // Watches `ticket_id`. The feed's first read of it counts as a change (it cannot know
+    // what the watcher read before), so a change between that read and the watch is not lost.
+    Watch(TicketFeed& feed, std::string ticket_id);
     ~Watch();
     Watch(const Watch&) = delete;
     Watch& operator=(const Watch&) = delete;
@@ -70,7 +71,7 @@ class TicketFeed {
  private:
   struct Watched {
     int watchers = 0;
-    absl::Time seen;       // the update time last seen
+    std::string seen;      // the row version last seen; empty before the first read
     uint64_t version = 0;  // bumped on each change seen
   };
 

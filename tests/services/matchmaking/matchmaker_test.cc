@@ -7,6 +7,7 @@
 #include <grpcpp/grpcpp.h>
 
 #include <atomic>
+#include <chrono>
 #include <csignal>
 #include <fstream>
 #include <map>
@@ -329,6 +330,29 @@ TEST_F(MatchmakerTest, RecentPartnersAreKeptApartWhenTheTeamsAreAsEvenEitherWay)
     }
   }
   EXPECT_EQ(partnerships.size(), 6u);
+}
+
+// A pass writes FORMING and then MATCHED with the same time: the watch still sees MATCHED,
+// with its seat.
+TEST_F(MatchmakerTest, AWatcherSeesItsTicketMatched) {
+  const std::vector<std::string> tokens = Players(2);
+  const v1::Ticket ann = Queue(tokens[0], "queues/muggins");
+  Queue(tokens[1], "queues/muggins");
+  auto context = Context(tokens[0]);
+  context->set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(10));
+  v1::WatchTicketRequest request;
+  request.set_name(ann.name());
+  auto reader = stub_->WatchTicket(context.get(), request);
+  v1::TicketUpdate update;
+  ASSERT_TRUE(reader->Read(&update));
+  EXPECT_EQ(update.ticket().state(), v1::Ticket::SEARCHING);
+  ASSERT_EQ(Pass(*creator_).created, 1);
+  while (reader->Read(&update) && update.ticket().state() == v1::Ticket::SEARCHING) {
+  }
+  EXPECT_EQ(update.ticket().state(), v1::Ticket::MATCHED);
+  ASSERT_EQ(update.ticket().assignments_size(), 1);
+  EXPECT_FALSE(update.ticket().assignments(0).seat_token().empty());
+  EXPECT_TRUE(reader->Finish().ok());
 }
 
 TEST_F(MatchmakerTest, ATicketPastTheQueuesMaxWaitExpires) {
