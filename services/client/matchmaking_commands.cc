@@ -212,6 +212,22 @@ absl::Status ParseWindow(absl::string_view text, v1::RatingWindow& window) {
   return absl::OkStatus();
 }
 
+// --bot-levels "SKILL:KIND,SKILL:KIND,...", e.g. "0:random,22:greedy".
+absl::Status ParseBotLevels(absl::string_view text, v1::BotFill& fill) {
+  for (absl::string_view item : absl::StrSplit(text, ',')) {
+    std::vector<std::string> parts = absl::StrSplit(item, absl::MaxSplits(':', 1));
+    double skill = 0;
+    if (parts.size() != 2 || !absl::SimpleAtod(parts[0], &skill) || parts[1].empty()) {
+      return absl::InvalidArgumentError(
+          "--bot-levels: give SKILL:KIND,... in increasing skill, e.g. 0:random,22:greedy");
+    }
+    v1::BotLevel& level = *fill.add_levels();
+    level.set_min_skill(skill);
+    level.set_bot_kind(parts[1]);
+  }
+  return absl::OkStatus();
+}
+
 // --format "duel" | "table:MIN-MAX" | "teams:TxS".
 absl::Status ParseFormat(absl::string_view text, v1::QueueFormat& format) {
   int a = 0, b = 0;
@@ -279,6 +295,9 @@ absl::StatusOr<v1::Queue> QueueFromFlags(const cli::ParsedArgs& args) {
   }
   if (const std::optional<std::string> bot = args.Value("bot")) {
     queue.mutable_bot_fill()->set_bot_kind(*bot);
+  }
+  if (const std::optional<std::string> levels = args.Value("bot-levels")) {
+    if (absl::Status s = ParseBotLevels(*levels, *queue.mutable_bot_fill()); !s.ok()) return s;
   }
   return queue;
 }
@@ -516,6 +535,7 @@ int RunQueue(const std::vector<std::string>& args, cli::Io& io) {
                    {"per-move", cli::FlagKind::kValue},
                    {"bot-fill", cli::FlagKind::kValue},
                    {"bot", cli::FlagKind::kValue},
+                   {"bot-levels", cli::FlagKind::kValue},
                    {"max-wait", cli::FlagKind::kValue},
                    {"short-table-after", cli::FlagKind::kValue},
                    {"party", cli::FlagKind::kValue},

@@ -190,6 +190,14 @@ TEST_F(MatchmakingCommandsTest, BadCommandLinesExitTwoAndServiceErrorsFour) {
   bad = RunAsOperator({"queue", "create", "q", "--game", "muggins", "--window", "1,2"});
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_THAT(bad.err, HasSubstr("--window"));
+  bad = RunAsOperator({"queue", "create", "q", "--game", "muggins", "--bot-levels", "0-random"});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_THAT(bad.err, HasSubstr("--bot-levels"));
+  // Parsed, then refused by the service: levels out of order.
+  bad = RunAsOperator({"queue", "create", "q", "--game", "muggins", "--bot-fill", "5s",
+                       "--bot-levels", "20:greedy,10:random"});
+  EXPECT_EQ(bad.exit_code, 4);
+  EXPECT_THAT(bad.err, HasSubstr("queue.bot_fill.levels[1].min_skill"));
   const std::string fay = Register("fay");
   bad = RunAs(fay, {"queue", "join", "nope"});
   EXPECT_EQ(bad.exit_code, 4);
