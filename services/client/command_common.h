@@ -58,7 +58,8 @@ inline constexpr absl::string_view kQueueUsage =
     "boneyard queue list [--game G] | show ID | join ID [--party P] [--no-play] | "
     "create ID --game G [--name N] [--format duel|table:MIN-MAX|teams:TxS] [--rules k=v,...] "
     "[--casual] [--window I,P,M] [--per-move D] [--bot-fill AFTER] [--bot KIND] "
-    "[--bot-levels SKILL:KIND,...] [--max-wait D] [--short-table-after D] | delete ID [--json]";
+    "[--bot-levels SKILL:KIND,...] [--bots-rated] [--max-wait D] [--short-table-after D] | "
+    "delete ID [--json]";
 inline constexpr absl::string_view kPartyUsage =
     "boneyard party create | join CODE | leave NAME | show NAME [--json]";
 inline constexpr absl::string_view kTicketUsage = "boneyard ticket show NAME | cancel NAME [--json]";

@@ -296,6 +296,7 @@ absl::StatusOr<v1::Queue> QueueFromFlags(const cli::ParsedArgs& args) {
   if (const std::optional<std::string> bot = args.Value("bot")) {
     queue.mutable_bot_fill()->set_bot_kind(*bot);
   }
+  if (args.Has("bots-rated")) queue.mutable_bot_fill()->set_rated(true);
   if (const std::optional<std::string> levels = args.Value("bot-levels")) {
     if (absl::Status s = ParseBotLevels(*levels, *queue.mutable_bot_fill()); !s.ok()) return s;
   }
@@ -536,6 +537,7 @@ int RunQueue(const std::vector<std::string>& args, cli::Io& io) {
                    {"bot-fill", cli::FlagKind::kValue},
                    {"bot", cli::FlagKind::kValue},
                    {"bot-levels", cli::FlagKind::kValue},
+                   {"bots-rated", cli::FlagKind::kSwitch},
                    {"max-wait", cli::FlagKind::kValue},
                    {"short-table-after", cli::FlagKind::kValue},
                    {"party", cli::FlagKind::kValue},

@@ -104,8 +104,9 @@ absl::StatusOr<FormedMatchRow> Seat(const FormedMatch& formed, const v1::Queue& 
   *request.mutable_rules() = queue.rules();
   if (queue.has_clock()) *request.mutable_clock() = queue.clock();
   request.set_request_id(row.request_id);
-  // A casual queue's matches skip ratings; every match's result comes back here.
-  request.set_casual(!queue.rated());
+  // A casual queue's matches skip ratings, and so do matches with bots unless the queue's bot
+  // fill says they count; every match's result comes back here.
+  request.set_casual(!queue.rated() || (formed.bots() > 0 && !queue.bot_fill().rated()));
   request.set_queue(absl::StrCat("queues/", queue_row.queue_id));
   std::vector<v1::Seat> seats(players);
   const std::string bot_kind =

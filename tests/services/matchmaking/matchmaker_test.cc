@@ -264,6 +264,28 @@ TEST_F(MatchmakerTest, BotsFillTheEmptySeatsAfterTheWait) {
   for (const v1::Seat& seat : match.seats()) bots += seat.has_bot();
   EXPECT_EQ(bots, 3);
   EXPECT_EQ(match.seats(seen.assignments(0).seat()).player().player_id(), "p0");
+  // A rated queue, but its bot fill does not say bots' matches count: created casual.
+  EXPECT_TRUE(match.casual());
+}
+
+TEST_F(MatchmakerTest, AMatchWithBotsCountsForTheRatingsOnlyWhenTheQueueSaysSo) {
+  v1::Queue queue = FortyTwoQueue();
+  queue.mutable_bot_fill()->set_rated(true);
+  v1::Queue created;
+  ASSERT_TRUE(CreateQueue("forty-two-rated-bots", queue, &created).ok());
+  const std::vector<std::string> tokens = Players(5);
+  const v1::Ticket alone = Queue(tokens[0], "queues/forty-two-rated-bots");
+  ASSERT_EQ(Pass(*creator_, absl::Now() + absl::Seconds(61)).created, 1);
+  const v1::Ticket seen = Ticket(tokens[0], alone.name());
+  ASSERT_EQ(seen.assignments_size(), 1);
+  EXPECT_FALSE(GetMatch(seen.assignments(0).match()).casual());
+  // Four people and no bot in the queue that does not rate bots' matches: rated.
+  std::vector<v1::Ticket> four;
+  for (int i = 1; i < 5; ++i) four.push_back(Queue(tokens[i], "queues/forty-two"));
+  ASSERT_EQ(Pass(*creator_).created, 1);
+  const v1::Ticket table = Ticket(tokens[1], four[0].name());
+  ASSERT_EQ(table.assignments_size(), 1);
+  EXPECT_FALSE(GetMatch(table.assignments(0).match()).casual());
 }
 
 // Fixed ratings, as the ratings service would have them.
