@@ -14,6 +14,7 @@
 #include "engine/records/referee.h"
 #include "google/protobuf/io/coded_stream.h"
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
+#include "services/common/batch_queue.h"
 #include "services/common/engine_proto.h"
 #include "services/common/page_token.h"
 #include "services/common/tokens.h"
@@ -31,7 +32,11 @@ namespace boneyard::execution {
 namespace {
 
 // Database work (creates, lookups, listings) runs here, never on gRPC's or a strand's threads.
-constexpr int kBlockingThreads = 4;
+// Creates wait on their group commit (creations_), so the pool is as large as the creations
+// one commit should be able to carry at once.
+constexpr int kBlockingThreads = 32;
+// The most matches created in one transaction.
+constexpr int kMaxCreationsPerCommit = 64;
 
 // The request as bytes, without its request_id: a repeat must match it exactly.
 std::string RequestDigest(v1::CreateMatchRequest request) {
@@ -130,7 +135,10 @@ class MatchHost::Impl {
         metrics_(options_.metrics ? *options_.metrics : *own_registry_),
         strands_(options_.workers, "strands"),
         bots_(options_.bot_workers, "bots"),
-        blocking_(kBlockingThreads, "blocking") {
+        blocking_(kBlockingThreads, "blocking"),
+        creations_([this](std::vector<NewMatch>& batch) { return store_.CreateMatches(batch); },
+                   absl::UnavailableError("the service is stopping"),
+                   {.max_batch = kMaxCreationsPerCommit}) {
     context_.log = &log_;
     context_.strands = &strands_;
     context_.bots = &bots_;
@@ -262,7 +270,8 @@ class MatchHost::Impl {
       created.seat_tokens.push_back(request.seats(seat).has_player() ? NewSecretToken() : "");
     }
 
-    absl::StatusOr<CreateResult> stored = store_.CreateMatch(created);
+    // With the others being created meanwhile: one commit for them all.
+    absl::StatusOr<CreateResult> stored = creations_.Submit(std::move(created));
     if (!stored.ok()) return stored.status();
     v1::CreateMatchResponse response;
     if (stored->existed) {
@@ -847,6 +856,8 @@ class MatchHost::Impl {
   ThreadPool strands_;
   ThreadPool bots_;
   ThreadPool blocking_;
+  // CreateMatch's group commit (MatchStore::CreateMatches), fed by the blocking threads.
+  BatchQueue<NewMatch, absl::StatusOr<CreateResult>> creations_;
   MatchContext context_;
 
   mutable absl::Mutex mu_;

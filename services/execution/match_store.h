@@ -140,6 +140,15 @@ class MatchStore {
   // before: the stored match (existed = true) if its digest is the same, ALREADY_EXISTS naming
   // the stored match otherwise. Concurrent creates with one request_id make one match.
   virtual absl::StatusOr<CreateResult> CreateMatch(const NewMatch& match) = 0;
+  // CreateMatch for many, each answered as alone, in order; a store may commit them together
+  // (one transaction, one fsync). By default, one after another.
+  virtual std::vector<absl::StatusOr<CreateResult>> CreateMatches(
+      const std::vector<NewMatch>& matches) {
+    std::vector<absl::StatusOr<CreateResult>> results;
+    results.reserve(matches.size());
+    for (const NewMatch& match : matches) results.push_back(CreateMatch(match));
+    return results;
+  }
 
   // Appends the events and applies the ends in one transaction (the group commit).
   // ALREADY_EXISTS when an event's (match_id, sequence) is stored already.

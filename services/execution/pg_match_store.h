@@ -46,6 +46,10 @@ class PgMatchStore final : public MatchStore {
                                                             const std::string& schema);
 
   absl::StatusOr<CreateResult> CreateMatch(const NewMatch& match) override;
+  // The new matches in one transaction (pg_match_create.cc); a request_id used before (or
+  // twice in the batch), or a batch whose transaction fails, goes through CreateMatch alone.
+  std::vector<absl::StatusOr<CreateResult>> CreateMatches(
+      const std::vector<NewMatch>& matches) override;
   absl::Status Commit(const CommitBatch& batch) override;
   absl::StatusOr<std::vector<ActiveMatch>> LoadActiveMatches() override;
   absl::StatusOr<v1::Match> GetMatch(const std::string& id) override;

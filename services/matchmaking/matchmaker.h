@@ -71,7 +71,7 @@ struct MatchmakerOptions {
   int max_creations_per_pass = 2000;
   // How many of them are sent at once. Each waits for execution's commit, so more at once
   // share more of its fsyncs; execution's own connection pool bounds what this buys.
-  int parallel_creations = 32;
+  int parallel_creations = 64;
   // Where passes are counted and timed; null: nowhere. Must outlive the matchmaker.
   MatchmakerMetrics* metrics = nullptr;
 };

@@ -185,6 +185,54 @@ TEST_F(StoreTest, CreateIsIdempotentOnRequestId) {
             absl::StatusCode::kNotFound);
 }
 
+// CreateMatches: many in one transaction, each answered as CreateMatch would answer it alone.
+TEST_F(StoreTest, ABatchOfCreatesAnswersEachAsAloneAndStoresOnlyTheGoodOnes) {
+  NewMatch earlier = MakeMatch(At(kT0), "muggins", "req-old", "digest-A");
+  ASSERT_TRUE(store_->CreateMatch(earlier).ok());
+  NewMatch plain = MakeMatch(At(kT0 + 1), "muggins", "", "d");
+  plain.seed = 0xfedc'ba98'7654'3210ULL;  // top bit set
+  NewMatch with_id = MakeMatch(At(kT0 + 2), "muggins", "req-new", "digest-N");
+  NewMatch repeat = MakeMatch(At(kT0 + 3), "muggins", "req-old", "digest-A");
+  NewMatch reused = MakeMatch(At(kT0 + 4), "muggins", "req-old", "digest-B");
+  NewMatch twice = MakeMatch(At(kT0 + 5), "muggins", "req-new", "digest-N");  // in-batch repeat
+  NewMatch inactive = MakeMatch(At(kT0 + 6));
+  inactive.match.set_state(v1::Match::FINISHED);
+  const std::vector<absl::StatusOr<CreateResult>> results =
+      store_->CreateMatches({plain, with_id, repeat, reused, twice, inactive});
+  ASSERT_EQ(results.size(), 6u);
+  ASSERT_TRUE(results[0].ok()) << results[0].status();
+  EXPECT_FALSE(results[0]->existed);
+  ASSERT_TRUE(results[1].ok()) << results[1].status();
+  EXPECT_FALSE(results[1]->existed);
+  ASSERT_TRUE(results[2].ok()) << results[2].status();
+  EXPECT_TRUE(results[2]->existed);
+  EXPECT_EQ(results[2]->match.id, earlier.id);
+  EXPECT_THAT(results[2]->match.seat_tokens, ElementsAreArray(earlier.seat_tokens));
+  EXPECT_EQ(results[3].status().code(), absl::StatusCode::kAlreadyExists) << results[3].status();
+  ASSERT_TRUE(results[4].ok()) << results[4].status();
+  EXPECT_TRUE(results[4]->existed);
+  EXPECT_EQ(results[4]->match.id, with_id.id);
+  EXPECT_EQ(results[5].status().code(), absl::StatusCode::kInvalidArgument) << results[5].status();
+
+  // Stored field for field, tokens included, as CreateMatch stores them.
+  for (const NewMatch* m : {&plain, &with_id}) {
+    absl::StatusOr<NewMatch> stored = store_->GetNewMatch(m->id);
+    ASSERT_TRUE(stored.ok()) << stored.status();
+    EXPECT_THAT(stored->match, EqualsProto(m->match));
+    EXPECT_EQ(stored->seed, m->seed);
+    EXPECT_THAT(stored->seat_tokens, ElementsAreArray(m->seat_tokens));
+    EXPECT_EQ(stored->request_id, m->request_id);
+    EXPECT_EQ(stored->request_digest, m->request_digest);
+  }
+  // Both written by one transaction (the batch's), not one each.
+  EXPECT_EQ(Scalar<int64_t>(absl::StrCat("SELECT count(DISTINCT xmin::text) FROM ", In("matches"),
+                                         " WHERE id IN ('", plain.id, "', '", with_id.id, "')")),
+            1);
+  EXPECT_EQ(Count("matches"), 3);      // earlier, plain, with_id
+  EXPECT_EQ(Count("seat_tokens"), 6);  // two each
+  EXPECT_EQ(Count("matches", "request_id IS NULL"), 1);
+}
+
 TEST_F(StoreTest, SameIdTwiceIsAlreadyExists) {
   NewMatch m = MakeMatch(At(kT0));
   ASSERT_TRUE(store_->CreateMatch(m).ok());
