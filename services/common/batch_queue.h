@@ -1,6 +1,6 @@
 // A single-writer batching queue: callers on many threads each submit one item and block until
-// its outcome is known; one writer thread takes everything queued (up to max_batch) and hands
-// it to `commit` at once. For writes whose cost is per transaction rather than per row (a
+// its outcome is known (or are called back with it); one writer thread takes everything queued
+// (up to max_batch) and hands it to `commit` at once. For writes whose cost is per transaction rather than per row (a
 // commit, an fsync, the round trips of a few set-based statements), so that N concurrent
 // callers pay for one transaction instead of N. The single writer also orders the batches: a
 // batch commits before the next one is taken.
@@ -9,8 +9,7 @@
 //       [&](std::vector<Request>& batch) { return store.InsertMany(batch); },
 //       absl::UnavailableError("stopping"), {.max_batch = 512});
 //   absl::StatusOr<Row> row = queue.Submit(std::move(request));   // blocks
-//   queue.Submit(std::move(request), [](absl::StatusOr<Row> row) { ... });  // answered later,
-//                                                                       // on the writer
+//   queue.Submit(std::move(request), [](absl::StatusOr<Row> row) { ... });  // on the writer
 //
 // `commit` returns one outcome per item, in the batch's order, and handles its own errors
 // (retries, splitting a failed batch): the queue only carries items and outcomes. Stop() (or
