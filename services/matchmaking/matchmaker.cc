@@ -204,7 +204,9 @@ absl::Status Matchmaker::MatchQueue(const QueueRow& queue_row, absl::Time now,
     if (!engine_teams.ok()) return engine_teams.status();
     teams = *std::move(engine_teams);
   }
-  if (metrics != nullptr) metrics->Timed(MatchmakerMetrics::Phase::kRead, absl::Now() - phase_start);
+  if (metrics != nullptr) {
+    metrics->Timed(MatchmakerMetrics::Phase::kRead, absl::Now() - phase_start);
+  }
   phase_start = absl::Now();
   const std::vector<FormedMatch> matches = matchmaking::RunPass(rules, tickets, now);
   std::vector<FormedMatchRow> formed;
