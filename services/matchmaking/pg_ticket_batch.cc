@@ -107,8 +107,8 @@ std::vector<absl::StatusOr<TicketRow>> PgMatchmakingStore::InsertSoloTickets(
     std::map<std::pair<std::string, std::string>, std::pair<std::string, std::string>> earlier;
     for (const pqxx::row& row : tx.exec_params(
              absl::StrCat("SELECT creator, request_id, ticket_id, request_digest FROM ",
-                          Table("tickets"), " WHERE (creator, request_id) IN (SELECT * FROM"
-                          " unnest($1::text[], $2::text[]) WHERE request_id <> '')"),
+                          Table("tickets"), " WHERE (creator, request_id) IN (SELECT c, r FROM"
+                          " unnest($1::text[], $2::text[]) AS u(c, r) WHERE r <> '')"),
              TextArray(callers), TextArray(request_ids))) {
       earlier[{row[0].as<std::string>(), row[1].as<std::string>()}] = {
           row[2].as<std::string>(), pqxx::binarystring(row[3]).str()};
