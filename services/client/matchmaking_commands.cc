@@ -363,7 +363,8 @@ int RunQueueJoin(const cli::ParsedArgs& args, cli::Io& io, Stub& stub, const std
   if (std::optional<int> code = FollowTicket(stub, **token, ticket.name(), io, last)) return *code;
   if (last.ticket().state() != v1::Ticket::MATCHED) {
     return cli::Fail(io, static_cast<cli::ExitCode>(kExitService),
-                     absl::StrCat(ticket.name(), " ended ", v1::Ticket::State_Name(last.ticket().state())));
+                     absl::StrCat(ticket.name(), " ended ",
+                                  v1::Ticket::State_Name(last.ticket().state())));
   }
   io.out << "matched:\n";
   const v1::Assignment* mine = nullptr;

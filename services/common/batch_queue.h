@@ -1,9 +1,9 @@
-// A single-writer batching queue: callers on many threads each submit one item and block until
-// its outcome is known (or are called back with it); one writer thread takes everything queued
-// (up to max_batch) and hands it to `commit` at once. For writes whose cost is per transaction rather than per row (a
-// commit, an fsync, the round trips of a few set-based statements), so that N concurrent
-// callers pay for one transaction instead of N. The single writer also orders the batches: a
-// batch commits before the next one is taken.
+// A single-writer batching queue: callers on many threads each submit one item and block until its
+// outcome is known (or are called back with it); one writer thread takes everything queued (up to
+// max_batch) and hands it to `commit` at once. For writes whose cost is per transaction rather than
+// per row (a commit, an fsync, the round trips of a few set-based statements), so that N concurrent
+// callers pay for one transaction instead of N. The single writer also orders the batches: a batch
+// commits before the next one is taken.
 //
 //   BatchQueue<Request, absl::StatusOr<Row>> queue(
 //       [&](std::vector<Request>& batch) { return store.InsertMany(batch); },

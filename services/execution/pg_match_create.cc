@@ -7,17 +7,11 @@
 
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
+#include "services/common/engine_proto.h"
 #include "services/common/pg_text.h"
 #include "services/execution/pg_match_store.h"
 
 namespace boneyard::execution {
-namespace {
-
-std::string TimestampOf(const google::protobuf::Timestamp& ts) {
-  return pg_text::Timestamp(absl::FromUnixSeconds(ts.seconds()) + absl::Nanoseconds(ts.nanos()));
-}
-
-}  // namespace
 
 std::vector<absl::StatusOr<CreateResult>> PgMatchStore::CreateMatches(
     const std::vector<NewMatch>& matches) {
@@ -30,8 +24,8 @@ std::vector<absl::StatusOr<CreateResult>> PgMatchStore::CreateMatches(
     if (match.id.empty() || match.match.state() != v1::Match::ACTIVE) continue;
     ids.push_back(match.id);
     games.push_back(match.match.game());
-    created.push_back(TimestampOf(match.match.create_time()));
-    updated.push_back(TimestampOf(match.match.update_time()));
+    created.push_back(pg_text::Timestamp(FromTimestamp(match.match.create_time())));
+    updated.push_back(pg_text::Timestamp(FromTimestamp(match.match.update_time())));
     requests.push_back(match.request_id);
     digests.push_back(absl::BytesToHexString(match.request_digest));
     seeds.push_back(absl::StrCat(static_cast<int64_t>(match.seed)));

@@ -152,6 +152,12 @@ Matchmaker::Matchmaker(PgMatchmakingStore& store, MatchCreator& creator,
     : store_(store),
       creator_(creator),
       options_(options),
+      own_registry_(options_.metrics != nullptr ? nullptr
+                                                : std::make_unique<prometheus::Registry>()),
+      own_metrics_(options_.metrics != nullptr
+                       ? nullptr
+                       : std::make_unique<MatchmakerMetrics>(*own_registry_)),
+      metrics_(options_.metrics != nullptr ? *options_.metrics : *own_metrics_),
       created_records_([this](std::vector<CreatedRecord>& batch) {
                          return store_.RecordCreatedMany(batch);
                        },
@@ -161,7 +167,6 @@ Matchmaker::~Matchmaker() { Stop(); }
 
 absl::Status Matchmaker::MatchQueue(const QueueRow& queue_row, absl::Time now,
                                     PassReport& report) {
-  MatchmakerMetrics* metrics = options_.metrics;
   absl::StatusOr<v1::Queue> queue = QueueFromRow(queue_row);
   if (!queue.ok()) return queue.status();
   absl::Time phase_start = absl::Now();
@@ -170,16 +175,14 @@ absl::Status Matchmaker::MatchQueue(const QueueRow& queue_row, absl::Time now,
         store_.ExpireTickets(queue_row.queue_id, now - FromDuration(queue->max_wait()), now);
     if (!expired.ok()) return expired.status();
     report.expired += *expired;
-    if (metrics != nullptr) metrics->Expired(queue_row.queue_id, *expired);
+    metrics_.Expired(queue_row.queue_id, *expired);
   }
   absl::StatusOr<std::vector<TicketRow>> rows = store_.SearchingTickets(queue_row.queue_id);
   if (!rows.ok()) return rows.status();
   report.searching += static_cast<int>(rows->size());
-  if (metrics != nullptr) {
-    // Rows come oldest first.
-    metrics->Waiting(queue_row.queue_id, static_cast<int>(rows->size()),
-                     rows->empty() ? absl::ZeroDuration() : now - rows->front().create_time);
-  }
+  // Rows come oldest first.
+  metrics_.Waiting(queue_row.queue_id, static_cast<int>(rows->size()),
+                   rows->empty() ? absl::ZeroDuration() : now - rows->front().create_time);
   if (rows->empty()) return absl::OkStatus();
   const QueueRules rules = MatchingRulesOf(*queue);
   std::vector<std::string> players;
@@ -204,9 +207,7 @@ absl::Status Matchmaker::MatchQueue(const QueueRow& queue_row, absl::Time now,
     if (!engine_teams.ok()) return engine_teams.status();
     teams = *std::move(engine_teams);
   }
-  if (metrics != nullptr) {
-    metrics->Timed(MatchmakerMetrics::Phase::kRead, absl::Now() - phase_start);
-  }
+  metrics_.Timed(MatchmakerMetrics::Phase::kRead, absl::Now() - phase_start);
   phase_start = absl::Now();
   const std::vector<FormedMatch> matches = matchmaking::RunPass(rules, tickets, now);
   std::vector<FormedMatchRow> formed;
@@ -216,11 +217,9 @@ absl::Status Matchmaker::MatchQueue(const QueueRow& queue_row, absl::Time now,
     if (!row.ok()) return row.status();
     formed.push_back(*std::move(row));
   }
-  if (metrics != nullptr) {
-    metrics->Timed(MatchmakerMetrics::Phase::kMatch, absl::Now() - phase_start);
-    metrics->Matches(queue_row.queue_id, MatchmakerMetrics::Outcome::kFormed,
-                     static_cast<int>(formed.size()));
-  }
+  metrics_.Timed(MatchmakerMetrics::Phase::kMatch, absl::Now() - phase_start);
+  metrics_.Matches(queue_row.queue_id, MatchmakerMetrics::Outcome::kFormed,
+                   static_cast<int>(formed.size()));
   report.formed += static_cast<int>(formed.size());
   if (formed.empty()) return absl::OkStatus();
   phase_start = absl::Now();
@@ -232,13 +231,11 @@ absl::Status Matchmaker::MatchQueue(const QueueRow& queue_row, absl::Time now,
     ++(ok ? report.claimed : report.lost);
     claimed_count += ok ? 1 : 0;
   }
-  if (metrics != nullptr) {
-    metrics->Timed(MatchmakerMetrics::Phase::kClaim, absl::Now() - phase_start);
-    metrics->Matches(queue_row.queue_id, MatchmakerMetrics::Outcome::kClaimed, claimed_count);
-    metrics->Matches(queue_row.queue_id, MatchmakerMetrics::Outcome::kLost,
-                     static_cast<int>(formed.size()) - claimed_count);
-    RecordClaimed(queue_row.queue_id, matches, *claimed, *rows, now);
-  }
+  metrics_.Timed(MatchmakerMetrics::Phase::kClaim, absl::Now() - phase_start);
+  metrics_.Matches(queue_row.queue_id, MatchmakerMetrics::Outcome::kClaimed, claimed_count);
+  metrics_.Matches(queue_row.queue_id, MatchmakerMetrics::Outcome::kLost,
+                   static_cast<int>(formed.size()) - claimed_count);
+  RecordClaimed(queue_row.queue_id, matches, *claimed, *rows, now);
   return absl::OkStatus();
 }
 
@@ -250,14 +247,14 @@ void Matchmaker::RecordClaimed(const std::string& queue_id,
     if (!claimed[i]) continue;
     const FormedMatch& match = formed[i];
     for (int index : match.tickets) {
-      options_.metrics->TicketMatched(queue_id, now - rows[index].create_time);
+      metrics_.TicketMatched(queue_id, now - rows[index].create_time);
     }
-    if (match.sides.size() == 2) options_.metrics->Balance(queue_id, match.win_chance[0]);
+    if (match.sides.size() == 2) metrics_.Balance(queue_id, match.win_chance[0]);
     int bots = 0;
     for (const std::vector<SeatFill>& side : match.sides) {
       for (const SeatFill& fill : side) bots += fill.bot() ? 1 : 0;
     }
-    options_.metrics->BotSeats(queue_id, bots);
+    metrics_.BotSeats(queue_id, bots);
   }
 }
 
@@ -277,9 +274,7 @@ absl::Status Matchmaker::CreateOne(const FormedMatchRow& match, absl::Time now,
         !s.ok()) {
       return s;
     }
-    if (options_.metrics != nullptr) {
-      options_.metrics->Matches(match.queue_id, MatchmakerMetrics::Outcome::kCreated, 1);
-    }
+    metrics_.Matches(match.queue_id, MatchmakerMetrics::Outcome::kCreated, 1);
     absl::MutexLock lock(&report_mu_);
     ++report.created;
     return absl::OkStatus();
@@ -289,14 +284,12 @@ absl::Status Matchmaker::CreateOne(const FormedMatchRow& match, absl::Time now,
                   "its tickets are cancelled",
                   match.request_id, match.queue_id, created.status().ToString());
     if (absl::Status s = store_.AbandonMatch(match.request_id, now); !s.ok()) return s;
-    if (options_.metrics != nullptr) {
-      options_.metrics->Matches(match.queue_id, MatchmakerMetrics::Outcome::kRefused, 1);
-    }
+    metrics_.Matches(match.queue_id, MatchmakerMetrics::Outcome::kRefused, 1);
     absl::MutexLock lock(&report_mu_);
     ++report.refused;
     return absl::OkStatus();
   }
-  if (options_.metrics != nullptr) options_.metrics->CreationRetried();
+  metrics_.CreationRetried();
   absl::MutexLock lock(&report_mu_);
   if (report.retry++ == 0) {
     spdlog::warn("matchmaker: creating {} failed ({}); retried next pass", match.request_id,
@@ -339,10 +332,8 @@ absl::Status Matchmaker::CreatePending(absl::Time now, PassReport& report) {
 absl::StatusOr<PassReport> Matchmaker::RunPass(absl::Time now) {
   const absl::Time started = absl::Now();
   absl::StatusOr<PassReport> report = PassOverQueues(now);
-  if (options_.metrics != nullptr) {
-    options_.metrics->PassRan(report.ok());
-    options_.metrics->Timed(MatchmakerMetrics::Phase::kTotal, absl::Now() - started);
-  }
+  metrics_.PassRan(report.ok());
+  metrics_.Timed(MatchmakerMetrics::Phase::kTotal, absl::Now() - started);
   return report;
 }
 
@@ -360,12 +351,10 @@ absl::StatusOr<PassReport> Matchmaker::PassOverQueues(absl::Time now) {
       spdlog::error("matchmaker: queue {}: {}", queue.queue_id, s.ToString());
     }
   }
-  if (options_.metrics != nullptr) options_.metrics->KeepQueues(queue_ids);
+  metrics_.KeepQueues(queue_ids);
   const absl::Time creations = absl::Now();
   if (absl::Status s = CreatePending(now, report); !s.ok()) return s;
-  if (options_.metrics != nullptr) {
-    options_.metrics->Timed(MatchmakerMetrics::Phase::kCreate, absl::Now() - creations);
-  }
+  metrics_.Timed(MatchmakerMetrics::Phase::kCreate, absl::Now() - creations);
   return report;
 }
 

@@ -23,6 +23,7 @@
 #ifndef BONEYARD_SERVICES_MATCHMAKING_MATCHMAKER_H_
 #define BONEYARD_SERVICES_MATCHMAKING_MATCHMAKER_H_
 
+#include <memory>
 #include <string>
 #include <thread>
 #include <vector>
@@ -72,7 +73,8 @@ struct MatchmakerOptions {
   // How many of them are sent at once. Each waits for execution's commit, so more at once
   // share more of its fsyncs; execution's own connection pool bounds what this buys.
   int parallel_creations = 64;
-  // Where passes are counted and timed; null: nowhere. Must outlive the matchmaker.
+  // Where passes are counted and timed; null: a registry of the matchmaker's own that nobody
+  // serves. Must outlive the matchmaker.
   MatchmakerMetrics* metrics = nullptr;
 };
 
@@ -130,6 +132,11 @@ class Matchmaker {
   PgMatchmakingStore& store_;
   MatchCreator& creator_;
   const MatchmakerOptions options_;
+  // The metrics counted into: options_.metrics, or these when it is null (the code that
+  // counts is the same either way, as in execution's HostMetrics).
+  std::unique_ptr<prometheus::Registry> own_registry_;
+  std::unique_ptr<MatchmakerMetrics> own_metrics_;
+  MatchmakerMetrics& metrics_;
 
   // Created matches' confirmations, many to a transaction.
   BatchQueue<CreatedRecord, absl::Status> created_records_;

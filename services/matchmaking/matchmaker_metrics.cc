@@ -105,7 +105,8 @@ void MatchmakerMetrics::Timed(Phase phase, absl::Duration duration) {
 }
 
 void MatchmakerMetrics::Matches(const std::string& queue, Outcome outcome, int count) {
-  if (count > 0) QueueCounter(matches_, queue, {{"outcome", OutcomeName(outcome)}}).Increment(count);
+  if (count <= 0) return;
+  QueueCounter(matches_, queue, {{"outcome", OutcomeName(outcome)}}).Increment(count);
 }
 
 void MatchmakerMetrics::CreationRetried() { creation_retries_.Increment(); }

@@ -194,10 +194,10 @@ class PgMatchmakingStore {
   // InsertTicket for many one-player tickets in one transaction (pg_ticket_batch.cc): each
   // request's outcome, in order. Each is what InsertTicket would answer after finding the
   // player by token (UNAUTHENTICATED "unknown token") and the queue (NOT_FOUND); two requests
-  // of one batch for the same player are taken in order. When the transaction fails (another
-  // process inserted one of the players' tickets meanwhile; the database), every request is
-  // run again on its own, so one request's failure never fails the others.
-  std::vector<absl::StatusOr<TicketRow>> InsertSoloTickets(
+  // of one batch for the same player are taken in order. The transaction's own failure
+  // (another process inserted one of the players' tickets meanwhile; the database) is the
+  // error, with nothing stored: the caller then takes each request on its own.
+  absl::StatusOr<std::vector<absl::StatusOr<TicketRow>>> InsertSoloTickets(
       const std::vector<SoloTicketRequest>& requests);
   // The ticket with its seatings, or nullopt.
   absl::StatusOr<std::optional<TicketRow>> GetTicket(const std::string& ticket_id);
@@ -268,8 +268,6 @@ class PgMatchmakingStore {
                           std::optional<absl::Time> created_before = std::nullopt) const;
   bool HasLiveTicket(pqxx::work& tx, const std::string& player_id) const;
   bool PartyHasLiveTicket(pqxx::work& tx, const std::string& party_id) const;
-  // One request of InsertSoloTickets on its own.
-  absl::StatusOr<TicketRow> InsertSoloTicket(const SoloTicketRequest& request);
 
   PgPool& pool_;
   const std::string schema_;

@@ -43,26 +43,7 @@ absl::Status Searching(const std::string& player_id) {
 
 }  // namespace
 
-absl::StatusOr<TicketRow> PgMatchmakingStore::InsertSoloTicket(const SoloTicketRequest& request) {
-  absl::StatusOr<std::optional<std::string>> player = PlayerWithTokenHash(request.token_hash);
-  if (!player.ok()) return player.status();
-  if (!player->has_value()) return absl::UnauthenticatedError("unknown token");
-  absl::StatusOr<std::optional<QueueRow>> queue = GetQueue(request.queue_id);
-  if (!queue.ok()) return queue.status();
-  if (!queue->has_value()) return UnknownQueue(request.queue_id);
-  const TicketRow row{.ticket_id = request.ticket_id,
-                      .queue_id = request.queue_id,
-                      .party_id = "",
-                      .state = kTicketSearching,
-                      .match_request = "",
-                      .players = {**player},
-                      .create_time = request.create_time,
-                      .update_time = request.create_time,
-                      .seatings = {}};
-  return InsertTicket(row, **player, request.request_id, request.digest);
-}
-
-std::vector<absl::StatusOr<TicketRow>> PgMatchmakingStore::InsertSoloTickets(
+absl::StatusOr<std::vector<absl::StatusOr<TicketRow>>> PgMatchmakingStore::InsertSoloTickets(
     const std::vector<SoloTicketRequest>& requests) {
   const size_t n = requests.size();
   std::vector<std::string> players(n);  // by request; empty: settled without a player
@@ -169,16 +150,9 @@ std::vector<absl::StatusOr<TicketRow>> PgMatchmakingStore::InsertSoloTickets(
     return absl::OkStatus();
   });
 
+  if (!batch.ok()) return batch;
   std::vector<absl::StatusOr<TicketRow>> outcomes;
   outcomes.reserve(n);
-  if (!batch.ok()) {
-    // A unique index answered a concurrent insert elsewhere, or the database failed: each
-    // request again on its own, with its own answer.
-    for (const SoloTicketRequest& request : requests) {
-      outcomes.push_back(InsertSoloTicket(request));
-    }
-    return outcomes;
-  }
   for (size_t i = 0; i < n; ++i) {
     if (!settled[i].has_value()) {
       outcomes.push_back(TicketRow{.ticket_id = requests[i].ticket_id,

@@ -136,21 +136,23 @@ std::vector<absl::StatusOr<v1::Ticket>> MatchmakingLogic::CommitTickets(
     solos.push_back(*jobs[i].solo);
     solo_jobs.push_back(i);
   }
-  bool any = false;
+  std::vector<bool> alone(jobs.size(), true);
   if (!solos.empty()) {
-    std::vector<absl::StatusOr<TicketRow>> stored = store_.InsertSoloTickets(solos);
-    for (size_t k = 0; k < solo_jobs.size(); ++k) {
-      if (!stored[k].ok()) {
-        answers[solo_jobs[k]] = stored[k].status();
-        continue;
-      }
-      answers[solo_jobs[k]] = ToProto(*stored[k], stored[k]->players.front());
-      any = true;
+    absl::StatusOr<std::vector<absl::StatusOr<TicketRow>>> stored =
+        store_.InsertSoloTickets(solos);
+    // The batch's transaction failed (another process inserted one of its players' tickets
+    // meanwhile, or the database): each request again on its own, with its own answer.
+    for (size_t k = 0; stored.ok() && k < solo_jobs.size(); ++k) {
+      alone[solo_jobs[k]] = false;
+      const absl::StatusOr<TicketRow>& row = (*stored)[k];
+      answers[solo_jobs[k]] =
+          row.ok() ? absl::StatusOr<v1::Ticket>(ToProto(*row, row->players.front()))
+                   : absl::StatusOr<v1::Ticket>(row.status());
     }
   }
+  bool any = false;
   for (size_t i = 0; i < jobs.size(); ++i) {
-    if (jobs[i].solo.has_value()) continue;
-    answers[i] = CreateTicketAlone(jobs[i].token, jobs[i].request);
+    if (alone[i]) answers[i] = CreateTicketAlone(jobs[i].token, jobs[i].request);
     any = any || answers[i].ok();
   }
   if (any && options_.on_ticket) options_.on_ticket();

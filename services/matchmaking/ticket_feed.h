@@ -1,9 +1,10 @@
 // WatchTicket's change feed: one thread reads, every `interval`, which of the watched tickets
-// changed (their row's version, PgMatchmakingStore::TicketVersions, differs), how many tickets each queue has searching and the
-// queues' settings, and wakes the watchers whose ticket changed. A watcher then reads its ticket
-// once; between changes it builds its search progress from what the feed read. So the database
-// sees two or three reads per interval however many watch, instead of several per watcher
-// (docs/matchmaking.md). Changes made by any process are seen: the feed reads the table.
+// changed (their row's version, PgMatchmakingStore::TicketVersions, differs), how many tickets each
+// queue has searching and the queues' settings, and wakes the watchers whose ticket changed. A
+// watcher then reads its ticket once; between changes it builds its search progress from what the
+// feed read. So the database sees three reads per interval however many watch, instead of
+// several per watcher (docs/matchmaking.md). Changes made by any process are seen: the feed reads
+// the table.
 //
 //   TicketFeed feed(store, {.interval = absl::Milliseconds(200)});
 //   TicketFeed::Watch watch(feed, ticket_id);

@@ -346,7 +346,7 @@ TEST_F(TicketsTest, MatchHistoryOfAPlayerWithoutMatchesAndItsErrors) {
 // A batch of good and bad requests together: each gets the answer it would get alone, in order,
 // and the bad ones change nothing.
 TEST_F(TicketsTest, InABatchEachRequestGetsItsOwnAnswerAndTheBadOnesHarmNoOther) {
-  const std::vector<std::string> tokens = Players(5);
+  const std::vector<std::string> tokens = Players(7);  // p5 and p6 for the failing batch
   v1::Ticket p3_ticket, p4_ticket;
   ASSERT_TRUE(Queue(tokens[3], "queues/muggins", &p3_ticket, "", "req-3").ok());
   ASSERT_TRUE(Queue(tokens[4], "queues/muggins", &p4_ticket).ok());  // p4 searches already
@@ -361,7 +361,7 @@ TEST_F(TicketsTest, InABatchEachRequestGetsItsOwnAnswerAndTheBadOnesHarmNoOther)
                              .ticket_id = ticket_id,
                              .create_time = absl::FromUnixMicros(absl::ToUnixMicros(absl::Now()))};
   };
-  const std::vector<absl::StatusOr<TicketRow>> outcomes = store_->InsertSoloTickets({
+  const auto batch = store_->InsertSoloTickets({
       request(tokens[0], "muggins", "", "t0"),           // good
       request("not-a-token", "muggins", "", "bad1"),     // unknown token
       request(tokens[1], "no-such-queue", "", "bad2"),   // unknown queue
@@ -373,6 +373,9 @@ TEST_F(TicketsTest, InABatchEachRequestGetsItsOwnAnswerAndTheBadOnesHarmNoOther)
       request(tokens[1], "forty-two", "req-1", "bad7"),  // a repeat of t1, in the batch
       request(tokens[2], "forty-two", "", "t2"),         // good
   });
+  // Answered by the batch's own transaction, not by a fallback one at a time.
+  ASSERT_TRUE(batch.ok()) << batch.status();
+  const std::vector<absl::StatusOr<TicketRow>>& outcomes = *batch;
   ASSERT_EQ(outcomes.size(), 10u);
   ASSERT_TRUE(outcomes[0].ok()) << outcomes[0].status();
   EXPECT_EQ(outcomes[0]->ticket_id, "t0");
@@ -400,6 +403,13 @@ TEST_F(TicketsTest, InABatchEachRequestGetsItsOwnAnswerAndTheBadOnesHarmNoOther)
   }
   EXPECT_EQ(std::count(after.begin(), after.end(), '\n'),
             std::count(before.begin(), before.end(), '\n') + 3);
+
+  // A batch whose transaction fails (here a ticket id taken already) stores nothing of it and
+  // says so, for the caller to take each request alone.
+  const auto failed = store_->InsertSoloTickets(
+      {request(tokens[5], "muggins", "", "t5"), request(tokens[6], "muggins", "", "t0")});
+  EXPECT_FALSE(failed.ok());
+  EXPECT_EQ(Tickets(), after);
 }
 
 // Through the service: many players queue at once, so their tickets share transactions; each
