@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Configure and build boneyard with CMake.
 # Usage: deploy/build.sh                 everything (programs, tests, benchmarks): Release, build/
-#        deploy/build.sh --programs      only the programs: boneyard, boneyard-execution and
-#                                        boneyard-ratings (what demo.sh and up.sh run), in the
+#        deploy/build.sh --programs      only the programs: boneyard, boneyard-execution,
+#                                        boneyard-ratings, boneyard-matchmaking and boneyard-web
+#                                        (what demo.sh and up.sh run), in the
 #                                        same build/ tree, so a later full build reuses them
 #        deploy/build.sh PRESET          a preset from CMakePresets.json: release, sanitize,
 #                                        clang-thread-safety
@@ -13,7 +14,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 
 # The programs a user runs; tests and benchmarks are most of a full build's time.
-programs=(boneyard boneyard-execution boneyard-ratings)
+programs=(boneyard boneyard-execution boneyard-ratings boneyard-matchmaking boneyard-web)
 
 preset=""
 targets=()

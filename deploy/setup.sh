@@ -30,7 +30,15 @@ packages=(
   libcpp-httplib-dev  # tests: an HTTP client for /metrics
   libjemalloc-dev     # the programs' allocator (CMakeLists.txt: BONEYARD_JEMALLOC)
   libssl-dev          # services/common: HMAC-SHA256 for tamper-evident page tokens
+  libboost-dev        # services/web: HTTP and event streams on Boost.Beast (header-only)
+  chromium            # tests/web: the pages tested in a real, headless browser
 )
+# The web pages are bundled with Node.js and npm at build time. The machine's own Node.js is
+# used when there is one (it may come from another repository than Debian's, with npm inside);
+# otherwise Debian's.
+if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+  packages+=(nodejs npm)
+fi
 
 missing=()
 for pkg in "${packages[@]}"; do

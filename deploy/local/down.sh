@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Stops what deploy/local/up.sh started: the matchmaking service (SIGTERM: the pass under way
+# Stops what deploy/local/up.sh started: the web app (its event streams end), the matchmaking service (SIGTERM: the pass under way
 # ends; a match formed but not yet created is created by the next start), the execution service (SIGTERM: it finishes in-flight
 # calls and flushes its event log; results not yet delivered stay in its outbox), then the
 # ratings service (SIGTERM: it commits the results it has accepted), each killed after 30 s,
@@ -31,6 +31,7 @@ stop() {
   rm -f "$pid_file"
 }
 
+stop web
 stop matchmaking
 stop execution
 stop ratings

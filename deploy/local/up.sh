@@ -12,6 +12,8 @@
 # operator's secret) and var/results_token (what execution presents to ratings and matchmaking
 # with results), both made on first start, var/log/{ratings,execution,matchmaking}.log and
 # var/run/NAME.pid.
+# The web app (dashboard, lobby, play pages) is served on http://127.0.0.1:8080/
+# (BONEYARD_WEB_LISTEN; BONEYARD_WEB_FLAGS adds flags).
 # Ports: execution gRPC 127.0.0.1:50051 and metrics http://127.0.0.1:9464/metrics, ratings gRPC
 # 127.0.0.1:50061 and metrics http://127.0.0.1:9465/metrics, matchmaking gRPC 127.0.0.1:50071
 # and metrics http://127.0.0.1:9466/metrics, PostgreSQL 5433. Override with
@@ -33,6 +35,7 @@ ratings_listen=${BONEYARD_RATINGS_LISTEN:-127.0.0.1:50061}
 ratings_metrics=${BONEYARD_RATINGS_METRICS_LISTEN:-127.0.0.1:9465}
 matchmaking_listen=${BONEYARD_MATCHMAKING_LISTEN:-127.0.0.1:50071}
 matchmaking_metrics=${BONEYARD_MATCHMAKING_METRICS_LISTEN:-127.0.0.1:9466}
+web_listen=${BONEYARD_WEB_LISTEN:-127.0.0.1:8080}
 pg_port=${BONEYARD_PG_PORT:-5433}
 var="${BONEYARD_VAR_DIR:-$root/var}"
 bin="$root/build/bin"
@@ -127,5 +130,14 @@ start matchmaking "$bin/boneyard-matchmaking" \
 # server listens only after the database and migrations are ready).
 wait_ready matchmaking bash -c "exec 3<>/dev/tcp/${matchmaking_listen%:*}/${matchmaking_listen##*:}"
 echo "up: matchmaking serving on $matchmaking_listen (metrics http://$matchmaking_metrics/metrics, log $var/log/matchmaking.log)"
+# shellcheck disable=SC2086
+start web "$bin/boneyard-web" \
+  --listen="$web_listen" --database_url="$database_url" --operator_token_file="$token_file" \
+  --execution_target="$listen" --matchmaking_target="$matchmaking_listen" \
+  --ratings_target="$ratings_listen" --execution_metrics_url="http://$metrics/metrics" \
+  --matchmaking_metrics_url="http://$matchmaking_metrics/metrics" \
+  ${BONEYARD_WEB_FLAGS:-}
+wait_ready web bash -c "exec 3<>/dev/tcp/${web_listen%:*}/${web_listen##*:}"
+echo "up: web app on http://$web_listen/ (sign in with the operator token; log $var/log/web.log)"
 echo "up: operator token in $token_file; for the CLI:"
 echo "      export BONEYARD_TARGET=$listen BONEYARD_RATINGS_TARGET=$ratings_listen BONEYARD_OPERATOR_TOKEN=\$(cat $token_file)"

@@ -21,6 +21,8 @@ namespace {
 
 constexpr char kPlayersPrefix[] = "players/";
 constexpr char kQueuesPrefix[] = "queues/";
+// GetPlayer's alias for the caller, so no player may take it as an id.
+constexpr char kMe[] = "me";
 
 // The fields UpdateQueue may change (the rest never do).
 constexpr const char* kUpdatableQueueFields[] = {"display_name", "rules",   "rated",
@@ -227,6 +229,9 @@ absl::StatusOr<v1::CreatePlayerResponse> MatchmakingLogic::CreatePlayer(
   }
   if (absl::Status s = validation::CheckEnum("kind", request.kind()); !s.ok()) return s;
   if (absl::Status s = validation::CheckId("player_id", request.player_id()); !s.ok()) return s;
+  if (request.player_id() == kMe) {
+    return absl::InvalidArgumentError("player_id: \"me\" is reserved (players/me is the caller)");
+  }
   if (absl::Status s = CheckDisplayName(request.display_name()); !s.ok()) return s;
 
   PlayerRow row{.player_id = request.player_id(),
@@ -243,9 +248,18 @@ absl::StatusOr<v1::CreatePlayerResponse> MatchmakingLogic::CreatePlayer(
   return response;
 }
 
-absl::StatusOr<v1::PlayerAccount> MatchmakingLogic::GetPlayer(const v1::GetPlayerRequest& request) {
+absl::StatusOr<v1::PlayerAccount> MatchmakingLogic::GetPlayer(
+    const std::optional<std::string>& token, const v1::GetPlayerRequest& request) {
   absl::StatusOr<std::string> id = ParsePlayerName(request.name());
   if (!id.ok()) return id.status();
+  if (*id == kMe) {
+    absl::StatusOr<std::optional<std::string>> player = PlayerOf(token);
+    if (!player.ok()) return player.status();
+    if (!player->has_value()) {
+      return absl::UnauthenticatedError("players/me needs a player's token");
+    }
+    *id = **player;
+  }
   absl::StatusOr<std::optional<PlayerRow>> row = store_.GetPlayer(*id);
   if (!row.ok()) return row.status();
   if (!row->has_value()) {

@@ -94,7 +94,9 @@ class MatchmakingLogic {
   // All of them block on the database.
   absl::StatusOr<v1::CreatePlayerResponse> CreatePlayer(const std::optional<std::string>& token,
                                                         const v1::CreatePlayerRequest& request);
-  absl::StatusOr<v1::PlayerAccount> GetPlayer(const v1::GetPlayerRequest& request);
+  // Public, but "players/me" needs the player's own token.
+  absl::StatusOr<v1::PlayerAccount> GetPlayer(const std::optional<std::string>& token,
+                                              const v1::GetPlayerRequest& request);
   absl::StatusOr<v1::ListPlayersResponse> ListPlayers(const v1::ListPlayersRequest& request);
   absl::StatusOr<v1::RotatePlayerTokenResponse> RotatePlayerToken(
       const std::optional<std::string>& token, const v1::RotatePlayerTokenRequest& request);

@@ -25,10 +25,10 @@ grpc::Status MatchmakingServiceImpl::CreatePlayer(grpc::ServerContext* context,
   return Reply(logic_.CreatePlayer(BearerToken(*context), *request), response);
 }
 
-grpc::Status MatchmakingServiceImpl::GetPlayer(grpc::ServerContext*,
+grpc::Status MatchmakingServiceImpl::GetPlayer(grpc::ServerContext* context,
                                                const v1::GetPlayerRequest* request,
                                                v1::PlayerAccount* response) {
-  return Reply(logic_.GetPlayer(*request), response);
+  return Reply(logic_.GetPlayer(BearerToken(*context), *request), response);
 }
 
 grpc::Status MatchmakingServiceImpl::ListPlayers(grpc::ServerContext*,

@@ -127,10 +127,11 @@ class MatchmakingTest : public ::testing::Test {
     return stub_->CreatePlayer(Context(token).get(), request, response);
   }
 
-  grpc::Status Get(const std::string& name, v1::PlayerAccount* player) {
+  grpc::Status Get(const std::string& name, v1::PlayerAccount* player,
+                   std::optional<std::string> token = std::nullopt) {
     v1::GetPlayerRequest request;
     request.set_name(name);
-    return stub_->GetPlayer(Context().get(), request, player);
+    return stub_->GetPlayer(Context(token).get(), request, player);
   }
 
   grpc::Status Rotate(const std::string& name, std::optional<std::string> token,

@@ -47,6 +47,32 @@ TEST_F(PlayersTest, CreateGetAndTheTokenIsStoredOnlyAsAHash) {
   EXPECT_THAT(rows, HasSubstr(absl::BytesToHexString(TokenHash(created.token()))));
 }
 
+// "players/me" is whoever's token the call carries: how the web app learns whose a token is.
+TEST_F(PlayersTest, PlayersMeIsTheTokensOwnerAndNeedsAPlayersToken) {
+  v1::CreatePlayerResponse ann;
+  ASSERT_TRUE(Create("ann", "Ann", &ann).ok());
+  v1::CreatePlayerResponse bob;
+  ASSERT_TRUE(Create("bob", "Bob", &bob).ok());
+  v1::PlayerAccount got;
+  ASSERT_TRUE(Get("players/me", &got, bob.token()).ok());
+  EXPECT_EQ(got.name(), "players/bob");
+  ASSERT_TRUE(Get("players/me", &got, ann.token()).ok());
+  EXPECT_EQ(got.name(), "players/ann");
+  for (const std::optional<std::string>& token :
+       {std::optional<std::string>(), std::optional<std::string>("not-a-token-of-anyone"),
+        std::optional<std::string>(kOperatorToken)}) {
+    grpc::Status status = Get("players/me", &got, token);
+    EXPECT_EQ(status.error_code(), grpc::StatusCode::UNAUTHENTICATED);
+  }
+  // Nobody may take the alias as an id.
+  const std::string before = Snapshot();
+  v1::CreatePlayerResponse me;
+  grpc::Status status = Create("me", "Me", &me);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(status.error_message(), HasSubstr("player_id"));
+  EXPECT_EQ(Snapshot(), before);
+}
+
 TEST_F(PlayersTest, IdsAndDisplayNamesAreUniqueNamesWithoutRegardToCase) {
   v1::CreatePlayerResponse created;
   ASSERT_TRUE(Create("ann", "Ann", &created).ok());

@@ -1,0 +1,74 @@
+// The services behind the web app, as gRPC stubs with the calls the web API
+// makes: each takes the credential to present (a session's operator or player
+// token, a seat token) and answers with absl::Status, so the logic above knows
+// no gRPC.
+#ifndef BONEYARD_SERVICES_WEB_BACKENDS_H_
+#define BONEYARD_SERVICES_WEB_BACKENDS_H_
+
+#include <grpcpp/grpcpp.h>
+
+#include <memory>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "boneyard/v1/execution.grpc.pb.h"
+#include "boneyard/v1/matchmaking.grpc.pb.h"
+#include "boneyard/v1/ratings.grpc.pb.h"
+
+namespace boneyard::web {
+
+struct BackendTargets {
+  std::string execution;    // host:port
+  std::string matchmaking;  // host:port; empty: no lobby
+  std::string ratings;      // host:port; empty: no leaderboards
+};
+
+class Backends {
+ public:
+  explicit Backends(const BackendTargets &targets);
+
+  // For the relays' streams.
+  v1::ExecutionService::Stub &execution() { return *execution_; }
+  v1::MatchmakingService::Stub *matchmaking() { return matchmaking_.get(); }
+  const BackendTargets &targets() const { return targets_; }
+  // A context with `token` as its bearer credential (none when empty) and, for
+  // unary calls, a deadline.
+  static std::shared_ptr<grpc::ClientContext> Context(const std::string &token, bool unary = true);
+
+  // Execution.
+  absl::StatusOr<v1::ListMatchesResponse> ListMatches(const v1::ListMatchesRequest &request);
+  absl::StatusOr<v1::Match> GetMatch(const std::string &name);
+  absl::StatusOr<v1::Match> AbortMatch(const std::string &token, const std::string &name,
+                                       const std::string &reason);
+  absl::StatusOr<v1::Record> GetRecord(const std::string &name);
+  absl::StatusOr<v1::SeatView> SubmitAction(const std::string &seat_token,
+                                            const v1::SubmitActionRequest &request);
+  // Matchmaking.
+  absl::StatusOr<v1::PlayerAccount> GetPlayer(const std::string &token, const std::string &name);
+  absl::StatusOr<v1::CreatePlayerResponse> CreatePlayer(const v1::CreatePlayerRequest &request);
+  absl::StatusOr<v1::ListQueuesResponse> ListQueues();
+  absl::StatusOr<v1::Ticket> CreateTicket(const std::string &token,
+                                          const v1::CreateTicketRequest &request);
+  absl::StatusOr<v1::Ticket> GetTicket(const std::string &token, const std::string &name);
+  absl::StatusOr<v1::Ticket> CancelTicket(const std::string &token, const std::string &name);
+  // Ratings.
+  absl::StatusOr<v1::ListLeaderboardResponse> ListLeaderboard(
+      const v1::ListLeaderboardRequest &request);
+  // Whether a service answers its health check as SERVING ("execution",
+  // "matchmaking", "ratings"); false for one not configured.
+  bool Serving(const std::string &service);
+
+ private:
+  const BackendTargets targets_;
+  std::shared_ptr<grpc::Channel> execution_channel_;
+  std::shared_ptr<grpc::Channel> matchmaking_channel_;
+  std::shared_ptr<grpc::Channel> ratings_channel_;
+  std::unique_ptr<v1::ExecutionService::Stub> execution_;
+  std::unique_ptr<v1::MatchmakingService::Stub> matchmaking_;
+  std::unique_ptr<v1::RatingsService::Stub> ratings_;
+};
+
+}  // namespace boneyard::web
+
+#endif  // BONEYARD_SERVICES_WEB_BACKENDS_H_

@@ -1,0 +1,101 @@
+// The single page: loads the session, draws the top bar and the page of the current path.
+// Pages for operators and pages for players each need that role's session; without one the
+// sign-in form is shown in place, and the page follows once signed in.
+import { useEffect, useState } from 'preact/hooks';
+import { del, get, setCsrfToken, setUnauthenticatedHandler } from './api.js';
+import { TopBar } from './components/TopBar.jsx';
+import { Audit } from './pages/Audit.jsx';
+import { Lobby } from './pages/Lobby.jsx';
+import { Match } from './pages/Match.jsx';
+import { Matches } from './pages/Matches.jsx';
+import { Overview } from './pages/Overview.jsx';
+import { Play } from './pages/Play.jsx';
+import { SignIn } from './pages/SignIn.jsx';
+import { Link, matchRoute, navigate, useLocation } from './router.js';
+
+const pages = {
+  overview: { role: 'operator', Page: Overview },
+  matches: { role: 'operator', Page: Matches },
+  match: { role: 'operator', Page: Match },
+  audit: { role: 'operator', Page: Audit },
+  lobby: { role: 'player', Page: Lobby },
+  play: { role: 'player', Page: Play },
+};
+
+const home = (role) => (role === 'operator' ? '/ops' : '/lobby');
+
+export function App() {
+  const { path, query } = useLocation();
+  // undefined while GET /api/session is under way, null when signed out.
+  const [session, setSession] = useState(undefined);
+
+  const adopt = (value) => {
+    setCsrfToken(value ? value.csrf_token : '');
+    setSession(value);
+  };
+
+  useEffect(() => {
+    setUnauthenticatedHandler(() => adopt(null));
+    get('/api/session').then(adopt, () => adopt(null));
+  }, []);
+
+  const onSignedIn = (value) => {
+    adopt(value);
+    const page = pages[matchRoute(location.pathname).name];
+    if (!page || page.role !== value.role) navigate(home(value.role), { replace: true });
+  };
+
+  const onSignOut = async () => {
+    try {
+      await del('/api/session');
+    } catch {
+      // Signed out here either way; the server's session times out on its own.
+    }
+    adopt(null);
+    navigate('/');
+  };
+
+  const route = matchRoute(path);
+  const page = pages[route.name];
+  const signedInAtStart = session && route.name === 'signin';
+  useEffect(() => {
+    if (signedInAtStart) navigate(home(session.role), { replace: true });
+  }, [signedInAtStart]);
+
+  let body;
+  if (session === undefined) {
+    body = <p class="muted">Loading…</p>;
+  } else if (route.name === 'notfound') {
+    body = (
+      <section class="card">
+        <h1>Not found</h1>
+        <p>
+          There is no page at <code>{path}</code>. <Link href="/">Go to the start</Link>.
+        </p>
+      </section>
+    );
+  } else if (signedInAtStart) {
+    body = null;
+  } else if (!session) {
+    const notice = page ? `Sign in as ${page.role === 'operator' ? 'an operator' : 'a player'} to see this page.` : '';
+    body = <SignIn onSignedIn={onSignedIn} notice={notice} />;
+  } else if (page.role !== session.role) {
+    body = (
+      <section class="card">
+        <h1>Not for {session.role}s</h1>
+        <p>
+          This page is for {page.role}s. <Link href={home(session.role)}>Back to your start page</Link>.
+        </p>
+      </section>
+    );
+  } else {
+    body = <page.Page key={path} params={route.params} query={query} session={session} />;
+  }
+
+  return (
+    <>
+      <TopBar session={session} path={path} onSignOut={onSignOut} />
+      <main>{body}</main>
+    </>
+  );
+}

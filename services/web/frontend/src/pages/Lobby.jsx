@@ -1,0 +1,143 @@
+// The lobby: the queues, joining one, and the ticket's search followed live until it is
+// matched (then into the match), cancelled or expired. The ticket id is kept in the URL
+// (/lobby?ticket=ID) so a reload goes on following the same ticket.
+import { useEffect, useState } from 'preact/hooks';
+import { del, get, post } from '../api.js';
+import { ErrorNote } from '../components/ErrorNote.jsx';
+import { useEventStream } from '../events.js';
+import { enumName, formatSeconds, gameName, resourceId } from '../format.js';
+import { navigate } from '../router.js';
+
+export function formatText(format) {
+  if (!format) return '';
+  if (format.head_to_head) return 'head to head';
+  if (format.free_for_all) {
+    const { min_players: min, max_players: max } = format.free_for_all;
+    return min === max ? `table of ${max}` : `table of ${min}–${max}`;
+  }
+  if (format.teams) return `${format.teams.teams} teams of ${format.teams.team_size}`;
+  return '';
+}
+
+const finalStates = ['MATCHED', 'CANCELLED', 'EXPIRED'];
+
+function Waited({ since }) {
+  const start = Date.parse(since);
+  const [now, setNow] = useState(Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, []);
+  if (Number.isNaN(start)) return null;
+  return <span class="muted">searching for {formatSeconds(Math.max(0, (now - start) / 1000))}</span>;
+}
+
+function TicketPanel({ ticketId, queues, onDone, onState }) {
+  const path = `/api/tickets/${encodeURIComponent(ticketId)}`;
+  const [ticket, setTicket] = useState(null);
+  const [error, setError] = useState(null);
+  const state = ticket ? enumName(ticket.state) : '';
+  const searching = !ticket || !finalStates.includes(state);
+
+  useEffect(() => {
+    get(path).then((t) => setTicket((current) => current || t), setError);
+  }, [path]);
+  const status = useEventStream(searching ? `${path}/events` : null, { ticket: setTicket, error: setError });
+
+  useEffect(() => {
+    onState(state);
+    if (state === 'MATCHED') navigate(`/play/${encodeURIComponent(ticketId)}`);
+  }, [state]);
+
+  const cancel = async () => {
+    try {
+      setTicket(await del(path));
+    } catch (e) {
+      setError(e);
+    }
+  };
+  const queue = ticket && queues.find((q) => q.name === ticket.queue);
+  return (
+    <section class="card ticket" data-testid="ticket" data-state={state}>
+      <h2>{queue ? queue.display_name : ticket ? ticket.queue : 'Your ticket'}</h2>
+      <p>
+        <span class={`chip state-${state.toLowerCase()}`} data-testid="ticket-state">
+          {state || '…'}
+        </span>{' '}
+        {state === 'SEARCHING' && <Waited since={ticket.create_time} />}
+        {state === 'MATCHED' && <span>Taking you to your match…</span>}
+        {state === 'EXPIRED' && <span>No match was found in time.</span>}
+        {status === 'reconnecting' && <span class="muted"> reconnecting…</span>}
+      </p>
+      <ErrorNote error={error} />
+      {searching ? (
+        <button type="button" class="secondary" onClick={cancel} data-testid="cancel-ticket">
+          Cancel
+        </button>
+      ) : (
+        state !== 'MATCHED' && (
+          <button type="button" onClick={onDone} data-testid="back-to-queues">
+            Back to the queues
+          </button>
+        )
+      )}
+    </section>
+  );
+}
+
+export function Lobby({ query }) {
+  const ticketId = query.get('ticket') || '';
+  const [queues, setQueues] = useState(null);
+  const [error, setError] = useState(null);
+  const [joining, setJoining] = useState('');
+  const [ticketState, setTicketState] = useState('');
+  // One search at a time: joining again waits until this ticket is over.
+  const searching = ticketId !== '' && !finalStates.includes(ticketState);
+
+  useEffect(() => {
+    get('/api/queues').then((answer) => setQueues(answer.queues || []), setError);
+  }, []);
+
+  const join = async (queue) => {
+    setJoining(queue);
+    setError(null);
+    try {
+      const ticket = await post('/api/tickets', { queue, party: '' });
+      navigate(`/lobby?ticket=${encodeURIComponent(resourceId(ticket.name))}`, { replace: true });
+    } catch (e) {
+      setError(e);
+    } finally {
+      setJoining('');
+    }
+  };
+
+  return (
+    <div class="page-lobby">
+      <h1>Lobby</h1>
+      <ErrorNote error={error} />
+      {ticketId && <TicketPanel key={ticketId} ticketId={ticketId} queues={queues || []} onState={setTicketState} onDone={() => navigate('/lobby', { replace: true })} />}
+      {queues === null ? (
+        !error && <p class="muted">Loading…</p>
+      ) : queues.length === 0 ? (
+        <p class="muted">There are no queues yet.</p>
+      ) : (
+        <ul class="queues" data-testid="queues">
+          {queues.map((q) => (
+            <li key={q.name} class="card queue" data-testid="queue" data-queue={q.name}>
+              <div>
+                <h2>{q.display_name || resourceId(q.name)}</h2>
+                <p class="muted">
+                  {gameName(q.game)} · {formatText(q.format)}
+                  {q.rated ? ' · rated' : ' · casual'}
+                </p>
+              </div>
+              <button type="button" disabled={searching || joining !== ''} onClick={() => join(q.name)} data-testid="join">
+                {joining === q.name ? 'Joining…' : 'Join'}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}

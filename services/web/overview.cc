@@ -1,0 +1,188 @@
+#include "services/web/overview.h"
+
+#include <httplib.h>
+
+#include <utility>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "services/web/prometheus_text.h"
+#include "spdlog/spdlog.h"
+
+namespace boneyard::web {
+namespace {
+
+constexpr int kMatchPages = 20;  // at most 20,000 live matches counted per sample
+constexpr const char *kServices[] = {"execution", "matchmaking", "ratings"};
+
+std::string TimeText(absl::Time t) {
+  return absl::FormatTime("%Y-%m-%dT%H:%M:%SZ", t, absl::UTCTimeZone());
+}
+
+// A /metrics page's samples; empty when it cannot be read (the overview shows
+// what it has).
+std::vector<MetricSample> Scrape(const std::string &url) {
+  if (url.empty()) return {};
+  // "http://host:port/path"
+  const std::string rest = absl::StartsWith(url, "http://") ? url.substr(7) : url;
+  const std::size_t slash = rest.find('/');
+  const std::string host = rest.substr(0, slash);
+  const std::string path = slash == std::string::npos ? "/metrics" : rest.substr(slash);
+  httplib::Client client(absl::StrCat("http://", host));
+  client.set_connection_timeout(2);
+  client.set_read_timeout(2);
+  httplib::Result result = client.Get(path.c_str());
+  if (!result || result->status != 200) return {};
+  return ParsePrometheusText(result->body);
+}
+
+}  // namespace
+
+Overview::Overview(Backends &backends, OverviewOptions options)
+    : backends_(backends), options_(std::move(options)) {}
+
+Overview::~Overview() {
+  {
+    absl::MutexLock lock(&mu_);
+    stopping_ = true;
+  }
+  if (thread_.joinable()) thread_.join();
+}
+
+void Overview::Start() {
+  thread_ = std::thread([this] { Loop(); });
+}
+
+void Overview::Loop() {
+  while (true) {
+    SampleNow();
+    absl::MutexLock lock(&mu_);
+    const absl::Time wake = absl::Now() + options_.interval;
+    while (!stopping_ && absl::Now() < wake) {
+      mu_.AwaitWithDeadline(absl::Condition(&stopping_), wake);
+    }
+    if (stopping_) return;
+  }
+}
+
+nlohmann::json Overview::Sample() {
+  const absl::Time now = absl::Now();
+  nlohmann::json out = {{"time", TimeText(now)}};
+
+  nlohmann::json services = nlohmann::json::array();
+  for (const char *name : kServices) {
+    services.push_back({{"name", name}, {"serving", backends_.Serving(name)}});
+  }
+  out["services"] = std::move(services);
+
+  nlohmann::json live = nlohmann::json::object();
+  int live_total = 0;
+  v1::ListMatchesRequest request;
+  request.set_state(v1::Match::ACTIVE);
+  request.set_page_size(1000);
+  for (int page = 0; page < kMatchPages; ++page) {
+    absl::StatusOr<v1::ListMatchesResponse> matches = backends_.ListMatches(request);
+    if (!matches.ok()) break;
+    for (const v1::Match &m : matches->matches()) {
+      live[m.game()] = live.value(m.game(), 0) + 1;
+      ++live_total;
+    }
+    if (matches->next_page_token().empty()) break;
+    request.set_page_token(matches->next_page_token());
+  }
+  out["live_matches"] = std::move(live);
+
+  const std::vector<MetricSample> execution = Scrape(options_.execution_metrics_url);
+  const Counters counters{
+      .time = now,
+      .events = SumOf(execution, "boneyard_events_total"),
+      .finished = SumOf(execution, "boneyard_matches_ended_total", {{"state", "finished"}})};
+  double actions_per_second = 0;
+  double finished_per_minute = 0;
+  {
+    absl::MutexLock lock(&mu_);
+    if (previous_.has_value() && !execution.empty()) {
+      const double seconds = absl::ToDoubleSeconds(now - previous_->time);
+      if (seconds > 0) {
+        actions_per_second = std::max(0.0, counters.events - previous_->events) / seconds;
+        finished_per_minute = 60 * std::max(0.0, counters.finished - previous_->finished) / seconds;
+      }
+    }
+    if (!execution.empty()) previous_ = counters;
+  }
+  out["actions_per_second"] = actions_per_second;
+  out["finished_per_minute"] = finished_per_minute;
+  out["results_parked"] = SumOf(execution, "boneyard_outbox_parked_total");
+
+  const std::vector<MetricSample> matchmaking = Scrape(options_.matchmaking_metrics_url);
+  nlohmann::json queues = nlohmann::json::array();
+  int searching_total = 0;
+  if (absl::StatusOr<v1::ListQueuesResponse> listed = backends_.ListQueues(); listed.ok()) {
+    for (const v1::Queue &q : listed->queues()) {
+      const std::string id = q.name().substr(q.name().find('/') + 1);
+      // The matchmaker labels its gauges with the queue's id.
+      const double searching =
+          SumOf(matchmaking, "boneyard_matchmaker_tickets_searching", {{"queue", id}});
+      searching_total += static_cast<int>(searching);
+      queues.push_back(
+          {{"queue", q.name()},
+           {"display_name", q.display_name()},
+           {"game", q.game()},
+           {"searching", searching},
+           {"oldest_wait_seconds",
+            SumOf(matchmaking, "boneyard_matchmaker_oldest_wait_seconds", {{"queue", id}})}});
+    }
+  }
+  out["queues"] = std::move(queues);
+
+  const nlohmann::json point = {{"time", out["time"]},
+                                {"live_matches", live_total},
+                                {"actions_per_second", actions_per_second},
+                                {"finished_per_minute", finished_per_minute},
+                                {"searching", searching_total}};
+  absl::MutexLock lock(&mu_);
+  history_.push_back(point);
+  const std::size_t keep =
+      static_cast<std::size_t>(std::max<int64_t>(1, options_.history / options_.interval));
+  while (history_.size() > keep) history_.pop_front();
+  out["history"] = nlohmann::json(history_);
+  return out;
+}
+
+void Overview::SampleNow() {
+  std::string json = Sample().dump();
+  std::vector<std::shared_ptr<EventSink>> to;
+  {
+    absl::MutexLock lock(&mu_);
+    latest_ = json;
+    for (auto &[id, sink] : listeners_) to.push_back(sink);
+  }
+  for (auto &sink : to) sink->Send("overview", json);
+}
+
+std::string Overview::Json() {
+  {
+    absl::MutexLock lock(&mu_);
+    if (!latest_.empty()) return latest_;
+  }
+  SampleNow();
+  absl::MutexLock lock(&mu_);
+  return latest_;
+}
+
+void Overview::Subscribe(std::shared_ptr<EventSink> sink) {
+  const std::string latest = Json();
+  int id;
+  {
+    absl::MutexLock lock(&mu_);
+    id = next_listener_++;
+    listeners_[id] = sink;
+  }
+  sink->Send("overview", latest);
+  sink->OnClose([this, id] {
+    absl::MutexLock lock(&mu_);
+    listeners_.erase(id);
+  });
+}
+
+}  // namespace boneyard::web

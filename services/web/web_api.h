@@ -1,0 +1,75 @@
+// The web API (docs/web.md): routes a request to what it asks for, after the
+// session, role and CSRF checks; turns the services' answers into JSON and
+// their errors into HTTP statuses; writes operators' actions to the audit log;
+// starts the relays behind event streams. Blocking work (gRPC calls, the
+// database) runs on the API's own threads, never on the HTTP server's.
+#ifndef BONEYARD_SERVICES_WEB_WEB_API_H_
+#define BONEYARD_SERVICES_WEB_WEB_API_H_
+
+#include <boost/asio/thread_pool.hpp>
+#include <memory>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "services/web/assets.h"
+#include "services/web/audit_log.h"
+#include "services/web/backends.h"
+#include "services/web/http_message.h"
+#include "services/web/overview.h"
+#include "services/web/relays.h"
+#include "services/web/sessions.h"
+
+namespace boneyard::web {
+
+struct WebApiParts {
+  Backends *backends;
+  SessionStore *sessions;
+  AuditLog *audit;
+  WatchHub *watch_hub;
+  Overview *overview;
+  const Assets *assets;
+  std::string operator_token;
+};
+
+class WebApi {
+ public:
+  explicit WebApi(WebApiParts parts, int threads = 16);
+  ~WebApi();  // waits for the requests in hand
+
+  // The HTTP server's handler.
+  void Handle(HttpRequest request, std::shared_ptr<Exchange> exchange);
+
+ private:
+  // Answers the request, or starts its event stream and returns nullopt.
+  std::optional<HttpResponse> Route(const HttpRequest &request, Exchange &exchange);
+  std::optional<HttpResponse> RouteApi(const HttpRequest &request,
+                                       const std::vector<std::string> &parts, Exchange &exchange);
+
+  HttpResponse SignIn(const HttpRequest &request);
+  HttpResponse SignOut(const HttpRequest &request);
+  HttpResponse Register(const HttpRequest &request);
+  absl::StatusOr<std::string> AbortMatch(const Session &session, const HttpRequest &request,
+                                         const std::string &name);
+  absl::StatusOr<std::string> Audit(const HttpRequest &request);
+  absl::StatusOr<std::string> ListMatches(const HttpRequest &request);
+  absl::StatusOr<std::string> CreateTicket(const Session &session, const HttpRequest &request);
+  absl::StatusOr<std::string> SubmitAction(const Session &session, const HttpRequest &request,
+                                           const std::string &ticket);
+  // The session's seat in a ticket's match: {match, seat token}.
+  absl::StatusOr<std::pair<std::string, std::string>> SeatOf(const Session &session,
+                                                             const std::string &ticket);
+
+  // The session the cookie names; UNAUTHENTICATED without one,
+  // PERMISSION_DENIED for the other role or, on a state-changing request,
+  // without the session's CSRF token.
+  absl::StatusOr<Session> Require(const HttpRequest &request, std::optional<Role> role);
+  void Record(const Session &session, const std::string &action, const std::string &target,
+              const std::string &detail, const absl::Status &outcome);
+
+  WebApiParts parts_;
+  boost::asio::thread_pool pool_;
+};
+
+}  // namespace boneyard::web
+
+#endif  // BONEYARD_SERVICES_WEB_WEB_API_H_

@@ -1,0 +1,205 @@
+// The web API's hostile-input suite, without a browser: every malformed or unauthorised
+// request gets its specific status and a message naming the field, and changes nothing (the
+// match, the ticket, the session stay as they were). Against the real services (run.sh).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  Client, WEB, OPERATOR_TOKEN, cli, createMatch, createQueue, matchId, operator, player,
+  readEvents, until,
+} from './lib.mjs';
+
+function assertError(r, status, code, fieldOrText) {
+  assert.equal(r.status, status, r.text);
+  assert.equal(r.json?.error?.code, code, r.text);
+  if (fieldOrText) assert.match(r.json.error.message, new RegExp(fieldOrText), r.text);
+}
+
+test('sign-in refuses wrong tokens and malformed requests, and sets no cookie', async () => {
+  const c = new Client();
+  let r = await c.call('POST', '/api/session', { role: 'operator', token: 'x'.repeat(40) });
+  assertError(r, 401, 'UNAUTHENTICATED', 'token');
+  assert.equal(r.setCookie, null);
+  r = await c.call('POST', '/api/session', { role: 'player', token: 'not-a-token-of-anyone' });
+  assertError(r, 401, 'UNAUTHENTICATED', 'token');
+  r = await c.call('POST', '/api/session', { token: OPERATOR_TOKEN });
+  assertError(r, 400, 'INVALID_ARGUMENT', 'role');
+  r = await c.call('POST', '/api/session', { role: 'admin', token: OPERATOR_TOKEN });
+  assertError(r, 400, 'INVALID_ARGUMENT', 'role');
+  r = await c.call('POST', '/api/session', { role: 'operator', token: 7 });
+  assertError(r, 400, 'INVALID_ARGUMENT', 'token');
+  r = await c.call('POST', '/api/session', { role: 'operator', token: 'x'.repeat(300) });
+  assertError(r, 400, 'INVALID_ARGUMENT', 'token');
+  // A cross-site form can only send form types: refused before anything is read.
+  r = await c.call('POST', '/api/session', `role=operator&token=${OPERATOR_TOKEN}`,
+    { raw: true, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+  assertError(r, 400, 'INVALID_ARGUMENT', 'Content-Type');
+  assert.equal(r.setCookie, null);
+  r = await c.call('POST', '/api/session', '{"role": "operator",', { raw: true });
+  assertError(r, 400, 'INVALID_ARGUMENT', 'body');
+  r = await c.call('POST', '/api/session', 'x'.repeat(70 * 1024), { raw: true });
+  assert.equal(r.status, 413);
+  // The good one works, and the session says who it is.
+  r = await c.signIn({ role: 'operator', token: OPERATOR_TOKEN });
+  assert.equal(r.status, 200);
+  assert.match(r.setCookie, /HttpOnly/);
+  assert.match(r.setCookie, /SameSite=Strict/);
+  r = await c.call('GET', '/api/session');
+  assert.equal(r.json.role, 'operator');
+  assert.equal(r.json.csrf_token, c.csrf);
+});
+
+test('each role reaches only its own API', async () => {
+  const anon = new Client();
+  assertError(await anon.call('GET', '/api/matches'), 401, 'UNAUTHENTICATED');
+  assertError(await anon.call('GET', '/api/overview'), 401, 'UNAUTHENTICATED');
+  assertError(await anon.call('POST', '/api/tickets', { queue: 'queues/x' }), 401,
+    'UNAUTHENTICATED');
+  const forged = new Client();
+  forged.cookie = 'boneyard_session=' + 'a'.repeat(43);
+  assertError(await forged.call('GET', '/api/matches'), 401, 'UNAUTHENTICATED');
+  const p = await player();
+  assertError(await p.call('GET', '/api/matches'), 403, 'PERMISSION_DENIED', 'operators');
+  assertError(await p.call('GET', '/api/audit'), 403, 'PERMISSION_DENIED');
+  const op = await operator();
+  assertError(await op.call('POST', '/api/tickets', { queue: 'queues/x' }), 403,
+    'PERMISSION_DENIED', 'players');
+  assertError(await op.call('GET', '/api/nothing/here'), 404, 'NOT_FOUND');
+});
+
+test('abort needs the CSRF token and a reason; refused aborts change nothing; the audit log '
+  + 'shows what was done', async () => {
+  const created = createMatch('muggins', ['player:holder', 'bot:random']);
+  const name = created.match.name;
+  const id = matchId(name);
+  const op = await operator();
+  const state = async () => (await op.call('GET', `/api/matches/${id}`)).json.state;
+  assert.equal(await state(), 'ACTIVE');
+
+  let r = await op.call('POST', `/api/matches/${id}/abort`, { reason: 'test' },
+    { headers: { 'x-csrf-token': '' } });
+  assertError(r, 403, 'PERMISSION_DENIED', 'X-CSRF-Token');
+  r = await op.call('POST', `/api/matches/${id}/abort`, { reason: 'test' },
+    { headers: { 'x-csrf-token': 'forged' + op.csrf.slice(6) } });
+  assertError(r, 403, 'PERMISSION_DENIED', 'X-CSRF-Token');
+  r = await op.call('POST', `/api/matches/${id}/abort`, { reason: '' });
+  assertError(r, 400, 'INVALID_ARGUMENT', 'reason');
+  r = await op.call('POST', `/api/matches/${id}/abort`, { reason: 'x'.repeat(2000) });
+  assertError(r, 400, 'INVALID_ARGUMENT', 'reason');
+  r = await op.call('POST', `/api/matches/${id}/abort`, { reason: 'ok' },
+    { headers: { 'content-type': 'text/plain' } });
+  assertError(r, 400, 'INVALID_ARGUMENT', 'Content-Type');
+  r = await op.call('POST', '/api/matches/not..an..id/abort', { reason: 'x' });
+  assertError(r, 400, 'INVALID_ARGUMENT', 'match id');
+  r = await op.call('POST', `/api/matches/${'0'.repeat(32)}/abort`, { reason: 'x' });
+  assertError(r, 404, 'NOT_FOUND');
+  // Another session's CSRF token is not this one's.
+  const other = await operator();
+  r = await op.call('POST', `/api/matches/${id}/abort`, { reason: 'x' },
+    { headers: { 'x-csrf-token': other.csrf } });
+  assertError(r, 403, 'PERMISSION_DENIED', 'X-CSRF-Token');
+  assert.equal(await state(), 'ACTIVE');
+
+  const reason = `api test ${process.pid}`;
+  r = await op.call('POST', `/api/matches/${id}/abort`, { reason });
+  assert.equal(r.status, 200, r.text);
+  assert.equal(r.json.state, 'ABORTED');
+  assert.equal(r.json.abort_reason, reason);
+  // Aborting a finished match is the service's FAILED_PRECONDITION, message kept.
+  const done = createMatch('castle_rock', ['bot:random']);
+  await until('the bot match to finish', async () =>
+    (await op.call('GET', `/api/matches/${matchId(done.match.name)}`)).json.state === 'FINISHED');
+  r = await op.call('POST', `/api/matches/${matchId(done.match.name)}/abort`, { reason: 'late' });
+  assertError(r, 400, 'FAILED_PRECONDITION', 'finished');
+
+  const audit = (await op.call('GET', '/api/audit?page_size=50')).json.entries;
+  const mine = audit.find((e) => e.action === 'abort_match' && e.target === name && e.outcome === 'OK');
+  assert.ok(mine, JSON.stringify(audit.slice(0, 5)));
+  assert.equal(mine.detail, reason);
+  assert.equal(mine.actor, 'operator:' + op.cookie.split('=')[1].slice(0, 8));
+  assert.ok(audit.some((e) => e.action === 'abort_match' && e.outcome.startsWith('NOT_FOUND')));
+  assert.ok(audit.some((e) => e.action === 'abort_match' && e.outcome.startsWith('FAILED_PRECONDITION')));
+  assert.ok(!audit.some((e) => e.detail === 'test'), 'refused before the service: never audited as done');
+  assertError(await op.call('GET', '/api/audit?page_size=0'), 400, 'INVALID_ARGUMENT', 'page_size');
+  assertError(await op.call('GET', '/api/audit?before=x'), 400, 'INVALID_ARGUMENT', 'before');
+  assertError(await op.call('GET', '/api/matches?state=BOGUS'), 400, 'INVALID_ARGUMENT', 'state');
+});
+
+test('sign-out needs the CSRF token and ends the session on the server', async () => {
+  const op = await operator();
+  assertError(await op.call('DELETE', '/api/session', undefined, { headers: { 'x-csrf-token': '' } }),
+    403, 'PERMISSION_DENIED');
+  assert.equal((await op.call('GET', '/api/session')).status, 200);
+  const r = await op.call('DELETE', '/api/session');
+  assert.equal(r.status, 204);
+  assert.match(r.setCookie, /Max-Age=0/);
+  assertError(await op.call('GET', '/api/session'), 401, 'UNAUTHENTICATED');
+  assertError(await op.call('GET', '/api/matches'), 401, 'UNAUTHENTICATED');
+});
+
+test('a player plays through the API: bad actions are refused with the service\'s reason and '
+  + 'change nothing; the seat view holds only that seat\'s hand', async () => {
+  const queue = `apiduel${process.pid}`;
+  createQueue(queue, 'muggins', ['--format', 'duel', '--bot-fill', '0s', '--bot', 'greedy',
+    '--casual']);
+  const p = await player('api');
+  let r = await p.call('POST', '/api/tickets', { queue: `queues/${queue}` });
+  assert.equal(r.status, 200, r.text);
+  const ticket = r.json;
+  assert.ok(!r.text.includes('seat_token":"') || !/seat_token":"[^"]/.test(r.text));
+  const tid = ticket.name.split('/')[1];
+  const watched = await readEvents(p, `/api/tickets/${tid}/events`,
+    (evs) => evs.some((e) => e.event === 'ticket' && e.data.state === 'MATCHED'));
+  const matched = watched.events.find((e) => e.event === 'ticket' && e.data.state === 'MATCHED');
+  assert.ok(matched, JSON.stringify(watched));
+  for (const a of matched.data.assignments) assert.equal(a.seat_token, '');
+
+  // Someone else's ticket is not theirs to read or play.
+  const q = await player('nosy');
+  assertError(await q.call('GET', `/api/tickets/${tid}`), 403, 'PERMISSION_DENIED');
+  assert.equal((await q.call('GET', `/api/tickets/${tid}/play`)).status, 403);
+  assertError(await q.call('POST', `/api/tickets/${tid}/actions`, { action: 'draw', seen_sequence: 0 }),
+    403, 'PERMISSION_DENIED');
+
+  // Wait until it is our turn (the bot may open).
+  const first = await readEvents(p, `/api/tickets/${tid}/play`, (evs) => evs.some(
+    (e) => e.event === 'view' && e.data.current_seat === e.data.seat));
+  const view = first.events.filter((e) => e.event === 'view').at(-1).data;
+  assert.equal(view.hand.length, view.hand_counts[view.seat]);
+  assert.ok(view.legal_actions.length > 0);
+  const seq = Number(view.sequence);
+  const act = (action, seen = seq) =>
+    p.call('POST', `/api/tickets/${tid}/actions`, { action, seen_sequence: seen });
+
+  assertError(await act('fly away'), 400, 'INVALID_ARGUMENT');
+  const illegal = ['pass', 'draw'].find((a) => !view.legal_actions.some((l) => l.text === a));
+  assertError(await act(illegal), 400, 'FAILED_PRECONDITION');
+  assertError(await act(view.legal_actions[0].text, seq + 5), 409, 'ABORTED');
+  assertError(await p.call('POST', `/api/tickets/${tid}/actions`, { action: 'draw' }), 400,
+    'INVALID_ARGUMENT', 'seen_sequence');
+  assertError(await p.call('POST', `/api/tickets/${tid}/actions`,
+    { action: 'x'.repeat(100), seen_sequence: seq }), 400, 'INVALID_ARGUMENT', 'action');
+  assertError(await p.call('POST', `/api/tickets/${tid}/actions`,
+    { action: 'draw', seen_sequence: seq }, { headers: { 'x-csrf-token': '' } }),
+    403, 'PERMISSION_DENIED', 'X-CSRF-Token');
+  assertError(await p.call('POST', '/api/tickets/bad$id/actions', { action: 'draw', seen_sequence: 0 }),
+    400, 'INVALID_ARGUMENT', 'ticket id');
+  const op = await operator();
+  const match = (await op.call('GET', `/api/matches/${matchId(matched.data.assignments[0].match)}`)).json;
+  assert.equal(Number(match.sequence), seq, 'refused actions changed nothing');
+
+  r = await act(view.legal_actions[0].text);
+  assert.equal(r.status, 200, r.text);
+  assert.ok(Number(r.json.sequence) > seq);
+  await op.call('POST', `/api/matches/${matchId(match.name)}/abort`, { reason: 'api test done' });
+});
+
+test('registration refuses malformed ids and taken names', async () => {
+  const c = new Client();
+  assertError(await c.call('POST', '/api/players', { player_id: 'has space', display_name: 'X' }),
+    400, 'INVALID_ARGUMENT', 'player_id');
+  assertError(await c.call('POST', '/api/players', { player_id: 'okid' + process.pid }),
+    400, 'INVALID_ARGUMENT', 'display_name');
+  const p = await player('dup');
+  assertError(await c.call('POST', '/api/players', { player_id: p.playerId, display_name: 'Other' }),
+    409, 'ALREADY_EXISTS', 'player_id');
+});
