@@ -57,6 +57,11 @@ absl::StatusOr<std::shared_ptr<const Game>> GameForRecord(const Record& record,
 }
 
 absl::StatusOr<std::unique_ptr<State>> Replay(const Record& record, const GameRegistry& registry) {
+  return Replay(record, registry, [](const State&, const RecordedAction*) {});
+}
+
+absl::StatusOr<std::unique_ptr<State>> Replay(const Record& record, const GameRegistry& registry,
+                                              ReplayStep on_step) {
   absl::StatusOr<std::shared_ptr<const Game>> game = GameForRecord(record, registry);
   if (!game.ok()) return game.status();
   absl::StatusOr<std::vector<Deal>> deals = DealsOf(record);
@@ -65,6 +70,7 @@ absl::StatusOr<std::unique_ptr<State>> Replay(const Record& record, const GameRe
       (*game)->NewMatch(record.seed.value_or(0), *std::move(deals));
   if (!made.ok()) return WithPrefix(made.status(), "record: ");
   std::unique_ptr<State> state = *std::move(made);
+  on_step(*state, nullptr);
 
   for (int r = 0; r < static_cast<int>(record.rounds.size()); ++r) {
     const auto& actions = record.rounds[r].actions;
@@ -85,6 +91,7 @@ absl::StatusOr<std::unique_ptr<State>> Replay(const Record& record, const GameRe
       absl::StatusOr<Action> action = state->ResolveAction(a.seat, a.action);
       if (!action.ok()) return WithPrefix(action.status(), where);
       state->Apply(*action);
+      on_step(*state, &a);
     }
   }
 

@@ -7,6 +7,7 @@
 
 #include <memory>
 
+#include "absl/functional/function_ref.h"
 #include "absl/status/statusor.h"
 #include "engine/core/game.h"
 #include "engine/core/registry.h"
@@ -24,6 +25,13 @@ absl::StatusOr<std::shared_ptr<const Game>> GameForRecord(const Record& record,
 // FAILED_PRECONDITION (an illegal action); the message says where.
 absl::StatusOr<std::unique_ptr<State>> Replay(const Record& record,
                                               const GameRegistry& registry = DefaultRegistry());
+
+// The same, showing every position on the way (for stepping through a record): `on_step` gets
+// the state before the first action (with `action` null), then after each action, with the
+// action as recorded.
+using ReplayStep = absl::FunctionRef<void(const State& state, const RecordedAction* action)>;
+absl::StatusOr<std::unique_ptr<State>> Replay(const Record& record, const GameRegistry& registry,
+                                              ReplayStep on_step);
 
 }  // namespace boneyard
 

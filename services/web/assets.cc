@@ -10,7 +10,7 @@
 namespace boneyard::web {
 namespace {
 
-std::string ContentType(const std::filesystem::path &file) {
+std::string ContentType(const std::filesystem::path& file) {
   const std::string ext = file.extension().string();
   if (ext == ".html") return "text/html; charset=utf-8";
   if (ext == ".js") return "text/javascript; charset=utf-8";
@@ -24,14 +24,14 @@ std::string ContentType(const std::filesystem::path &file) {
 
 }  // namespace
 
-absl::StatusOr<std::unique_ptr<Assets>> Assets::Load(const std::string &dir) {
+absl::StatusOr<std::unique_ptr<Assets>> Assets::Load(const std::string& dir) {
   namespace fs = std::filesystem;
   std::error_code error;
   if (!fs::is_regular_file(fs::path(dir) / "index.html", error)) {
     return absl::NotFoundError(absl::StrCat("--assets_dir: no index.html in ", dir));
   }
   auto assets = std::unique_ptr<Assets>(new Assets());
-  for (const fs::directory_entry &entry : fs::recursive_directory_iterator(dir, error)) {
+  for (const fs::directory_entry& entry : fs::recursive_directory_iterator(dir, error)) {
     if (!entry.is_regular_file()) continue;
     std::ifstream in(entry.path(), std::ios::binary);
     std::ostringstream body;
@@ -44,7 +44,7 @@ absl::StatusOr<std::unique_ptr<Assets>> Assets::Load(const std::string &dir) {
   return assets;
 }
 
-HttpResponse Assets::Serve(const std::string &path) const {
+HttpResponse Assets::Serve(const std::string& path) const {
   auto it = files_.find(path);
   if (it == files_.end()) {
     if (absl::StartsWith(path, "/assets/")) {

@@ -19,10 +19,10 @@ class Assets {
  public:
   // Reads every file under `dir` (which must hold index.html). NOT_FOUND
   // without it.
-  static absl::StatusOr<std::unique_ptr<Assets>> Load(const std::string &dir);
+  static absl::StatusOr<std::unique_ptr<Assets>> Load(const std::string& dir);
 
   // The answer to GET `path` (a path not under /api/).
-  HttpResponse Serve(const std::string &path) const;
+  HttpResponse Serve(const std::string& path) const;
 
  private:
   struct File {

@@ -28,17 +28,17 @@ struct AuditEntry {
 class AuditLog {
  public:
   // Applies the schema's migrations; `pool` must outlive the log.
-  static absl::StatusOr<std::unique_ptr<AuditLog>> Open(PgPool &pool,
-                                                        const std::string &schema = "web");
+  static absl::StatusOr<std::unique_ptr<AuditLog>> Open(PgPool& pool,
+                                                        const std::string& schema = "web");
 
-  absl::Status Append(const AuditEntry &entry);
+  absl::Status Append(const AuditEntry& entry);
   // Up to `limit` entries with id < `before` (0: from the newest), newest
   // first.
   absl::StatusOr<std::vector<AuditEntry>> List(int64_t before, int limit);
 
  private:
-  AuditLog(PgPool &pool, std::string quoted_table) : pool_(pool), table_(std::move(quoted_table)) {}
-  PgPool &pool_;
+  AuditLog(PgPool& pool, std::string quoted_table) : pool_(pool), table_(std::move(quoted_table)) {}
+  PgPool& pool_;
   const std::string table_;
 };
 

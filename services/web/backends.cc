@@ -17,7 +17,7 @@ absl::Status NotConfigured(absl::string_view service) {
 // One unary call: a context with the credential, the call, its status as
 // absl::Status.
 template <typename Response, typename Call>
-absl::StatusOr<Response> Unary(const std::string &token, Call call) {
+absl::StatusOr<Response> Unary(const std::string& token, Call call) {
   std::shared_ptr<grpc::ClientContext> context = Backends::Context(token);
   Response response;
   const grpc::Status status = call(context.get(), &response);
@@ -27,7 +27,7 @@ absl::StatusOr<Response> Unary(const std::string &token, Call call) {
 
 }  // namespace
 
-Backends::Backends(const BackendTargets &targets) : targets_(targets) {
+Backends::Backends(const BackendTargets& targets) : targets_(targets) {
   execution_channel_ = client::MakeChannel(targets.execution);
   execution_ = v1::ExecutionService::NewStub(execution_channel_);
   if (!targets.matchmaking.empty()) {
@@ -40,7 +40,7 @@ Backends::Backends(const BackendTargets &targets) : targets_(targets) {
   }
 }
 
-std::shared_ptr<grpc::ClientContext> Backends::Context(const std::string &token, bool unary) {
+std::shared_ptr<grpc::ClientContext> Backends::Context(const std::string& token, bool unary) {
   auto context = std::make_shared<grpc::ClientContext>();
   if (!token.empty()) context->AddMetadata("authorization", absl::StrCat("Bearer ", token));
   if (unary) context->set_deadline(absl::ToChronoTime(absl::Now() + kUnaryDeadline));
@@ -48,56 +48,56 @@ std::shared_ptr<grpc::ClientContext> Backends::Context(const std::string &token,
 }
 
 absl::StatusOr<v1::ListMatchesResponse> Backends::ListMatches(
-    const v1::ListMatchesRequest &request) {
+    const v1::ListMatchesRequest& request) {
   return Unary<v1::ListMatchesResponse>(
-      "", [&](grpc::ClientContext *c, auto *r) { return execution_->ListMatches(c, request, r); });
+      "", [&](grpc::ClientContext* c, auto* r) { return execution_->ListMatches(c, request, r); });
 }
 
-absl::StatusOr<v1::Match> Backends::GetMatch(const std::string &name) {
+absl::StatusOr<v1::Match> Backends::GetMatch(const std::string& name) {
   v1::GetMatchRequest request;
   request.set_name(name);
   return Unary<v1::Match>(
-      "", [&](grpc::ClientContext *c, auto *r) { return execution_->GetMatch(c, request, r); });
+      "", [&](grpc::ClientContext* c, auto* r) { return execution_->GetMatch(c, request, r); });
 }
 
-absl::StatusOr<v1::Match> Backends::AbortMatch(const std::string &token, const std::string &name,
-                                               const std::string &reason) {
+absl::StatusOr<v1::Match> Backends::AbortMatch(const std::string& token, const std::string& name,
+                                               const std::string& reason) {
   v1::AbortMatchRequest request;
   request.set_name(name);
   request.set_reason(reason);
-  return Unary<v1::Match>(token, [&](grpc::ClientContext *c, auto *r) {
+  return Unary<v1::Match>(token, [&](grpc::ClientContext* c, auto* r) {
     return execution_->AbortMatch(c, request, r);
   });
 }
 
-absl::StatusOr<v1::Record> Backends::GetRecord(const std::string &name) {
+absl::StatusOr<v1::Record> Backends::GetRecord(const std::string& name) {
   v1::GetRecordRequest request;
   request.set_name(name);
   return Unary<v1::Record>(
-      "", [&](grpc::ClientContext *c, auto *r) { return execution_->GetRecord(c, request, r); });
+      "", [&](grpc::ClientContext* c, auto* r) { return execution_->GetRecord(c, request, r); });
 }
 
-absl::StatusOr<v1::SeatView> Backends::SubmitAction(const std::string &seat_token,
-                                                    const v1::SubmitActionRequest &request) {
-  return Unary<v1::SeatView>(seat_token, [&](grpc::ClientContext *c, auto *r) {
+absl::StatusOr<v1::SeatView> Backends::SubmitAction(const std::string& seat_token,
+                                                    const v1::SubmitActionRequest& request) {
+  return Unary<v1::SeatView>(seat_token, [&](grpc::ClientContext* c, auto* r) {
     return execution_->SubmitAction(c, request, r);
   });
 }
 
-absl::StatusOr<v1::PlayerAccount> Backends::GetPlayer(const std::string &token,
-                                                      const std::string &name) {
+absl::StatusOr<v1::PlayerAccount> Backends::GetPlayer(const std::string& token,
+                                                      const std::string& name) {
   if (!matchmaking_) return NotConfigured("matchmaking");
   v1::GetPlayerRequest request;
   request.set_name(name);
-  return Unary<v1::PlayerAccount>(token, [&](grpc::ClientContext *c, auto *r) {
+  return Unary<v1::PlayerAccount>(token, [&](grpc::ClientContext* c, auto* r) {
     return matchmaking_->GetPlayer(c, request, r);
   });
 }
 
 absl::StatusOr<v1::CreatePlayerResponse> Backends::CreatePlayer(
-    const v1::CreatePlayerRequest &request) {
+    const v1::CreatePlayerRequest& request) {
   if (!matchmaking_) return NotConfigured("matchmaking");
-  return Unary<v1::CreatePlayerResponse>("", [&](grpc::ClientContext *c, auto *r) {
+  return Unary<v1::CreatePlayerResponse>("", [&](grpc::ClientContext* c, auto* r) {
     return matchmaking_->CreatePlayer(c, request, r);
   });
 }
@@ -107,45 +107,77 @@ absl::StatusOr<v1::ListQueuesResponse> Backends::ListQueues() {
   v1::ListQueuesRequest request;
   request.set_page_size(1000);
   return Unary<v1::ListQueuesResponse>(
-      "", [&](grpc::ClientContext *c, auto *r) { return matchmaking_->ListQueues(c, request, r); });
+      "", [&](grpc::ClientContext* c, auto* r) { return matchmaking_->ListQueues(c, request, r); });
 }
 
-absl::StatusOr<v1::Ticket> Backends::CreateTicket(const std::string &token,
-                                                  const v1::CreateTicketRequest &request) {
+absl::StatusOr<v1::Queue> Backends::CreateQueue(const std::string& token,
+                                                const v1::CreateQueueRequest& request) {
   if (!matchmaking_) return NotConfigured("matchmaking");
-  return Unary<v1::Ticket>(token, [&](grpc::ClientContext *c, auto *r) {
+  return Unary<v1::Queue>(token, [&](grpc::ClientContext* c, auto* r) {
+    return matchmaking_->CreateQueue(c, request, r);
+  });
+}
+
+absl::StatusOr<v1::Queue> Backends::UpdateQueue(const std::string& token,
+                                                const v1::UpdateQueueRequest& request) {
+  if (!matchmaking_) return NotConfigured("matchmaking");
+  return Unary<v1::Queue>(token, [&](grpc::ClientContext* c, auto* r) {
+    return matchmaking_->UpdateQueue(c, request, r);
+  });
+}
+
+absl::StatusOr<v1::Ticket> Backends::CreateTicket(const std::string& token,
+                                                  const v1::CreateTicketRequest& request) {
+  if (!matchmaking_) return NotConfigured("matchmaking");
+  return Unary<v1::Ticket>(token, [&](grpc::ClientContext* c, auto* r) {
     return matchmaking_->CreateTicket(c, request, r);
   });
 }
 
-absl::StatusOr<v1::Ticket> Backends::GetTicket(const std::string &token, const std::string &name) {
+absl::StatusOr<v1::Ticket> Backends::GetTicket(const std::string& token, const std::string& name) {
   if (!matchmaking_) return NotConfigured("matchmaking");
   v1::GetTicketRequest request;
   request.set_name(name);
-  return Unary<v1::Ticket>(token, [&](grpc::ClientContext *c, auto *r) {
+  return Unary<v1::Ticket>(token, [&](grpc::ClientContext* c, auto* r) {
     return matchmaking_->GetTicket(c, request, r);
   });
 }
 
-absl::StatusOr<v1::Ticket> Backends::CancelTicket(const std::string &token,
-                                                  const std::string &name) {
+absl::StatusOr<v1::Ticket> Backends::CancelTicket(const std::string& token,
+                                                  const std::string& name) {
   if (!matchmaking_) return NotConfigured("matchmaking");
   v1::CancelTicketRequest request;
   request.set_name(name);
-  return Unary<v1::Ticket>(token, [&](grpc::ClientContext *c, auto *r) {
+  return Unary<v1::Ticket>(token, [&](grpc::ClientContext* c, auto* r) {
     return matchmaking_->CancelTicket(c, request, r);
   });
 }
 
 absl::StatusOr<v1::ListLeaderboardResponse> Backends::ListLeaderboard(
-    const v1::ListLeaderboardRequest &request) {
+    const v1::ListLeaderboardRequest& request) {
   if (!ratings_) return NotConfigured("ratings");
-  return Unary<v1::ListLeaderboardResponse>("", [&](grpc::ClientContext *c, auto *r) {
+  return Unary<v1::ListLeaderboardResponse>("", [&](grpc::ClientContext* c, auto* r) {
     return ratings_->ListLeaderboard(c, request, r);
   });
 }
 
-bool Backends::Serving(const std::string &service) {
+absl::StatusOr<v1::ListPlayerMatchesResponse> Backends::ListPlayerMatches(
+    const v1::ListPlayerMatchesRequest& request) {
+  if (!matchmaking_) return NotConfigured("matchmaking");
+  return Unary<v1::ListPlayerMatchesResponse>("", [&](grpc::ClientContext* c, auto* r) {
+    return matchmaking_->ListPlayerMatches(c, request, r);
+  });
+}
+
+absl::StatusOr<v1::ListRatingHistoryResponse> Backends::ListRatingHistory(
+    const v1::ListRatingHistoryRequest& request) {
+  if (!ratings_) return NotConfigured("ratings");
+  return Unary<v1::ListRatingHistoryResponse>("", [&](grpc::ClientContext* c, auto* r) {
+    return ratings_->ListRatingHistory(c, request, r);
+  });
+}
+
+bool Backends::Serving(const std::string& service) {
   std::shared_ptr<grpc::Channel> channel = service == "execution"     ? execution_channel_
                                            : service == "matchmaking" ? matchmaking_channel_
                                            : service == "ratings"     ? ratings_channel_

@@ -26,38 +26,46 @@ struct BackendTargets {
 
 class Backends {
  public:
-  explicit Backends(const BackendTargets &targets);
+  explicit Backends(const BackendTargets& targets);
 
   // For the relays' streams.
-  v1::ExecutionService::Stub &execution() { return *execution_; }
-  v1::MatchmakingService::Stub *matchmaking() { return matchmaking_.get(); }
-  const BackendTargets &targets() const { return targets_; }
+  v1::ExecutionService::Stub& execution() { return *execution_; }
+  v1::MatchmakingService::Stub* matchmaking() { return matchmaking_.get(); }
+  const BackendTargets& targets() const { return targets_; }
   // A context with `token` as its bearer credential (none when empty) and, for
   // unary calls, a deadline.
-  static std::shared_ptr<grpc::ClientContext> Context(const std::string &token, bool unary = true);
+  static std::shared_ptr<grpc::ClientContext> Context(const std::string& token, bool unary = true);
 
   // Execution.
-  absl::StatusOr<v1::ListMatchesResponse> ListMatches(const v1::ListMatchesRequest &request);
-  absl::StatusOr<v1::Match> GetMatch(const std::string &name);
-  absl::StatusOr<v1::Match> AbortMatch(const std::string &token, const std::string &name,
-                                       const std::string &reason);
-  absl::StatusOr<v1::Record> GetRecord(const std::string &name);
-  absl::StatusOr<v1::SeatView> SubmitAction(const std::string &seat_token,
-                                            const v1::SubmitActionRequest &request);
+  absl::StatusOr<v1::ListMatchesResponse> ListMatches(const v1::ListMatchesRequest& request);
+  absl::StatusOr<v1::Match> GetMatch(const std::string& name);
+  absl::StatusOr<v1::Match> AbortMatch(const std::string& token, const std::string& name,
+                                       const std::string& reason);
+  absl::StatusOr<v1::Record> GetRecord(const std::string& name);
+  absl::StatusOr<v1::SeatView> SubmitAction(const std::string& seat_token,
+                                            const v1::SubmitActionRequest& request);
   // Matchmaking.
-  absl::StatusOr<v1::PlayerAccount> GetPlayer(const std::string &token, const std::string &name);
-  absl::StatusOr<v1::CreatePlayerResponse> CreatePlayer(const v1::CreatePlayerRequest &request);
+  absl::StatusOr<v1::PlayerAccount> GetPlayer(const std::string& token, const std::string& name);
+  absl::StatusOr<v1::CreatePlayerResponse> CreatePlayer(const v1::CreatePlayerRequest& request);
   absl::StatusOr<v1::ListQueuesResponse> ListQueues();
-  absl::StatusOr<v1::Ticket> CreateTicket(const std::string &token,
-                                          const v1::CreateTicketRequest &request);
-  absl::StatusOr<v1::Ticket> GetTicket(const std::string &token, const std::string &name);
-  absl::StatusOr<v1::Ticket> CancelTicket(const std::string &token, const std::string &name);
+  absl::StatusOr<v1::Queue> CreateQueue(const std::string& token,
+                                        const v1::CreateQueueRequest& request);
+  absl::StatusOr<v1::Queue> UpdateQueue(const std::string& token,
+                                        const v1::UpdateQueueRequest& request);
+  absl::StatusOr<v1::Ticket> CreateTicket(const std::string& token,
+                                          const v1::CreateTicketRequest& request);
+  absl::StatusOr<v1::Ticket> GetTicket(const std::string& token, const std::string& name);
+  absl::StatusOr<v1::Ticket> CancelTicket(const std::string& token, const std::string& name);
+  absl::StatusOr<v1::ListPlayerMatchesResponse> ListPlayerMatches(
+      const v1::ListPlayerMatchesRequest& request);
   // Ratings.
   absl::StatusOr<v1::ListLeaderboardResponse> ListLeaderboard(
-      const v1::ListLeaderboardRequest &request);
+      const v1::ListLeaderboardRequest& request);
+  absl::StatusOr<v1::ListRatingHistoryResponse> ListRatingHistory(
+      const v1::ListRatingHistoryRequest& request);
   // Whether a service answers its health check as SERVING ("execution",
   // "matchmaking", "ratings"); false for one not configured.
-  bool Serving(const std::string &service);
+  bool Serving(const std::string& service);
 
  private:
   const BackendTargets targets_;

@@ -41,7 +41,7 @@ constexpr auto kKeepAliveEvery = std::chrono::seconds(15);
 
 // Headers every answer carries: the pages load nothing from elsewhere and are
 // never framed.
-void AddSecurityHeaders(http::response<http::string_body> &response) {
+void AddSecurityHeaders(http::response<http::string_body>& response) {
   response.set("Content-Security-Policy",
                "default-src 'self'; img-src 'self' data:; style-src 'self' "
                "'unsafe-inline'; "
@@ -57,8 +57,8 @@ class Connection final : public Exchange,
                          public EventSink,
                          public std::enable_shared_from_this<Connection> {
  public:
-  Connection(tcp::socket socket, const HttpHandler &handler, std::size_t max_body,
-             ConnectionRegistry &registry);
+  Connection(tcp::socket socket, const HttpHandler& handler, std::size_t max_body,
+             ConnectionRegistry& registry);
   ~Connection() override;
 
   void Start() { Read(); }
@@ -86,9 +86,9 @@ class Connection final : public Exchange,
   void DoClose();
 
   beast::tcp_stream stream_;
-  const HttpHandler &handler_;
+  const HttpHandler& handler_;
   const std::size_t max_body_;
-  ConnectionRegistry &registry_;
+  ConnectionRegistry& registry_;
   beast::flat_buffer buffer_;
   std::optional<http::request_parser<http::string_body>> parser_;
   std::shared_ptr<http::response<http::string_body>> response_;
@@ -108,11 +108,11 @@ class Connection final : public Exchange,
 // it).
 class ConnectionRegistry {
  public:
-  void Add(Connection *c, std::weak_ptr<Connection> weak) {
+  void Add(Connection* c, std::weak_ptr<Connection> weak) {
     std::lock_guard<std::mutex> lock(mu_);
     live_[c] = std::move(weak);
   }
-  void Remove(Connection *c) {
+  void Remove(Connection* c) {
     std::lock_guard<std::mutex> lock(mu_);
     live_.erase(c);
   }
@@ -120,11 +120,11 @@ class ConnectionRegistry {
     std::vector<std::shared_ptr<Connection>> open;
     {
       std::lock_guard<std::mutex> lock(mu_);
-      for (auto &[raw, weak] : live_) {
+      for (auto& [raw, weak] : live_) {
         if (auto c = weak.lock()) open.push_back(std::move(c));
       }
     }
-    for (auto &c : open) c->Close();
+    for (auto& c : open) c->Close();
   }
   std::size_t size() {
     std::lock_guard<std::mutex> lock(mu_);
@@ -133,11 +133,11 @@ class ConnectionRegistry {
 
  private:
   std::mutex mu_;
-  std::map<Connection *, std::weak_ptr<Connection>> live_;
+  std::map<Connection*, std::weak_ptr<Connection>> live_;
 };
 
-Connection::Connection(tcp::socket socket, const HttpHandler &handler, std::size_t max_body,
-                       ConnectionRegistry &registry)
+Connection::Connection(tcp::socket socket, const HttpHandler& handler, std::size_t max_body,
+                       ConnectionRegistry& registry)
     : stream_(std::move(socket)),
       handler_(handler),
       max_body_(max_body),
@@ -196,7 +196,7 @@ void Connection::Reply(HttpResponse answer) {
     response->set(http::field::content_type, answer.content_type);
     response->set(http::field::cache_control, "no-store");
     AddSecurityHeaders(*response);
-    for (auto &[name, value] : answer.headers) response->insert(name, value);
+    for (auto& [name, value] : answer.headers) response->insert(name, value);
     response->body() = std::move(answer.body);
     response->keep_alive(self->keep_alive_);
     response->prepare_payload();
@@ -380,7 +380,7 @@ class BeastServer final : public HttpServer {
       std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
     ioc_.stop();
-    for (std::thread &t : threads_) t.join();
+    for (std::thread& t : threads_) t.join();
     threads_.clear();
   }
 

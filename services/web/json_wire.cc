@@ -7,7 +7,7 @@
 
 namespace boneyard::web {
 
-std::string ProtoJson(const google::protobuf::Message &message) {
+std::string ProtoJson(const google::protobuf::Message& message) {
   google::protobuf::util::JsonPrintOptions options;
   options.preserve_proto_field_names = true;
   options.always_print_primitive_fields = true;
@@ -48,7 +48,7 @@ int HttpStatusOf(absl::StatusCode code) {
   }
 }
 
-std::string ErrorJson(const absl::Status &status) {
+std::string ErrorJson(const absl::Status& status) {
   const nlohmann::json error = {
       {"error",
        {{"code", absl::StatusCodeToString(status.code())}, {"message", status.message()}}}};
@@ -56,7 +56,7 @@ std::string ErrorJson(const absl::Status &status) {
   return error.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
-HttpResponse ErrorResponse(const absl::Status &status) {
+HttpResponse ErrorResponse(const absl::Status& status) {
   return HttpResponse{.status = HttpStatusOf(status.code()),
                       .content_type = "application/json",
                       .body = ErrorJson(status),

@@ -13,16 +13,16 @@
 
 namespace boneyard::web {
 
-std::string ProtoJson(const google::protobuf::Message &message);
+std::string ProtoJson(const google::protobuf::Message& message);
 
 // The HTTP status of a gRPC code (docs/web.md's table).
 int HttpStatusOf(absl::StatusCode code);
 
 // {"error": {"code": "NOT_FOUND", "message": "..."}}, as a string.
-std::string ErrorJson(const absl::Status &status);
+std::string ErrorJson(const absl::Status& status);
 
 // The error as a whole response.
-HttpResponse ErrorResponse(const absl::Status &status);
+HttpResponse ErrorResponse(const absl::Status& status);
 
 // A 200 (or `status`) response with a JSON body.
 HttpResponse JsonResponse(std::string body, int status = 200);

@@ -64,12 +64,12 @@ int BadFlag(absl::string_view message) {
   return kExitBadFlags;
 }
 
-int StartupFailed(absl::string_view what, const absl::Status &status) {
+int StartupFailed(absl::string_view what, const absl::Status& status) {
   LogStartupFailure("boneyard-web", what, status);
   return kExitStartupFailed;
 }
 
-int Run(int argc, char **argv) {
+int Run(int argc, char** argv) {
   BlockTerminationSignals();  // first: before anything starts a thread
   absl::SetMutexDeadlockDetectionMode(absl::OnDeadlockCycle::kIgnore);
   absl::SetProgramUsageMessage(
@@ -151,4 +151,4 @@ int Run(int argc, char **argv) {
 }  // namespace
 }  // namespace boneyard::web
 
-int main(int argc, char **argv) { return boneyard::web::Run(argc, argv); }
+int main(int argc, char** argv) { return boneyard::web::Run(argc, argv); }

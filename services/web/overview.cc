@@ -2,6 +2,7 @@
 
 #include <httplib.h>
 
+#include <cmath>
 #include <utility>
 
 #include "absl/strings/match.h"
@@ -13,7 +14,7 @@ namespace boneyard::web {
 namespace {
 
 constexpr int kMatchPages = 20;  // at most 20,000 live matches counted per sample
-constexpr const char *kServices[] = {"execution", "matchmaking", "ratings"};
+constexpr const char* kServices[] = {"execution", "matchmaking", "ratings"};
 
 std::string TimeText(absl::Time t) {
   return absl::FormatTime("%Y-%m-%dT%H:%M:%SZ", t, absl::UTCTimeZone());
@@ -21,7 +22,7 @@ std::string TimeText(absl::Time t) {
 
 // A /metrics page's samples; empty when it cannot be read (the overview shows
 // what it has).
-std::vector<MetricSample> Scrape(const std::string &url) {
+std::vector<MetricSample> Scrape(const std::string& url) {
   if (url.empty()) return {};
   // "http://host:port/path"
   const std::string rest = absl::StartsWith(url, "http://") ? url.substr(7) : url;
@@ -38,7 +39,7 @@ std::vector<MetricSample> Scrape(const std::string &url) {
 
 }  // namespace
 
-Overview::Overview(Backends &backends, OverviewOptions options)
+Overview::Overview(Backends& backends, OverviewOptions options)
     : backends_(backends), options_(std::move(options)) {}
 
 Overview::~Overview() {
@@ -70,7 +71,7 @@ nlohmann::json Overview::Sample() {
   nlohmann::json out = {{"time", TimeText(now)}};
 
   nlohmann::json services = nlohmann::json::array();
-  for (const char *name : kServices) {
+  for (const char* name : kServices) {
     services.push_back({{"name", name}, {"serving", backends_.Serving(name)}});
   }
   out["services"] = std::move(services);
@@ -83,7 +84,7 @@ nlohmann::json Overview::Sample() {
   for (int page = 0; page < kMatchPages; ++page) {
     absl::StatusOr<v1::ListMatchesResponse> matches = backends_.ListMatches(request);
     if (!matches.ok()) break;
-    for (const v1::Match &m : matches->matches()) {
+    for (const v1::Match& m : matches->matches()) {
       live[m.game()] = live.value(m.game(), 0) + 1;
       ++live_total;
     }
@@ -118,19 +119,37 @@ nlohmann::json Overview::Sample() {
   nlohmann::json queues = nlohmann::json::array();
   int searching_total = 0;
   if (absl::StatusOr<v1::ListQueuesResponse> listed = backends_.ListQueues(); listed.ok()) {
-    for (const v1::Queue &q : listed->queues()) {
+    for (const v1::Queue& q : listed->queues()) {
       const std::string id = q.name().substr(q.name().find('/') + 1);
       // The matchmaker labels its gauges with the queue's id.
       const double searching =
           SumOf(matchmaking, "boneyard_matchmaker_tickets_searching", {{"queue", id}});
       searching_total += static_cast<int>(searching);
+      const std::vector<Bucket> waits =
+          HistogramBuckets(matchmaking, "boneyard_matchmaker_ticket_wait_seconds", {{"queue", id}});
+      nlohmann::json balance = nlohmann::json::array();
+      double below = 0;
+      for (const Bucket& b :
+           HistogramBuckets(matchmaking, "boneyard_matchmaker_win_chance", {{"queue", id}})) {
+        if (std::isinf(b.le)) continue;
+        balance.push_back({{"le", b.le}, {"matches", b.count - below}});
+        below = b.count;
+      }
       queues.push_back(
           {{"queue", q.name()},
            {"display_name", q.display_name()},
            {"game", q.game()},
            {"searching", searching},
            {"oldest_wait_seconds",
-            SumOf(matchmaking, "boneyard_matchmaker_oldest_wait_seconds", {{"queue", id}})}});
+            SumOf(matchmaking, "boneyard_matchmaker_oldest_wait_seconds", {{"queue", id}})},
+           // Since the matchmaking service started (its metrics are counters).
+           {"wait_p50_seconds", HistogramQuantile(waits, 0.5)},
+           {"wait_p95_seconds", HistogramQuantile(waits, 0.95)},
+           {"matches_created", SumOf(matchmaking, "boneyard_matchmaker_matches_total",
+                                     {{"queue", id}, {"outcome", "created"}})},
+           {"bot_seats",
+            SumOf(matchmaking, "boneyard_matchmaker_bot_seats_total", {{"queue", id}})},
+           {"win_chance", std::move(balance)}});
     }
   }
   out["queues"] = std::move(queues);
@@ -155,9 +174,9 @@ void Overview::SampleNow() {
   {
     absl::MutexLock lock(&mu_);
     latest_ = json;
-    for (auto &[id, sink] : listeners_) to.push_back(sink);
+    for (auto& [id, sink] : listeners_) to.push_back(sink);
   }
-  for (auto &sink : to) sink->Send("overview", json);
+  for (auto& sink : to) sink->Send("overview", json);
 }
 
 std::string Overview::Json() {

@@ -31,7 +31,7 @@ struct OverviewOptions {
 
 class Overview {
  public:
-  Overview(Backends &backends, OverviewOptions options);
+  Overview(Backends& backends, OverviewOptions options);
   ~Overview();  // stops the sampler
 
   void Start();
@@ -52,7 +52,7 @@ class Overview {
   nlohmann::json Sample();
   void Loop();
 
-  Backends &backends_;
+  Backends& backends_;
   const OverviewOptions options_;
   std::thread thread_;
   absl::Mutex mu_;

@@ -1,14 +1,18 @@
 #include "services/web/prometheus_text.h"
 
+#include <cmath>
+#include <limits>
+
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 
 namespace boneyard::web {
 namespace {
 
 // `a="x",b="y\"z"` → {a: x, b: y"z}; false when malformed.
-bool ParseLabels(absl::string_view text, std::map<std::string, std::string> &labels) {
+bool ParseLabels(absl::string_view text, std::map<std::string, std::string>& labels) {
   std::size_t i = 0;
   while (i < text.size()) {
     const std::size_t equals = text.find('=', i);
@@ -64,19 +68,60 @@ std::vector<MetricSample> ParsePrometheusText(absl::string_view text) {
   return samples;
 }
 
-double SumOf(const std::vector<MetricSample> &samples, absl::string_view name,
-             const std::map<std::string, std::string> &match) {
+double SumOf(const std::vector<MetricSample>& samples, absl::string_view name,
+             const std::map<std::string, std::string>& match) {
   double sum = 0;
-  for (const MetricSample &s : samples) {
+  for (const MetricSample& s : samples) {
     if (s.name != name) continue;
     bool matches = true;
-    for (const auto &[key, value] : match) {
+    for (const auto& [key, value] : match) {
       auto it = s.labels.find(key);
       if (it == s.labels.end() || it->second != value) matches = false;
     }
     if (matches) sum += s.value;
   }
   return sum;
+}
+
+std::vector<Bucket> HistogramBuckets(const std::vector<MetricSample>& samples,
+                                     absl::string_view name,
+                                     const std::map<std::string, std::string>& match) {
+  std::map<double, double> by_bound;
+  const std::string bucket_name = absl::StrCat(name, "_bucket");
+  for (const MetricSample& s : samples) {
+    if (s.name != bucket_name) continue;
+    auto le = s.labels.find("le");
+    if (le == s.labels.end()) continue;
+    bool matches = true;
+    for (const auto& [key, value] : match) {
+      auto it = s.labels.find(key);
+      if (it == s.labels.end() || it->second != value) matches = false;
+    }
+    if (!matches) continue;
+    double bound = std::numeric_limits<double>::infinity();
+    if (le->second != "+Inf" && !absl::SimpleAtod(le->second, &bound)) continue;
+    by_bound[bound] += s.value;
+  }
+  std::vector<Bucket> out;
+  for (const auto& [le, count] : by_bound) out.push_back(Bucket{.le = le, .count = count});
+  return out;
+}
+
+double HistogramQuantile(const std::vector<Bucket>& buckets, double q) {
+  if (buckets.empty() || buckets.back().count <= 0) return 0;
+  const double rank = q * buckets.back().count;
+  double lower = 0;
+  double below = 0;
+  for (const Bucket& b : buckets) {
+    if (b.count >= rank) {
+      if (std::isinf(b.le)) return lower;
+      const double in_bucket = b.count - below;
+      return in_bucket <= 0 ? b.le : lower + (b.le - lower) * (rank - below) / in_bucket;
+    }
+    lower = b.le;
+    below = b.count;
+  }
+  return lower;
 }
 
 }  // namespace boneyard::web

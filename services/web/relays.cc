@@ -16,7 +16,7 @@ namespace {
 
 // The last events of a stream that ended: `end` after OK, else `error` with the
 // status.
-void FinishSink(EventSink &sink, const grpc::Status &status) {
+void FinishSink(EventSink& sink, const grpc::Status& status) {
   if (status.ok()) {
     sink.Send("end", "{}");
   } else {
@@ -32,12 +32,12 @@ void FinishSink(EventSink &sink, const grpc::Status &status) {
 class WatchHub::Feed : public grpc::ClientReadReactor<v1::WatchMatchResponse>,
                        public std::enable_shared_from_this<Feed> {
  public:
-  Feed(WatchHub &hub, std::string match) : hub_(hub), match_(std::move(match)) {
+  Feed(WatchHub& hub, std::string match) : hub_(hub), match_(std::move(match)) {
     context_ = Backends::Context("", /*unary=*/false);
     request_.set_name(match_);
   }
 
-  void Start(v1::ExecutionService::Stub &execution) {
+  void Start(v1::ExecutionService::Stub& execution) {
     self_ = shared_from_this();
     execution.async()->WatchMatch(context_.get(), &request_, this);
     StartRead(&response_);
@@ -82,13 +82,13 @@ class WatchHub::Feed : public grpc::ClientReadReactor<v1::WatchMatchResponse>,
       absl::MutexLock lock(&mu_);
       latest_ = json;
       to.reserve(watchers_.size());
-      for (auto &[id, sink] : watchers_) to.push_back(sink);
+      for (auto& [id, sink] : watchers_) to.push_back(sink);
     }
-    for (auto &sink : to) sink->Send("view", json);
+    for (auto& sink : to) sink->Send("view", json);
     StartRead(&response_);
   }
 
-  void OnDone(const grpc::Status &status) override {
+  void OnDone(const grpc::Status& status) override {
     std::map<int, std::shared_ptr<EventSink>> watchers;
     {
       absl::MutexLock lock(&mu_);
@@ -96,7 +96,7 @@ class WatchHub::Feed : public grpc::ClientReadReactor<v1::WatchMatchResponse>,
       watchers.swap(watchers_);
     }
     hub_.Forget(match_, this);
-    for (auto &[id, sink] : watchers) FinishSink(*sink, status);
+    for (auto& [id, sink] : watchers) FinishSink(*sink, status);
     self_.reset();  // may destroy this
   }
 
@@ -112,7 +112,7 @@ class WatchHub::Feed : public grpc::ClientReadReactor<v1::WatchMatchResponse>,
     if (cancel) context_->TryCancel();
   }
 
-  WatchHub &hub_;
+  WatchHub& hub_;
   const std::string match_;
   std::shared_ptr<grpc::ClientContext> context_;
   v1::WatchMatchRequest request_;
@@ -129,9 +129,9 @@ WatchHub::~WatchHub() {
   std::vector<std::shared_ptr<Feed>> feeds;
   {
     absl::MutexLock lock(&mu_);
-    for (auto &[match, feed] : feeds_) feeds.push_back(feed);
+    for (auto& [match, feed] : feeds_) feeds.push_back(feed);
   }
-  for (auto &feed : feeds) feed->Cancel();
+  for (auto& feed : feeds) feed->Cancel();
   // The feeds' OnDone calls Forget on this hub: wait for them (briefly; they
   // are cancelled).
   for (int i = 0; i < 500; ++i) {
@@ -143,7 +143,7 @@ WatchHub::~WatchHub() {
   }
 }
 
-void WatchHub::Subscribe(const std::string &match, std::shared_ptr<EventSink> sink) {
+void WatchHub::Subscribe(const std::string& match, std::shared_ptr<EventSink> sink) {
   absl::MutexLock lock(&mu_);
   auto it = feeds_.find(match);
   if (it != feeds_.end() && it->second->Add(sink)) return;
@@ -153,7 +153,7 @@ void WatchHub::Subscribe(const std::string &match, std::shared_ptr<EventSink> si
   feed->Start(execution_);
 }
 
-void WatchHub::Forget(const std::string &match, const Feed *feed) {
+void WatchHub::Forget(const std::string& match, const Feed* feed) {
   absl::MutexLock lock(&mu_);
   auto it = feeds_.find(match);
   if (it != feeds_.end() && it->second.get() == feed) feeds_.erase(it);
@@ -168,10 +168,10 @@ int WatchHub::watchers() {
   std::vector<std::shared_ptr<Feed>> feeds;
   {
     absl::MutexLock lock(&mu_);
-    for (auto &[match, feed] : feeds_) feeds.push_back(feed);
+    for (auto& [match, feed] : feeds_) feeds.push_back(feed);
   }
   int total = 0;
-  for (auto &feed : feeds) total += feed->watchers();
+  for (auto& feed : feeds) total += feed->watchers();
   return total;
 }
 
@@ -180,13 +180,13 @@ namespace {
 // One seat's Play stream for one browser page. Deletes itself in OnDone.
 class PlayRelay : public grpc::ClientBidiReactor<v1::PlayRequest, v1::PlayResponse> {
  public:
-  PlayRelay(const std::string &seat_token, const std::string &match,
+  PlayRelay(const std::string& seat_token, const std::string& match,
             std::shared_ptr<EventSink> sink)
       : context_(Backends::Context(seat_token, /*unary=*/false)), sink_(std::move(sink)) {
     hello_.set_name(match);
   }
 
-  void Start(v1::ExecutionService::Stub &execution) {
+  void Start(v1::ExecutionService::Stub& execution) {
     execution.async()->Play(context_.get(), this);
     // The browser leaving ends the call; the context outlives this relay for
     // that.
@@ -202,7 +202,7 @@ class PlayRelay : public grpc::ClientBidiReactor<v1::PlayRequest, v1::PlayRespon
     StartRead(&response_);
   }
 
-  void OnDone(const grpc::Status &status) override {
+  void OnDone(const grpc::Status& status) override {
     FinishSink(*sink_, status);
     delete this;
   }
@@ -218,12 +218,12 @@ class PlayRelay : public grpc::ClientBidiReactor<v1::PlayRequest, v1::PlayRespon
 // OnDone.
 class TicketRelay : public grpc::ClientReadReactor<v1::TicketUpdate> {
  public:
-  TicketRelay(const std::string &token, const std::string &ticket, std::shared_ptr<EventSink> sink)
+  TicketRelay(const std::string& token, const std::string& ticket, std::shared_ptr<EventSink> sink)
       : context_(Backends::Context(token, /*unary=*/false)), sink_(std::move(sink)) {
     request_.set_name(ticket);
   }
 
-  void Start(v1::MatchmakingService::Stub &matchmaking) {
+  void Start(v1::MatchmakingService::Stub& matchmaking) {
     matchmaking.async()->WatchTicket(context_.get(), &request_, this);
     sink_->OnClose([context = context_] { context->TryCancel(); });
     StartRead(&response_);
@@ -233,7 +233,7 @@ class TicketRelay : public grpc::ClientReadReactor<v1::TicketUpdate> {
   void OnReadDone(bool ok) override {
     if (!ok) return;
     // The seat token stays here: the browser plays through the web service.
-    for (v1::Assignment &a : *response_.mutable_ticket()->mutable_assignments()) {
+    for (v1::Assignment& a : *response_.mutable_ticket()->mutable_assignments()) {
       a.clear_seat_token();
     }
     sink_->Send("ticket", ProtoJson(response_.ticket()));
@@ -241,7 +241,7 @@ class TicketRelay : public grpc::ClientReadReactor<v1::TicketUpdate> {
     StartRead(&response_);
   }
 
-  void OnDone(const grpc::Status &status) override {
+  void OnDone(const grpc::Status& status) override {
     FinishSink(*sink_, status);
     delete this;
   }
@@ -255,13 +255,13 @@ class TicketRelay : public grpc::ClientReadReactor<v1::TicketUpdate> {
 
 }  // namespace
 
-void StartPlayRelay(v1::ExecutionService::Stub &execution, const std::string &seat_token,
-                    const std::string &match, std::shared_ptr<EventSink> sink) {
+void StartPlayRelay(v1::ExecutionService::Stub& execution, const std::string& seat_token,
+                    const std::string& match, std::shared_ptr<EventSink> sink) {
   (new PlayRelay(seat_token, match, std::move(sink)))->Start(execution);
 }
 
-void StartTicketRelay(v1::MatchmakingService::Stub &matchmaking, const std::string &token,
-                      const std::string &ticket, std::shared_ptr<EventSink> sink) {
+void StartTicketRelay(v1::MatchmakingService::Stub& matchmaking, const std::string& token,
+                      const std::string& ticket, std::shared_ptr<EventSink> sink) {
   (new TicketRelay(token, ticket, std::move(sink)))->Start(matchmaking);
 }
 

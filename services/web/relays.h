@@ -29,12 +29,12 @@ namespace boneyard::web {
 
 class WatchHub {
  public:
-  explicit WatchHub(v1::ExecutionService::Stub &execution) : execution_(execution) {}
+  explicit WatchHub(v1::ExecutionService::Stub& execution) : execution_(execution) {}
   ~WatchHub();
 
   // `sink` gets the match's views (event `view`) from the latest on, then `end`
   // or `error`.
-  void Subscribe(const std::string &match, std::shared_ptr<EventSink> sink);
+  void Subscribe(const std::string& match, std::shared_ptr<EventSink> sink);
   // Matches watched and browsers watching them, now.
   int feeds();
   int watchers();
@@ -43,22 +43,22 @@ class WatchHub {
 
  private:
   friend class Feed;
-  void Forget(const std::string &match, const Feed *feed);
+  void Forget(const std::string& match, const Feed* feed);
 
-  v1::ExecutionService::Stub &execution_;
+  v1::ExecutionService::Stub& execution_;
   absl::Mutex mu_;
   std::map<std::string, std::shared_ptr<Feed>> feeds_ ABSL_GUARDED_BY(mu_);
 };
 
 // `seat_token` plays `match`; the browser gets `view` events (SeatView JSON).
-void StartPlayRelay(v1::ExecutionService::Stub &execution, const std::string &seat_token,
-                    const std::string &match, std::shared_ptr<EventSink> sink);
+void StartPlayRelay(v1::ExecutionService::Stub& execution, const std::string& seat_token,
+                    const std::string& match, std::shared_ptr<EventSink> sink);
 
 // `token` (a player's) watches `ticket`; the browser gets `ticket` events
 // (Ticket JSON without seat tokens) and, while it searches, `search` events
 // (SearchProgress JSON).
-void StartTicketRelay(v1::MatchmakingService::Stub &matchmaking, const std::string &token,
-                      const std::string &ticket, std::shared_ptr<EventSink> sink);
+void StartTicketRelay(v1::MatchmakingService::Stub& matchmaking, const std::string& token,
+                      const std::string& ticket, std::shared_ptr<EventSink> sink);
 
 }  // namespace boneyard::web
 

@@ -8,7 +8,7 @@ namespace boneyard::web {
 SessionStore::SessionStore(absl::Duration idle_limit, int max_sessions)
     : idle_limit_(idle_limit), max_sessions_(max_sessions) {}
 
-std::string SessionStore::Create(Session &session) {
+std::string SessionStore::Create(Session& session) {
   std::string id = NewSecretToken();
   session.csrf_token = NewSecretToken();
   // The audit log names an operator session by a prefix of its id: enough to
@@ -25,7 +25,7 @@ std::string SessionStore::Create(Session &session) {
   return id;
 }
 
-std::optional<Session> SessionStore::Find(const std::string &id) {
+std::optional<Session> SessionStore::Find(const std::string& id) {
   const absl::Time now = absl::Now();
   absl::MutexLock lock(&mu_);
   auto it = sessions_.find(id);
@@ -38,7 +38,7 @@ std::optional<Session> SessionStore::Find(const std::string &id) {
   return it->second.session;
 }
 
-void SessionStore::End(const std::string &id) {
+void SessionStore::End(const std::string& id) {
   absl::MutexLock lock(&mu_);
   sessions_.erase(id);
 }

@@ -37,10 +37,10 @@ class SessionStore {
 
   // A new session; returns its id (the cookie's value) and fills the CSRF token
   // and actor.
-  std::string Create(Session &session);
+  std::string Create(Session& session);
   // The session of a cookie value, which counts as use.
-  std::optional<Session> Find(const std::string &id);
-  void End(const std::string &id);
+  std::optional<Session> Find(const std::string& id);
+  void End(const std::string& id);
   int size();
 
  private:

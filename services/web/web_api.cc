@@ -1,5 +1,7 @@
 #include "services/web/web_api.h"
 
+#include <google/protobuf/util/json_util.h>
+
 #include <boost/asio/post.hpp>
 #include <utility>
 #include <vector>
@@ -12,6 +14,7 @@
 #include "nlohmann/json.hpp"
 #include "services/common/tokens.h"
 #include "services/web/json_wire.h"
+#include "services/web/replay.h"
 #include "services/web/url.h"
 #include "spdlog/spdlog.h"
 
@@ -28,7 +31,7 @@ constexpr std::size_t kMaxIdBytes = 64;
 
 // A resource id taken from a path: what the services issue (letters, digits,
 // '-', '_').
-absl::StatusOr<std::string> PathId(absl::string_view field, const std::string &id) {
+absl::StatusOr<std::string> PathId(absl::string_view field, const std::string& id) {
   const bool ok =
       !id.empty() && id.size() <= kMaxIdBytes && std::all_of(id.begin(), id.end(), [](char c) {
         return absl::ascii_isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_';
@@ -43,7 +46,7 @@ absl::StatusOr<std::string> PathId(absl::string_view field, const std::string &i
 // The request's JSON object body. A browser's cross-site form cannot send
 // application/json, so requiring it is part of the CSRF defence for the
 // requests that have no session yet.
-absl::StatusOr<json> JsonBody(const HttpRequest &request) {
+absl::StatusOr<json> JsonBody(const HttpRequest& request) {
   if (!absl::StartsWith(absl::AsciiStrToLower(request.content_type), "application/json")) {
     return absl::InvalidArgumentError("Content-Type: must be application/json");
   }
@@ -55,7 +58,7 @@ absl::StatusOr<json> JsonBody(const HttpRequest &request) {
 }
 
 // A string field of a JSON body: `required` ones must be present and non-empty.
-absl::StatusOr<std::string> StringField(const json &body, const char *field, std::size_t max,
+absl::StatusOr<std::string> StringField(const json& body, const char* field, std::size_t max,
                                         bool required = true) {
   auto it = body.find(field);
   if (it == body.end() || it->is_null()) {
@@ -73,18 +76,18 @@ absl::StatusOr<std::string> StringField(const json &body, const char *field, std
   return value;
 }
 
-std::string Outcome(const absl::Status &status) {
+std::string Outcome(const absl::Status& status) {
   return status.ok()
              ? "OK"
              : absl::StrCat(absl::StatusCodeToString(status.code()), ": ", status.message());
 }
 
-HttpResponse Answer(const absl::StatusOr<std::string> &body) {
+HttpResponse Answer(const absl::StatusOr<std::string>& body) {
   if (!body.ok()) return ErrorResponse(body.status());
   return JsonResponse(*body);
 }
 
-std::string SessionJson(const Session &session) {
+std::string SessionJson(const Session& session) {
   return json{{"role", session.role == Role::kOperator ? "operator" : "player"},
               {"player_id", session.player_id},
               {"display_name", session.display_name},
@@ -92,18 +95,18 @@ std::string SessionJson(const Session &session) {
       .dump();
 }
 
-std::string SessionCookie(const std::string &value, bool secure, bool expire) {
+std::string SessionCookie(const std::string& value, bool secure, bool expire) {
   return absl::StrCat(kCookie, "=", value, "; Path=/; HttpOnly; SameSite=Strict",
                       secure ? "; Secure" : "", expire ? "; Max-Age=0" : "");
 }
 
 // A ticket as the browser may see it: without seat tokens.
 std::string TicketJson(v1::Ticket ticket) {
-  for (v1::Assignment &a : *ticket.mutable_assignments()) a.clear_seat_token();
+  for (v1::Assignment& a : *ticket.mutable_assignments()) a.clear_seat_token();
   return ProtoJson(ticket);
 }
 
-bool Mutating(const std::string &method) { return method != "GET" && method != "HEAD"; }
+bool Mutating(const std::string& method) { return method != "GET" && method != "HEAD"; }
 
 }  // namespace
 
@@ -116,7 +119,7 @@ void WebApi::Handle(HttpRequest request, std::shared_ptr<Exchange> exchange) {
     std::optional<HttpResponse> response;
     try {
       response = Route(request, *exchange);
-    } catch (const std::exception &e) {
+    } catch (const std::exception& e) {
       spdlog::error("web request failed: {} {}: {}", request.method, request.path, e.what());
       response = ErrorResponse(absl::InternalError("the web service failed; see its log"));
     }
@@ -124,7 +127,7 @@ void WebApi::Handle(HttpRequest request, std::shared_ptr<Exchange> exchange) {
   });
 }
 
-std::optional<HttpResponse> WebApi::Route(const HttpRequest &request, Exchange &exchange) {
+std::optional<HttpResponse> WebApi::Route(const HttpRequest& request, Exchange& exchange) {
   if (!absl::StartsWith(request.path, "/api/") && request.path != "/api") {
     if (request.method != "GET" && request.method != "HEAD") {
       return ErrorResponse(absl::InvalidArgumentError("only GET serves pages"));
@@ -136,15 +139,15 @@ std::optional<HttpResponse> WebApi::Route(const HttpRequest &request, Exchange &
   return RouteApi(request, parts, exchange);
 }
 
-std::optional<HttpResponse> WebApi::RouteApi(const HttpRequest &request,
-                                             const std::vector<std::string> &p,
-                                             Exchange &exchange) {
-  const std::string &method = request.method;
+std::optional<HttpResponse> WebApi::RouteApi(const HttpRequest& request,
+                                             const std::vector<std::string>& p,
+                                             Exchange& exchange) {
+  const std::string& method = request.method;
   const std::size_t n = p.size();
-  auto is = [&](std::initializer_list<const char *> want, const char *verb) {
+  auto is = [&](std::initializer_list<const char*> want, const char* verb) {
     if (method != verb || n != want.size()) return false;
     std::size_t i = 0;
-    for (const char *w : want) {
+    for (const char* w : want) {
       if (*w != '*' && p[i] != w) return false;
       ++i;
     }
@@ -161,28 +164,25 @@ std::optional<HttpResponse> WebApi::RouteApi(const HttpRequest &request,
     return JsonResponse(SessionJson(*session));
   }
 
-  // Anyone signed in.
-  if (is({"queues"}, "GET") || is({"leaderboard", "*"}, "GET")) {
+  // Anyone signed in: what the services show without a token.
+  if (method == "GET" && n >= 1 &&
+      (p[0] == "queues" || p[0] == "leaderboard" || p[0] == "players" || p[0] == "replays")) {
     absl::StatusOr<Session> session = Require(request, std::nullopt);
     if (!session.ok()) return ErrorResponse(session.status());
-    if (p[0] == "queues") {
-      absl::StatusOr<v1::ListQueuesResponse> queues = parts_.backends->ListQueues();
-      if (!queues.ok()) return ErrorResponse(queues.status());
-      return JsonResponse(ProtoJson(*queues));
-    }
-    v1::ListLeaderboardRequest leaderboard;
-    leaderboard.set_game(p[1]);
-    leaderboard.set_page_size(100);
-    absl::StatusOr<v1::ListLeaderboardResponse> board =
-        parts_.backends->ListLeaderboard(leaderboard);
-    if (!board.ok()) return ErrorResponse(board.status());
-    return JsonResponse(ProtoJson(*board));
+    return Public(request, p);
   }
 
   // Operators.
-  if (n >= 1 && (p[0] == "overview" || p[0] == "matches" || p[0] == "audit")) {
+  if (n >= 1 && (p[0] == "overview" || p[0] == "matches" || p[0] == "audit" ||
+                 (p[0] == "queues" && method != "GET"))) {
     absl::StatusOr<Session> session = Require(request, Role::kOperator);
     if (!session.ok()) return ErrorResponse(session.status());
+    if (is({"queues"}, "POST")) return Answer(WriteQueue(*session, request, ""));
+    if (is({"queues", "*"}, "PATCH")) {
+      absl::StatusOr<std::string> id = PathId("queue id", p[1]);
+      if (!id.ok()) return ErrorResponse(id.status());
+      return Answer(WriteQueue(*session, request, *id));
+    }
     if (is({"overview"}, "GET")) return JsonResponse(parts_.overview->Json());
     if (is({"overview", "events"}, "GET")) {
       parts_.overview->Subscribe(exchange.StartEvents());
@@ -256,7 +256,74 @@ std::optional<HttpResponse> WebApi::RouteApi(const HttpRequest &request,
       absl::NotFoundError(absl::StrCat("no such API: ", method, " ", request.path.substr(0, 100))));
 }
 
-absl::StatusOr<Session> WebApi::Require(const HttpRequest &request, std::optional<Role> role) {
+HttpResponse WebApi::Public(const HttpRequest& request, const std::vector<std::string>& p) {
+  const std::size_t n = p.size();
+  int page_size = 100;
+  if (auto it = request.query.find("page_size"); it != request.query.end()) {
+    if (!absl::SimpleAtoi(it->second, &page_size) || page_size < 1 || page_size > 1000) {
+      return ErrorResponse(absl::InvalidArgumentError("page_size: must be 1..1000"));
+    }
+  }
+  const std::string page_token =
+      request.query.count("page_token") ? request.query.at("page_token").substr(0, 1024) : "";
+  if (n == 1 && p[0] == "queues") {
+    absl::StatusOr<v1::ListQueuesResponse> queues = parts_.backends->ListQueues();
+    if (!queues.ok()) return ErrorResponse(queues.status());
+    return JsonResponse(ProtoJson(*queues));
+  }
+  if (n == 2 && p[0] == "leaderboard") {
+    v1::ListLeaderboardRequest list;
+    list.set_game(p[1]);
+    list.set_page_size(page_size);
+    list.set_page_token(page_token);
+    absl::StatusOr<v1::ListLeaderboardResponse> board = parts_.backends->ListLeaderboard(list);
+    if (!board.ok()) return ErrorResponse(board.status());
+    return JsonResponse(ProtoJson(*board));
+  }
+  if (n == 2 && p[0] == "replays") {
+    absl::StatusOr<std::string> id = PathId("match id", p[1]);
+    if (!id.ok()) return ErrorResponse(id.status());
+    absl::StatusOr<v1::Record> record =
+        parts_.backends->GetRecord(absl::StrCat("matches/", *id, "/record"));
+    if (!record.ok()) return ErrorResponse(record.status());
+    return Answer(ReplayJson(*record));
+  }
+  if (n >= 2 && p[0] == "players") {
+    absl::StatusOr<std::string> id = PathId("player id", p[1]);
+    if (!id.ok()) return ErrorResponse(id.status());
+    if (n == 2) {
+      absl::StatusOr<v1::PlayerAccount> player =
+          parts_.backends->GetPlayer("", absl::StrCat("players/", *id));
+      if (!player.ok()) return ErrorResponse(player.status());
+      return JsonResponse(ProtoJson(*player));
+    }
+    if (n == 3 && p[2] == "ratings") {
+      v1::ListRatingHistoryRequest list;
+      list.set_player_id(*id);
+      list.set_game(request.query.count("game") ? request.query.at("game").substr(0, 64) : "");
+      list.set_page_size(page_size);
+      list.set_page_token(page_token);
+      absl::StatusOr<v1::ListRatingHistoryResponse> history =
+          parts_.backends->ListRatingHistory(list);
+      if (!history.ok()) return ErrorResponse(history.status());
+      return JsonResponse(ProtoJson(*history));
+    }
+    if (n == 3 && p[2] == "matches") {
+      v1::ListPlayerMatchesRequest list;
+      list.set_name(absl::StrCat("players/", *id));
+      list.set_page_size(page_size);
+      list.set_page_token(page_token);
+      absl::StatusOr<v1::ListPlayerMatchesResponse> matches =
+          parts_.backends->ListPlayerMatches(list);
+      if (!matches.ok()) return ErrorResponse(matches.status());
+      return JsonResponse(ProtoJson(*matches));
+    }
+  }
+  return ErrorResponse(
+      absl::NotFoundError(absl::StrCat("no such API: GET ", request.path.substr(0, 100))));
+}
+
+absl::StatusOr<Session> WebApi::Require(const HttpRequest& request, std::optional<Role> role) {
   std::optional<std::string> id = CookieValue(request.cookie, kCookie);
   std::optional<Session> session;
   if (id.has_value()) session = parts_.sessions->Find(*id);
@@ -272,8 +339,8 @@ absl::StatusOr<Session> WebApi::Require(const HttpRequest &request, std::optiona
   return *std::move(session);
 }
 
-void WebApi::Record(const Session &session, const std::string &action, const std::string &target,
-                    const std::string &detail, const absl::Status &outcome) {
+void WebApi::Record(const Session& session, const std::string& action, const std::string& target,
+                    const std::string& detail, const absl::Status& outcome) {
   const absl::Status written = parts_.audit->Append(AuditEntry{.id = 0,
                                                                .time = absl::Now(),
                                                                .actor = session.actor,
@@ -287,7 +354,7 @@ void WebApi::Record(const Session &session, const std::string &action, const std
   }
 }
 
-HttpResponse WebApi::SignIn(const HttpRequest &request) {
+HttpResponse WebApi::SignIn(const HttpRequest& request) {
   absl::StatusOr<json> body = JsonBody(request);
   if (!body.ok()) return ErrorResponse(body.status());
   absl::StatusOr<std::string> role = StringField(*body, "role", 16);
@@ -328,7 +395,7 @@ HttpResponse WebApi::SignIn(const HttpRequest &request) {
   return response;
 }
 
-HttpResponse WebApi::SignOut(const HttpRequest &request) {
+HttpResponse WebApi::SignOut(const HttpRequest& request) {
   absl::StatusOr<Session> session = Require(request, std::nullopt);
   if (!session.ok()) return ErrorResponse(session.status());
   parts_.sessions->End(*CookieValue(request.cookie, kCookie));
@@ -338,7 +405,7 @@ HttpResponse WebApi::SignOut(const HttpRequest &request) {
   return response;
 }
 
-HttpResponse WebApi::Register(const HttpRequest &request) {
+HttpResponse WebApi::Register(const HttpRequest& request) {
   absl::StatusOr<json> body = JsonBody(request);
   if (!body.ok()) return ErrorResponse(body.status());
   absl::StatusOr<std::string> id = StringField(*body, "player_id", kMaxIdBytes);
@@ -356,8 +423,8 @@ HttpResponse WebApi::Register(const HttpRequest &request) {
   return JsonResponse(ProtoJson(*created));
 }
 
-absl::StatusOr<std::string> WebApi::AbortMatch(const Session &session, const HttpRequest &request,
-                                               const std::string &name) {
+absl::StatusOr<std::string> WebApi::AbortMatch(const Session& session, const HttpRequest& request,
+                                               const std::string& name) {
   absl::StatusOr<json> body = JsonBody(request);
   if (!body.ok()) return body.status();
   absl::StatusOr<std::string> reason = StringField(*body, "reason", kMaxReasonBytes);
@@ -368,7 +435,49 @@ absl::StatusOr<std::string> WebApi::AbortMatch(const Session &session, const Htt
   return ProtoJson(*match);
 }
 
-absl::StatusOr<std::string> WebApi::Audit(const HttpRequest &request) {
+absl::StatusOr<std::string> WebApi::WriteQueue(const Session& session, const HttpRequest& request,
+                                               const std::string& update_id) {
+  absl::StatusOr<json> body = JsonBody(request);
+  if (!body.ok()) return body.status();
+  auto given = body->find("queue");
+  if (given == body->end() || !given->is_object()) {
+    return absl::InvalidArgumentError("queue: required, a Queue object");
+  }
+  v1::Queue queue;
+  const auto parsed = google::protobuf::util::JsonStringToMessage(given->dump(), &queue);
+  if (!parsed.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("queue: ", std::string(parsed.message()).substr(0, 200)));
+  }
+  absl::StatusOr<v1::Queue> written;
+  std::string target;
+  if (update_id.empty()) {
+    absl::StatusOr<std::string> id = StringField(*body, "queue_id", kMaxIdBytes);
+    if (!id.ok()) return id.status();
+    target = absl::StrCat("queues/", *id);
+    v1::CreateQueueRequest create;
+    create.set_queue_id(*id);
+    *create.mutable_queue() = queue;
+    written = parts_.backends->CreateQueue(session.credential, create);
+  } else {
+    target = absl::StrCat("queues/", update_id);
+    absl::StatusOr<std::string> mask = StringField(*body, "update_mask", 1024);
+    if (!mask.ok()) return mask.status();
+    v1::UpdateQueueRequest update;
+    queue.set_name(target);
+    *update.mutable_queue() = queue;
+    for (absl::string_view path : absl::StrSplit(*mask, ',', absl::SkipWhitespace())) {
+      update.mutable_update_mask()->add_paths(std::string(absl::StripAsciiWhitespace(path)));
+    }
+    written = parts_.backends->UpdateQueue(session.credential, update);
+  }
+  Record(session, update_id.empty() ? "create_queue" : "update_queue", target,
+         given->dump().substr(0, 2000), written.status());
+  if (!written.ok()) return written.status();
+  return ProtoJson(*written);
+}
+
+absl::StatusOr<std::string> WebApi::Audit(const HttpRequest& request) {
   int64_t before = 0;
   int limit = 100;
   if (auto it = request.query.find("before"); it != request.query.end()) {
@@ -384,7 +493,7 @@ absl::StatusOr<std::string> WebApi::Audit(const HttpRequest &request) {
   absl::StatusOr<std::vector<AuditEntry>> entries = parts_.audit->List(before, limit);
   if (!entries.ok()) return entries.status();
   json out = {{"entries", json::array()}};
-  for (const AuditEntry &e : *entries) {
+  for (const AuditEntry& e : *entries) {
     out["entries"].push_back(
         {{"id", e.id},
          {"time", absl::FormatTime("%Y-%m-%dT%H:%M:%E3SZ", e.time, absl::UTCTimeZone())},
@@ -398,7 +507,7 @@ absl::StatusOr<std::string> WebApi::Audit(const HttpRequest &request) {
   return out.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
-absl::StatusOr<std::string> WebApi::ListMatches(const HttpRequest &request) {
+absl::StatusOr<std::string> WebApi::ListMatches(const HttpRequest& request) {
   v1::ListMatchesRequest list;
   if (auto it = request.query.find("state"); it != request.query.end() && !it->second.empty()) {
     v1::Match::State state;
@@ -425,8 +534,8 @@ absl::StatusOr<std::string> WebApi::ListMatches(const HttpRequest &request) {
   return ProtoJson(*matches);
 }
 
-absl::StatusOr<std::string> WebApi::CreateTicket(const Session &session,
-                                                 const HttpRequest &request) {
+absl::StatusOr<std::string> WebApi::CreateTicket(const Session& session,
+                                                 const HttpRequest& request) {
   absl::StatusOr<json> body = JsonBody(request);
   if (!body.ok()) return body.status();
   absl::StatusOr<std::string> queue = StringField(*body, "queue", 128);
@@ -441,12 +550,12 @@ absl::StatusOr<std::string> WebApi::CreateTicket(const Session &session,
   return TicketJson(*std::move(ticket));
 }
 
-absl::StatusOr<std::pair<std::string, std::string>> WebApi::SeatOf(const Session &session,
-                                                                   const std::string &ticket) {
+absl::StatusOr<std::pair<std::string, std::string>> WebApi::SeatOf(const Session& session,
+                                                                   const std::string& ticket) {
   absl::StatusOr<v1::Ticket> got = parts_.backends->GetTicket(session.credential, ticket);
   if (!got.ok()) return got.status();
   const std::string player = absl::StrCat("players/", session.player_id);
-  for (const v1::Assignment &a : got->assignments()) {
+  for (const v1::Assignment& a : got->assignments()) {
     if (a.player() == player && !a.seat_token().empty()) {
       return std::make_pair(a.match(), a.seat_token());
     }
@@ -455,8 +564,8 @@ absl::StatusOr<std::pair<std::string, std::string>> WebApi::SeatOf(const Session
                                                     v1::Ticket::State_Name(got->state()), ")"));
 }
 
-absl::StatusOr<std::string> WebApi::SubmitAction(const Session &session, const HttpRequest &request,
-                                                 const std::string &ticket) {
+absl::StatusOr<std::string> WebApi::SubmitAction(const Session& session, const HttpRequest& request,
+                                                 const std::string& ticket) {
   absl::StatusOr<json> body = JsonBody(request);
   if (!body.ok()) return body.status();
   absl::StatusOr<std::string> action = StringField(*body, "action", kMaxActionBytes);

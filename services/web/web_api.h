@@ -22,12 +22,12 @@
 namespace boneyard::web {
 
 struct WebApiParts {
-  Backends *backends;
-  SessionStore *sessions;
-  AuditLog *audit;
-  WatchHub *watch_hub;
-  Overview *overview;
-  const Assets *assets;
+  Backends* backends;
+  SessionStore* sessions;
+  AuditLog* audit;
+  WatchHub* watch_hub;
+  Overview* overview;
+  const Assets* assets;
   std::string operator_token;
 };
 
@@ -41,30 +41,35 @@ class WebApi {
 
  private:
   // Answers the request, or starts its event stream and returns nullopt.
-  std::optional<HttpResponse> Route(const HttpRequest &request, Exchange &exchange);
-  std::optional<HttpResponse> RouteApi(const HttpRequest &request,
-                                       const std::vector<std::string> &parts, Exchange &exchange);
+  std::optional<HttpResponse> Route(const HttpRequest& request, Exchange& exchange);
+  std::optional<HttpResponse> RouteApi(const HttpRequest& request,
+                                       const std::vector<std::string>& parts, Exchange& exchange);
 
-  HttpResponse SignIn(const HttpRequest &request);
-  HttpResponse SignOut(const HttpRequest &request);
-  HttpResponse Register(const HttpRequest &request);
-  absl::StatusOr<std::string> AbortMatch(const Session &session, const HttpRequest &request,
-                                         const std::string &name);
-  absl::StatusOr<std::string> Audit(const HttpRequest &request);
-  absl::StatusOr<std::string> ListMatches(const HttpRequest &request);
-  absl::StatusOr<std::string> CreateTicket(const Session &session, const HttpRequest &request);
-  absl::StatusOr<std::string> SubmitAction(const Session &session, const HttpRequest &request,
-                                           const std::string &ticket);
+  // What anyone signed in may read: queues, leaderboards, players' pages, replays.
+  HttpResponse Public(const HttpRequest& request, const std::vector<std::string>& parts);
+  HttpResponse SignIn(const HttpRequest& request);
+  HttpResponse SignOut(const HttpRequest& request);
+  HttpResponse Register(const HttpRequest& request);
+  absl::StatusOr<std::string> AbortMatch(const Session& session, const HttpRequest& request,
+                                         const std::string& name);
+  absl::StatusOr<std::string> Audit(const HttpRequest& request);
+  // POST /api/queues (`update_id` empty) or PATCH /api/queues/{update_id}; audited.
+  absl::StatusOr<std::string> WriteQueue(const Session& session, const HttpRequest& request,
+                                         const std::string& update_id);
+  absl::StatusOr<std::string> ListMatches(const HttpRequest& request);
+  absl::StatusOr<std::string> CreateTicket(const Session& session, const HttpRequest& request);
+  absl::StatusOr<std::string> SubmitAction(const Session& session, const HttpRequest& request,
+                                           const std::string& ticket);
   // The session's seat in a ticket's match: {match, seat token}.
-  absl::StatusOr<std::pair<std::string, std::string>> SeatOf(const Session &session,
-                                                             const std::string &ticket);
+  absl::StatusOr<std::pair<std::string, std::string>> SeatOf(const Session& session,
+                                                             const std::string& ticket);
 
   // The session the cookie names; UNAUTHENTICATED without one,
   // PERMISSION_DENIED for the other role or, on a state-changing request,
   // without the session's CSRF token.
-  absl::StatusOr<Session> Require(const HttpRequest &request, std::optional<Role> role);
-  void Record(const Session &session, const std::string &action, const std::string &target,
-              const std::string &detail, const absl::Status &outcome);
+  absl::StatusOr<Session> Require(const HttpRequest& request, std::optional<Role> role);
+  void Record(const Session& session, const std::string& action, const std::string& target,
+              const std::string& detail, const absl::Status& outcome);
 
   WebApiParts parts_;
   boost::asio::thread_pool pool_;

@@ -67,6 +67,24 @@ TEST(Referee, ReplaysALegalRecord) {
             nlohmann::json({"0-0", "1-0", "2-0"}));
 }
 
+// Stepping through a record (the web app's replays): the start, then every action in order.
+TEST(Referee, ReplayShowsEveryPositionOnTheWay) {
+  const Record r = CastleRockRecord();
+  std::vector<std::string> steps;
+  std::vector<nlohmann::json> rows;
+  absl::StatusOr<std::unique_ptr<State>> state =
+      Replay(r, DefaultRegistry(), [&](const State& s, const RecordedAction* action) {
+        steps.push_back(action == nullptr ? "start" : action->action);
+        rows.push_back(s.ViewFor(0)->ToJson()["layout"]["row"]);
+      });
+  ASSERT_TRUE(state.ok()) << state.status();
+  std::vector<std::string> want = {"start"};
+  for (const RecordedAction& a : r.rounds[0].actions) want.push_back(a.action);
+  EXPECT_EQ(steps, want);
+  EXPECT_EQ(rows.back(), (*state)->ViewFor(0)->ToJson()["layout"]["row"]);
+  EXPECT_NE(rows.front(), rows.back());
+}
+
 TEST(Referee, PartialRecordReplaysToItsPosition) {
   Record r = CastleRockRecord();
   r.rounds[0].actions.pop_back();

@@ -203,3 +203,86 @@ test('registration refuses malformed ids and taken names', async () => {
   assertError(await c.call('POST', '/api/players', { player_id: p.playerId, display_name: 'Other' }),
     409, 'ALREADY_EXISTS', 'player_id');
 });
+
+test('queues are created and changed by operators only, bad settings are refused naming the '
+  + 'field, and both are audited', async () => {
+  const op = await operator();
+  const p = await player('q');
+  const id = `webq${process.pid}`;
+  const queue = { display_name: 'Web queue', game: 'muggins', format: { head_to_head: {} } };
+  assertError(await p.call('POST', '/api/queues', { queue_id: id, queue }), 403,
+    'PERMISSION_DENIED', 'operators');
+  assertError(await op.call('POST', '/api/queues', { queue_id: id, queue: { ...queue, colour: 'red' } }),
+    400, 'INVALID_ARGUMENT', 'queue');
+  assertError(await op.call('POST', '/api/queues', { queue }), 400, 'INVALID_ARGUMENT', 'queue_id');
+  assertError(await op.call('POST', '/api/queues', { queue_id: id, queue: { ...queue, game: 'chess' } }),
+    400, 'INVALID_ARGUMENT');
+  assertError(await op.call('POST', '/api/queues', { queue_id: id, queue },
+    { headers: { 'x-csrf-token': '' } }), 403, 'PERMISSION_DENIED', 'X-CSRF-Token');
+  const listed = async () => (await op.call('GET', '/api/queues')).json.queues
+    .find((q) => q.name === `queues/${id}`);
+  assert.equal(await listed(), undefined);
+
+  let r = await op.call('POST', '/api/queues', { queue_id: id, queue });
+  assert.equal(r.status, 200, r.text);
+  assertError(await op.call('POST', '/api/queues', { queue_id: id, queue }), 409, 'ALREADY_EXISTS');
+  assertError(await op.call('PATCH', `/api/queues/${id}`, { queue: { display_name: 'x' } }), 400,
+    'INVALID_ARGUMENT', 'update_mask');
+  assertError(await op.call('PATCH', `/api/queues/${id}`,
+    { queue: { display_name: 'x' }, update_mask: 'game' }), 400, 'INVALID_ARGUMENT');
+  assert.equal((await listed()).display_name, 'Web queue');
+  r = await op.call('PATCH', `/api/queues/${id}`,
+    { queue: { display_name: 'Renamed' }, update_mask: 'display_name' });
+  assert.equal(r.status, 200, r.text);
+  assert.equal((await listed()).display_name, 'Renamed');
+  const audit = (await op.call('GET', '/api/audit')).json.entries;
+  assert.ok(audit.some((e) => e.action === 'create_queue' && e.target === `queues/${id}` && e.outcome === 'OK'));
+  assert.ok(audit.some((e) => e.action === 'update_queue' && e.target === `queues/${id}` && e.outcome === 'OK'));
+  assert.ok(audit.some((e) => e.action === 'create_queue' && e.outcome.startsWith('ALREADY_EXISTS')));
+});
+
+test('a finished match replays step by step with every hand; a match being played does not',
+  async () => {
+    const p = await player('viewer');
+    const done = createMatch('muggins', ['bot:greedy', 'bot:random']);
+    const id = matchId(done.match.name);
+    const op = await operator();
+    await until('the bot match to finish', async () =>
+      (await op.call('GET', `/api/matches/${id}`)).json.state === 'FINISHED');
+    const record = (await op.call('GET', `/api/matches/${id}/record`)).json;
+    const r = await p.call('GET', `/api/replays/${id}`);
+    assert.equal(r.status, 200, r.text);
+    const actions = record.rounds.flatMap((round) => round.actions);
+    assert.equal(r.json.steps.length, actions.length + 1);
+    assert.equal(r.json.steps[0].action, '');
+    assert.equal(r.json.steps[0].hands.length, 2);
+    assert.deepEqual([...r.json.steps[0].hands[0]].sort(), [...record.rounds[0].deal.hands[0].tiles].sort());
+    r.json.steps.slice(1).forEach((step, i) => assert.equal(step.action, actions[i].action));
+    assert.ok(r.json.steps.at(-1).terminal);
+
+    const live = createMatch('muggins', ['player:holder', 'bot:random']);
+    assertError(await p.call('GET', `/api/replays/${matchId(live.match.name)}`), 400,
+      'FAILED_PRECONDITION', 'still being played');
+    assertError(await p.call('GET', '/api/replays/no.such'), 400, 'INVALID_ARGUMENT', 'match id');
+    assertError(await new Client().call('GET', `/api/replays/${id}`), 401, 'UNAUTHENTICATED');
+    await op.call('POST', `/api/matches/${matchId(live.match.name)}/abort`, { reason: 'done' });
+  });
+
+test('player pages: account, rating history and match history; unknown players are 404',
+  async () => {
+    const p = await player('page');
+    let r = await p.call('GET', `/api/players/${p.playerId}`);
+    assert.equal(r.status, 200, r.text);
+    assert.equal(r.json.kind, 'HUMAN');
+    r = await p.call('GET', `/api/players/${p.playerId}/ratings?game=muggins`);
+    assert.equal(r.status, 200, r.text);
+    r = await p.call('GET', `/api/players/${p.playerId}/matches`);
+    assert.equal(r.status, 200, r.text);
+    assertError(await p.call('GET', '/api/players/nobody-at-all'), 404, 'NOT_FOUND');
+    assertError(await p.call('GET', `/api/players/${p.playerId}/ratings?game=chess`), 400,
+      'INVALID_ARGUMENT');
+    assertError(await p.call('GET', '/api/leaderboard/muggins?page_size=0'), 400,
+      'INVALID_ARGUMENT', 'page_size');
+    r = await p.call('GET', '/api/leaderboard/muggins');
+    assert.equal(r.status, 200, r.text);
+  });

@@ -112,7 +112,7 @@ TEST_F(HttpServerTest, AnEventStreamHearsThatTheBrowserLeft) {
   address.sin_family = AF_INET;
   address.sin_port = htons(static_cast<uint16_t>(server_->port()));
   inet_pton(AF_INET, "127.0.0.1", &address.sin_addr);
-  ASSERT_EQ(connect(fd, reinterpret_cast<sockaddr *>(&address), sizeof(address)), 0);
+  ASSERT_EQ(connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof(address)), 0);
   const std::string request = "GET /events HTTP/1.1\r\nHost: x\r\n\r\n";
   ASSERT_EQ(write(fd, request.data(), request.size()), static_cast<ssize_t>(request.size()));
   std::string got;

@@ -7,7 +7,7 @@
 namespace boneyard::web {
 namespace {
 
-Session Player(const std::string &id) {
+Session Player(const std::string& id) {
   Session s;
   s.role = Role::kPlayer;
   s.player_id = id;

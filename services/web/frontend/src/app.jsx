@@ -1,6 +1,7 @@
 // The single page: loads the session, draws the top bar and the page of the current path.
 // Pages for operators and pages for players each need that role's session; without one the
-// sign-in form is shown in place, and the page follows once signed in.
+// sign-in form is shown in place, and the page follows once signed in. Pages of role 'any'
+// (ratings, players, replays: public once signed in) take either session.
 import { useEffect, useState } from 'preact/hooks';
 import { del, get, setCsrfToken, setUnauthenticatedHandler } from './api.js';
 import { TopBar } from './components/TopBar.jsx';
@@ -10,6 +11,10 @@ import { Match } from './pages/Match.jsx';
 import { Matches } from './pages/Matches.jsx';
 import { Overview } from './pages/Overview.jsx';
 import { Play } from './pages/Play.jsx';
+import { Player } from './pages/Player.jsx';
+import { Queues } from './pages/Queues.jsx';
+import { Ratings } from './pages/Ratings.jsx';
+import { Replay } from './pages/Replay.jsx';
 import { SignIn } from './pages/SignIn.jsx';
 import { Link, matchRoute, navigate, useLocation } from './router.js';
 
@@ -17,10 +22,16 @@ const pages = {
   overview: { role: 'operator', Page: Overview },
   matches: { role: 'operator', Page: Matches },
   match: { role: 'operator', Page: Match },
+  queues: { role: 'operator', Page: Queues },
   audit: { role: 'operator', Page: Audit },
+  ratings: { role: 'any', Page: Ratings },
+  player: { role: 'any', Page: Player },
+  replay: { role: 'any', Page: Replay },
   lobby: { role: 'player', Page: Lobby },
   play: { role: 'player', Page: Play },
 };
+
+const allows = (page, role) => page.role === 'any' || page.role === role;
 
 const home = (role) => (role === 'operator' ? '/ops' : '/lobby');
 
@@ -42,7 +53,7 @@ export function App() {
   const onSignedIn = (value) => {
     adopt(value);
     const page = pages[matchRoute(location.pathname).name];
-    if (!page || page.role !== value.role) navigate(home(value.role), { replace: true });
+    if (!page || !allows(page, value.role)) navigate(home(value.role), { replace: true });
   };
 
   const onSignOut = async () => {
@@ -77,9 +88,10 @@ export function App() {
   } else if (signedInAtStart) {
     body = null;
   } else if (!session) {
-    const notice = page ? `Sign in as ${page.role === 'operator' ? 'an operator' : 'a player'} to see this page.` : '';
+    const who = { operator: 'an operator', player: 'a player', any: 'an operator or a player' };
+    const notice = page ? `Sign in as ${who[page.role]} to see this page.` : '';
     body = <SignIn onSignedIn={onSignedIn} notice={notice} />;
-  } else if (page.role !== session.role) {
+  } else if (!allows(page, session.role)) {
     body = (
       <section class="card">
         <h1>Not for {session.role}s</h1>

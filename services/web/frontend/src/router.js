@@ -8,7 +8,11 @@ const routes = [
   ['/ops', 'overview'],
   ['/ops/matches', 'matches'],
   ['/ops/matches/:id', 'match'],
+  ['/ops/queues', 'queues'],
   ['/ops/audit', 'audit'],
+  ['/ratings', 'ratings'],
+  ['/players/:id', 'player'],
+  ['/replays/:matchId', 'replay'],
   ['/lobby', 'lobby'],
   ['/play/:ticketId', 'play'],
 ];

@@ -44,7 +44,9 @@ export function TricksBoard({ layout, size = 24 }) {
   const trick = layout.trick || { tiles: [], seats: [] };
   const last = tricks.length > 0 ? tricks[tricks.length - 1] : null;
   const high = layout.high_bid;
-  const trump = layout.contract ?? (layout.trump === null || layout.trump === undefined ? null : `trump ${layout.trump}`);
+  // Forty-Two and Eighty-Four write the declarer's call as `contract`, Moon as `trump`; both
+  // in action notation ("trump 5").
+  const trump = layout.contract ?? layout.trump ?? null;
   return (
     <div class="board-tricks">
       <div class="bids">
@@ -75,7 +77,8 @@ export function TricksBoard({ layout, size = 24 }) {
           ['High bid', high ? `${high.bid} (${seatName(high.seat)})` : null],
           ['Contract', trump],
           ['Declarer', seatName(layout.declarer ?? (high ? high.seat : null))],
-          ['Discard', layout.discard ? 'laid' : null],
+          ['Widow', layout.widow_taken ? 'taken' : null],
+          ['Discard', typeof layout.discard === 'string' ? layout.discard : layout.discard ? 'laid' : null],
           ['Points taken', perTeam(layout.taken)],
           ['Tricks', layout.tricks_taken ? layout.tricks_taken.map((n, s) => `${seatName(s)}: ${n}`).join(', ') : tricks.length ? tricksWon(tricks) : null],
           ['Team scores', perTeam(layout.team_scores)],

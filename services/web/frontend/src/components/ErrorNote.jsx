@@ -1,11 +1,10 @@
-// The one place a page shows an error the server sent: its message, with the code for the
-// curious. Empty when there is none, so tests can wait for it to appear.
+// The one place a page shows an error the server sent: its message as the service wrote it
+// (the code goes in data-code and the tooltip). Nothing at all when there is no error.
 export function ErrorNote({ error, testid = 'error' }) {
   if (!error) return null;
   return (
-    <p class="error-note" role="alert" data-testid={testid} data-code={error.code || ''}>
+    <p class="error-note" role="alert" data-testid={testid} data-code={error.code || ''} title={error.code || undefined}>
       {error.message || String(error)}
-      {error.code && <span class="error-code">{error.code}</span>}
     </p>
   );
 }

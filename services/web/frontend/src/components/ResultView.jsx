@@ -14,6 +14,7 @@ export function ResultView({ view, own = -1 }) {
     );
   }
   const winners = result.winners || [];
+  const details = result.details && typeof result.details === 'object' ? result.details : {};
   const outcome = own < 0 ? 'over' : winners.includes(own) ? 'won' : 'lost';
   const title = own < 0 ? `Winner${winners.length > 1 ? 's' : ''}: seat ${winners.join(', ')}` : outcome === 'won' ? 'You won' : 'You lost';
   return (
@@ -32,6 +33,13 @@ export function ResultView({ view, own = -1 }) {
             </li>
           ))}
       </ol>
+      {Object.keys(details).length > 0 && (
+        <p class="muted result-details">
+          {Object.entries(details)
+            .map(([key, value]) => `${key.replace(/_/g, ' ')}: ${typeof value === 'object' ? JSON.stringify(value) : value}`)
+            .join(' · ')}
+        </p>
+      )}
     </section>
   );
 }

@@ -10,7 +10,8 @@ export function Sparkline({ values, width = 240, height = 48, label }) {
   const y = (v) => (height - 2 - ((v - min) / span) * (height - 4)).toFixed(1);
   const line = points.map((v, i) => `${(i * step).toFixed(1)},${y(v)}`).join(' ');
   return (
-    <svg class="sparkline" viewBox={`0 0 ${width} ${height}`} width={width} height={height} role="img" aria-label={label}>
+    // Stretched to the panel's width; the line keeps its stroke through non-scaling-stroke.
+    <svg class="sparkline" viewBox={`0 0 ${width} ${height}`} width={width} height={height} preserveAspectRatio="none" role="img" aria-label={label}>
       <title>{`${label}: ${min} to ${max}`}</title>
       <polyline points={`0,${height} ${line} ${width},${height}`} class="area" />
       <polyline points={line} class="line" />

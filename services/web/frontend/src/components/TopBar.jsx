@@ -2,12 +2,18 @@
 import { Link } from '../router.js';
 
 const links = {
-  operator: [
+  operator: () => [
     ['/ops', 'Overview'],
     ['/ops/matches', 'Matches'],
+    ['/ops/queues', 'Queues'],
+    ['/ratings', 'Ratings'],
     ['/ops/audit', 'Audit'],
   ],
-  player: [['/lobby', 'Lobby']],
+  player: (session) => [
+    ['/lobby', 'Lobby'],
+    ['/ratings', 'Ratings'],
+    [`/players/${encodeURIComponent(session.player_id)}`, 'My page'],
+  ],
 };
 
 export function TopBar({ session, path, onSignOut }) {
@@ -18,7 +24,7 @@ export function TopBar({ session, path, onSignOut }) {
       </Link>
       {session && (
         <nav aria-label="pages">
-          {(links[session.role] || []).map(([href, label]) => (
+          {(links[session.role] ? links[session.role](session) : []).map(([href, label]) => (
             <Link key={href} href={href} class={path === href ? 'active' : ''} aria-current={path === href ? 'page' : undefined}>
               {label}
             </Link>

@@ -2,7 +2,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { get, withQuery } from '../api.js';
 import { ErrorNote } from '../components/ErrorNote.jsx';
-import { formatTime } from '../format.js';
+import { formatTime, resourceId } from '../format.js';
+import { Link } from '../router.js';
 
 const pageSize = 50;
 
@@ -57,10 +58,12 @@ export function Audit() {
                   <td>{formatTime(entry.time)}</td>
                   <td class="mono">{entry.actor}</td>
                   <td>{entry.action}</td>
-                  <td class="mono">{entry.target}</td>
+                  <td class="mono">
+                    {String(entry.target || '').startsWith('matches/') ? <Link href={`/ops/matches/${encodeURIComponent(resourceId(entry.target))}`}>{entry.target}</Link> : entry.target}
+                  </td>
                   <td>{entry.detail}</td>
                   <td>
-                    <span class={`chip ${entry.outcome === 'OK' ? 'ok' : 'alert'}`}>{entry.outcome}</span>
+                    <span class={`chip wrap ${entry.outcome === 'OK' ? 'ok' : 'alert'}`}>{entry.outcome}</span>
                   </td>
                 </tr>
               ))}

@@ -46,7 +46,8 @@ function TicketPanel({ ticketId, queues, onDone, onState }) {
 
   useEffect(() => {
     onState(state);
-    if (state === 'MATCHED') navigate(`/play/${encodeURIComponent(ticketId)}`);
+    // Replacing the lobby entry, so Back from the match does not bounce into it again.
+    if (state === 'MATCHED') navigate(`/play/${encodeURIComponent(ticketId)}`, { replace: true });
   }, [state]);
 
   const cancel = async () => {

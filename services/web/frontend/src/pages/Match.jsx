@@ -18,22 +18,19 @@ function EventLog({ log }) {
   return (
     <section class="card">
       <h2>Event log</h2>
-      {log.length === 0 ? (
-        <p class="muted">No events since this page opened.</p>
-      ) : (
-        <ol class="event-log" data-testid="event-log" reversed>
-          {[...log].reverse().map((event) => {
-            const p = eventParts(event);
-            return (
-              <li key={p.sequence} data-testid="event" data-sequence={p.sequence}>
-                <span class="seq">#{p.sequence}</span> <span class="muted">{p.seat}</span> <strong>{p.action}</strong>
-                {p.reason && <span class="chip">{p.reason}</span>}
-                {p.message && <span class="muted"> “{p.message}”</span>}
-              </li>
-            );
-          })}
-        </ol>
-      )}
+      {log.length === 0 && <p class="muted">No events since this page opened.</p>}
+      <ol class="event-log" data-testid="event-log" reversed>
+        {[...log].reverse().map((event) => {
+          const p = eventParts(event);
+          return (
+            <li key={p.sequence} data-testid="event" data-sequence={p.sequence}>
+              <span class="seq">#{p.sequence}</span> <span class="muted">{p.seat}</span> <strong>{p.action}</strong>
+              {p.reason && <span class="chip">{p.reason}</span>}
+              {p.message && <span class="muted"> “{p.message}”</span>}
+            </li>
+          );
+        })}
+      </ol>
     </section>
   );
 }

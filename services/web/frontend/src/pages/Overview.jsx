@@ -50,6 +50,8 @@ export function Overview() {
   const liveTotal = live.reduce((sum, [, n]) => sum + n, 0);
   const queues = overview.queues || [];
   const searching = queues.reduce((sum, q) => sum + (q.searching || 0), 0);
+  // Matchmaking's counters since it started, when the service reports them.
+  const waits = queues.some((q) => q.matches_created !== undefined);
 
   return (
     <div class="page-overview">
@@ -86,7 +88,9 @@ export function Overview() {
         <Stat label="Actions / s" value={formatNumber(overview.actions_per_second, 1)} testid="actions-per-second" series={series('actions_per_second')} />
         <Stat label="Finished / min" value={formatNumber(overview.finished_per_minute, 1)} testid="finished-per-minute" series={series('finished_per_minute')} />
         <Stat label="Searching" value={formatNumber(searching)} testid="searching" series={series('searching')} />
-        <Stat label="Ratings backlog" value={formatNumber(overview.ratings_backlog)} testid="ratings-backlog" />
+        {/* Either or both, as the service reports them (docs/web.md's overview). */}
+        {overview.ratings_backlog !== undefined && <Stat label="Ratings backlog" value={formatNumber(overview.ratings_backlog)} testid="ratings-backlog" />}
+        {overview.results_parked !== undefined && <Stat label="Results parked" value={formatNumber(overview.results_parked)} testid="results-parked" />}
       </div>
 
       <section class="card" data-testid="queues">
@@ -94,24 +98,36 @@ export function Overview() {
         {queues.length === 0 ? (
           <p class="muted">No queues.</p>
         ) : (
-          <table>
-            <thead>
-              <tr>
-                <th>Queue</th>
-                <th class="num">Searching</th>
-                <th class="num">Oldest wait</th>
-              </tr>
-            </thead>
-            <tbody>
-              {queues.map((q) => (
-                <tr key={q.queue} data-queue={q.queue}>
-                  <td>{q.display_name || q.queue}</td>
-                  <td class="num">{q.searching || 0}</td>
-                  <td class="num">{q.searching ? formatSeconds(q.oldest_wait_seconds) : '—'}</td>
+          <div class="table-scroll">
+            <table>
+              <thead>
+                <tr>
+                  <th>Queue</th>
+                  <th class="num">Searching</th>
+                  <th class="num">Oldest wait</th>
+                  {waits && <th class="num">Wait p50 / p95</th>}
+                  {waits && <th class="num">Matches</th>}
+                  {waits && <th class="num">Bot seats</th>}
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {queues.map((q) => (
+                  <tr key={q.queue} data-queue={q.queue}>
+                    <td>{q.display_name || q.queue}</td>
+                    <td class="num">{q.searching || 0}</td>
+                    <td class="num">{q.searching ? formatSeconds(q.oldest_wait_seconds) : '—'}</td>
+                    {waits && (
+                      <td class="num">
+                        {q.wait_p50_seconds === undefined ? '—' : `${formatSeconds(q.wait_p50_seconds)} / ${formatSeconds(q.wait_p95_seconds)}`}
+                      </td>
+                    )}
+                    {waits && <td class="num">{formatNumber(q.matches_created)}</td>}
+                    {waits && <td class="num">{formatNumber(q.bot_seats)}</td>}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
         )}
       </section>
     </div>

@@ -2,7 +2,7 @@
 // /api/tickets/{id}/play). Moves are the view's legal actions, offered by tile or as buttons;
 // a click posts the action with the sequence of the view it was chosen from, and a refusal
 // shows the service's reason and changes nothing.
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { post } from '../api.js';
 import { Board } from '../board/Board.jsx';
 import { Domino } from '../board/Domino.jsx';
@@ -29,20 +29,25 @@ export function Play({ params }) {
   const [view, setView] = useState(null);
   const [error, setError] = useState(null);
   const [streamError, setStreamError] = useState(null);
+  // The tile whose actions are offered, and the sequence of the view it was chosen in: a new
+  // view drops the selection.
   const [selected, setSelected] = useState(null);
   const [busy, setBusy] = useState(false);
+  // Buttons stay enabled while an action is under way (disabling a focused button would drop
+  // keyboard focus); a second click meanwhile is ignored instead.
+  const sending = useRef(false);
 
   const status = useEventStream(`${path}/play`, {
     view: (next) => setView((current) => newer(current, next)),
     error: setStreamError,
   });
 
-  // A selection belongs to the view it was made in.
-  const [selectedAt, setSelectedAt] = useState(-1);
   const seq = sequenceOf(view);
-  const selection = selectedAt === seq ? selected : null;
+  const selection = selected && selected.sequence === seq ? selected.tile : null;
 
   const send = async (action) => {
+    if (sending.current) return;
+    sending.current = true;
     setError(null);
     setBusy(true);
     try {
@@ -52,6 +57,7 @@ export function Play({ params }) {
     } catch (e) {
       setError(e);
     } finally {
+      sending.current = false;
       setBusy(false);
     }
   };
@@ -73,8 +79,7 @@ export function Play({ params }) {
       send(what.send);
     } else {
       setError(null);
-      setSelected(selection === tile ? null : tile);
-      setSelectedAt(seq);
+      setSelected(selection === tile ? null : { tile, sequence: seq });
     }
   };
   const yourTurn = !view.terminal && view.current_seat === view.seat;
@@ -110,17 +115,17 @@ export function Play({ params }) {
 
       <section class="card your-hand" aria-busy={busy ? 'true' : 'false'}>
         <h2>Your hand</h2>
-        <Hand tiles={view.hand || []} byTile={byTile} selected={selection} onTile={onTile} disabled={busy} />
+        <Hand tiles={view.hand || []} byTile={byTile} selected={selection} onTile={onTile} />
         {selection && (
           <div class="tile-actions" data-testid="tile-actions" data-tile={selection}>
             <Domino tile={selection} size={16} />
-            <ActionButtons actions={byTile.get(selection) || []} onAction={send} disabled={busy} testid="tile-action-buttons" />
+            <ActionButtons actions={byTile.get(selection) || []} onAction={send} testid="tile-action-buttons" />
             <button type="button" class="ghost" onClick={() => setSelected(null)}>
               Cancel
             </button>
           </div>
         )}
-        {other.length > 0 && <ActionButtons actions={other} onAction={send} disabled={busy} />}
+        {other.length > 0 && <ActionButtons actions={other} onAction={send} />}
         <ErrorNote error={error} />
       </section>
 

@@ -2,7 +2,7 @@
 // (a tile with several actions) is pressed.
 import { Domino } from '../board/Domino.jsx';
 
-export function Hand({ tiles, byTile, selected, onTile, disabled }) {
+export function Hand({ tiles, byTile, selected, onTile }) {
   if (tiles.length === 0) return <p class="muted" data-testid="hand">No tiles in hand.</p>;
   return (
     <ul class="hand" data-testid="hand">
@@ -18,7 +18,6 @@ export function Hand({ tiles, byTile, selected, onTile, disabled }) {
               data-playable={moves ? 'true' : 'false'}
               aria-pressed={selected === tile ? 'true' : 'false'}
               aria-label={`${tile}${moves ? `, ${moves} move${moves === 1 ? '' : 's'}` : ''}`}
-              disabled={disabled}
               onClick={() => onTile(tile)}
             >
               <Domino tile={tile} vertical size={30} />
@@ -30,11 +29,11 @@ export function Hand({ tiles, byTile, selected, onTile, disabled }) {
   );
 }
 
-export function ActionButtons({ actions, onAction, disabled, testid = 'actions' }) {
+export function ActionButtons({ actions, onAction, testid = 'actions' }) {
   return (
     <div class="action-buttons" data-testid={testid}>
       {actions.map((action) => (
-        <button type="button" key={action.text} data-testid="action-button" data-action={action.text} disabled={disabled} onClick={() => onAction(action.text)}>
+        <button type="button" key={action.text} data-testid="action-button" data-action={action.text} onClick={() => onAction(action.text)}>
           {action.label}
         </button>
       ))}

@@ -1,0 +1,46 @@
+#include "services/web/replay.h"
+
+#include "absl/strings/str_cat.h"
+#include "engine/core/registry.h"
+#include "engine/records/referee.h"
+#include "nlohmann/json.hpp"
+#include "services/common/engine_proto.h"
+#include "services/web/json_wire.h"
+
+namespace boneyard::web {
+
+absl::StatusOr<std::string> ReplayJson(const v1::Record& proto) {
+  absl::StatusOr<Record> record = RecordFromProto(proto);
+  if (!record.ok()) return record.status();
+  nlohmann::json steps = nlohmann::json::array();
+  absl::StatusOr<std::unique_ptr<State>> replayed =
+      Replay(*record, DefaultRegistry(), [&](const State& state, const RecordedAction* action) {
+        nlohmann::json view = state.ViewFor(0)->ToJson();
+        nlohmann::json hands = nlohmann::json::array();
+        const int seats = static_cast<int>(view["hand_counts"].size());
+        for (int s = 0; s < seats; ++s) {
+          hands.push_back(s == 0 ? view["hand"] : state.ViewFor(s)->ToJson()["hand"]);
+        }
+        steps.push_back({{"index", steps.size()},
+                         {"round", state.Round()},
+                         {"seat", action == nullptr ? -1 : action->seat},
+                         {"action", action == nullptr ? "" : action->action},
+                         {"current_seat", view["current_seat"]},
+                         {"terminal", state.IsTerminal()},
+                         {"scores", state.Scores()},
+                         {"hand_counts", view["hand_counts"]},
+                         {"boneyard_count", view["boneyard_count"]},
+                         {"layout", view["layout"]},
+                         {"hands", std::move(hands)}});
+      });
+  if (!replayed.ok()) {
+    return absl::InternalError(
+        absl::StrCat("the record does not replay: ", replayed.status().message()));
+  }
+  nlohmann::json out = nlohmann::json::parse(ProtoJson(proto), nullptr, false);
+  out.erase("rounds");  // the steps say it all, with the positions
+  out["steps"] = std::move(steps);
+  return out.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+}  // namespace boneyard::web
