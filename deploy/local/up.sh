@@ -12,8 +12,9 @@
 # operator's secret) and var/results_token (what execution presents to ratings and matchmaking
 # with results), both made on first start, var/log/{ratings,execution,matchmaking}.log and
 # var/run/NAME.pid.
-# The web app (dashboard, lobby, play pages) is served on http://127.0.0.1:8080/
-# (BONEYARD_WEB_LISTEN; BONEYARD_WEB_FLAGS adds flags).
+# The web app (dashboard, lobby, play pages) is served on http://127.0.0.1:8080/ with metrics on
+# http://127.0.0.1:9467/metrics (BONEYARD_WEB_LISTEN, BONEYARD_WEB_METRICS_LISTEN;
+# BONEYARD_WEB_FLAGS adds flags).
 # Ports: execution gRPC 127.0.0.1:50051 and metrics http://127.0.0.1:9464/metrics, ratings gRPC
 # 127.0.0.1:50061 and metrics http://127.0.0.1:9465/metrics, matchmaking gRPC 127.0.0.1:50071
 # and metrics http://127.0.0.1:9466/metrics, PostgreSQL 5433. Override with
@@ -36,6 +37,7 @@ ratings_metrics=${BONEYARD_RATINGS_METRICS_LISTEN:-127.0.0.1:9465}
 matchmaking_listen=${BONEYARD_MATCHMAKING_LISTEN:-127.0.0.1:50071}
 matchmaking_metrics=${BONEYARD_MATCHMAKING_METRICS_LISTEN:-127.0.0.1:9466}
 web_listen=${BONEYARD_WEB_LISTEN:-127.0.0.1:8080}
+web_metrics=${BONEYARD_WEB_METRICS_LISTEN:-127.0.0.1:9467}
 pg_port=${BONEYARD_PG_PORT:-5433}
 var="${BONEYARD_VAR_DIR:-$root/var}"
 bin="$root/build/bin"
@@ -132,7 +134,8 @@ wait_ready matchmaking bash -c "exec 3<>/dev/tcp/${matchmaking_listen%:*}/${matc
 echo "up: matchmaking serving on $matchmaking_listen (metrics http://$matchmaking_metrics/metrics, log $var/log/matchmaking.log)"
 # shellcheck disable=SC2086
 start web "$bin/boneyard-web" \
-  --listen="$web_listen" --database_url="$database_url" --operator_token_file="$token_file" \
+  --listen="$web_listen" --metrics_listen="$web_metrics" \
+  --database_url="$database_url" --operator_token_file="$token_file" \
   --execution_target="$listen" --matchmaking_target="$matchmaking_listen" \
   --ratings_target="$ratings_listen" --execution_metrics_url="http://$metrics/metrics" \
   --matchmaking_metrics_url="http://$matchmaking_metrics/metrics" \

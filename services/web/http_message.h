@@ -5,6 +5,7 @@
 #ifndef BONEYARD_SERVICES_WEB_HTTP_MESSAGE_H_
 #define BONEYARD_SERVICES_WEB_HTTP_MESSAGE_H_
 
+#include <chrono>
 #include <functional>
 #include <map>
 #include <memory>
@@ -31,7 +32,7 @@ struct HttpResponse {
   int status = 200;
   std::string content_type = "application/json";
   std::string body;
-  std::vector<std::pair<std::string, std::string>> headers;  // extra ones, e.g. Set-Cookie
+  std::vector<std::pair<std::string, std::string>> headers = {};  // extra ones, e.g. Set-Cookie
 };
 
 // A server-sent event stream to one browser. Thread-safe: relays call it from
@@ -39,10 +40,15 @@ struct HttpResponse {
 class EventSink {
  public:
   virtual ~EventSink() = default;
-  // Queues `event: NAME` / `data: DATA` (DATA must hold no newline: JSON on one
-  // line). Once the browser is gone, or it fell too far behind to keep up, this
-  // does nothing.
-  virtual void Send(absl::string_view event, absl::string_view data) = 0;
+  // The moment an event reached the web service (from a gRPC stream), for timing the relay.
+  using Clock = std::chrono::steady_clock;
+
+  // Queues `event: NAME` / `data: DATA` (DATA must hold no newline: JSON on one line). Once the
+  // browser is gone, or it fell too far behind to keep up, this does nothing. With `origin`,
+  // the time from it until the event is written to the socket is reported to the server's
+  // `on_relayed`.
+  virtual void Send(absl::string_view event, absl::string_view data,
+                    Clock::time_point origin = {}) = 0;
   // Ends the response after what is queued.
   virtual void Finish() = 0;
   // Runs `on_close` once when the stream ends for any reason (the browser left,

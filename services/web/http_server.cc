@@ -57,7 +57,7 @@ class Connection final : public Exchange,
                          public EventSink,
                          public std::enable_shared_from_this<Connection> {
  public:
-  Connection(tcp::socket socket, const HttpHandler& handler, std::size_t max_body,
+  Connection(tcp::socket socket, const HttpHandler& handler, const HttpServerOptions& options,
              ConnectionRegistry& registry);
   ~Connection() override;
 
@@ -71,7 +71,7 @@ class Connection final : public Exchange,
   void Reply(HttpResponse response) override;
   std::shared_ptr<EventSink> StartEvents() override;
   // EventSink
-  void Send(absl::string_view event, absl::string_view data) override;
+  void Send(absl::string_view event, absl::string_view data, Clock::time_point origin) override;
   void Finish() override;
   void OnClose(std::function<void()> on_close) override;
 
@@ -79,7 +79,11 @@ class Connection final : public Exchange,
   void Read();
   void OnRead(beast::error_code error);
   void OnReplyWritten(beast::error_code error, bool keep_alive);
-  void Enqueue(std::string text);
+  struct Pending {
+    std::string text;
+    Clock::time_point origin;  // unset: untimed
+  };
+  void Enqueue(std::string text, Clock::time_point origin = {});
   void WriteNext();
   void WatchForClose();
   void Ping();
@@ -87,7 +91,7 @@ class Connection final : public Exchange,
 
   beast::tcp_stream stream_;
   const HttpHandler& handler_;
-  const std::size_t max_body_;
+  const HttpServerOptions& options_;
   ConnectionRegistry& registry_;
   beast::flat_buffer buffer_;
   std::optional<http::request_parser<http::string_body>> parser_;
@@ -98,7 +102,7 @@ class Connection final : public Exchange,
   bool writing_ = false;
   bool finishing_ = false;
   bool closed_ = false;
-  std::deque<std::string> queue_;
+  std::deque<Pending> queue_;
   std::function<void()> on_close_;
   asio::steady_timer ping_timer_;
   std::array<char, 512> discard_{};
@@ -136,11 +140,12 @@ class ConnectionRegistry {
   std::map<Connection*, std::weak_ptr<Connection>> live_;
 };
 
-Connection::Connection(tcp::socket socket, const HttpHandler& handler, std::size_t max_body,
+Connection::Connection(tcp::socket socket, const HttpHandler& handler,
+                       const HttpServerOptions& options,
                        ConnectionRegistry& registry)
     : stream_(std::move(socket)),
       handler_(handler),
-      max_body_(max_body),
+      options_(options),
       registry_(registry),
       ping_timer_(stream_.get_executor()) {}
 
@@ -148,7 +153,7 @@ Connection::~Connection() { registry_.Remove(this); }
 
 void Connection::Read() {
   parser_.emplace();
-  parser_->body_limit(max_body_);
+  parser_->body_limit(options_.max_body_bytes);
   parser_->header_limit(16 * 1024);
   stream_.expires_after(kRequestTimeout);
   http::async_read(
@@ -222,6 +227,7 @@ std::shared_ptr<EventSink> Connection::StartEvents() {
   asio::post(stream_.get_executor(), [self = shared_from_this()] {
     if (self->closed_) return;
     self->streaming_ = true;
+    if (self->options_.on_streams) self->options_.on_streams(+1);
     // No length and no chunking: the body runs until the connection closes,
     // which is what an event stream is; no request follows it on this
     // connection.
@@ -237,16 +243,16 @@ std::shared_ptr<EventSink> Connection::StartEvents() {
   return shared_from_this();
 }
 
-void Connection::Send(absl::string_view event, absl::string_view data) {
+void Connection::Send(absl::string_view event, absl::string_view data, Clock::time_point origin) {
   std::string text = absl::StrCat("event: ", event, "\ndata: ", data, "\n\n");
-  asio::post(stream_.get_executor(), [self = shared_from_this(), text = std::move(text)] {
+  asio::post(stream_.get_executor(), [self = shared_from_this(), text = std::move(text), origin] {
     if (self->closed_ || self->finishing_) return;
     if (self->queue_.size() >= kMaxQueuedEvents) {
       spdlog::warn("event stream dropped: the browser is too far behind");
       self->DoClose();
       return;
     }
-    self->Enqueue(std::move(text));
+    self->Enqueue(std::move(text), origin);
   });
 }
 
@@ -269,8 +275,8 @@ void Connection::OnClose(std::function<void()> on_close) {
              });
 }
 
-void Connection::Enqueue(std::string text) {
-  queue_.push_back(std::move(text));
+void Connection::Enqueue(std::string text, Clock::time_point origin) {
+  queue_.push_back(Pending{.text = std::move(text), .origin = origin});
   if (!writing_) WriteNext();
 }
 
@@ -281,11 +287,16 @@ void Connection::WriteNext() {
     return;
   }
   writing_ = true;
-  asio::async_write(stream_.socket(), asio::buffer(queue_.front()),
+  asio::async_write(stream_.socket(), asio::buffer(queue_.front().text),
                     [self = shared_from_this()](beast::error_code error, std::size_t) {
                       if (error) {
                         self->DoClose();
                         return;
+                      }
+                      const Clock::time_point origin = self->queue_.front().origin;
+                      if (origin != Clock::time_point() && self->options_.on_relayed) {
+                        self->options_.on_relayed(
+                            std::chrono::duration<double>(Clock::now() - origin).count());
                       }
                       self->queue_.pop_front();
                       self->WriteNext();
@@ -322,6 +333,7 @@ void Connection::DoClose() {
   stream_.socket().shutdown(tcp::socket::shutdown_both, ignored);
   stream_.socket().close(ignored);
   queue_.clear();
+  if (streaming_ && options_.on_streams) options_.on_streams(-1);
   if (on_close_) {
     std::function<void()> on_close = std::move(on_close_);
     on_close_ = nullptr;
@@ -393,7 +405,7 @@ class BeastServer final : public HttpServer {
                                spdlog::warn("accept failed: {}", error.message());
                              } else {
                                auto connection = std::make_shared<Connection>(
-                                   std::move(socket), handler_, options_.max_body_bytes, registry_);
+                                   std::move(socket), handler_, options_, registry_);
                                registry_.Add(connection.get(), connection);
                                connection->Start();
                              }

@@ -7,6 +7,7 @@
 #ifndef BONEYARD_SERVICES_WEB_HTTP_SERVER_H_
 #define BONEYARD_SERVICES_WEB_HTTP_SERVER_H_
 
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -19,6 +20,10 @@ struct HttpServerOptions {
   std::string listen_address = "127.0.0.1:8080";  // host:port; port 0 picks a free one
   int threads = 2;
   std::size_t max_body_bytes = 64 * 1024;  // larger requests are 413
+  // Called with the seconds from a timed event's origin to its write (EventSink::Send), and
+  // with +1/-1 as event streams open and close; either may be empty.
+  std::function<void(double seconds)> on_relayed = nullptr;
+  std::function<void(int delta)> on_streams = nullptr;
 };
 
 class HttpServer {

@@ -4,6 +4,8 @@
 //
 // Exit codes: 0 after a graceful shutdown, 1 when start-up fails (the database,
 // a port, the assets), 2 for bad flags (the message names the flag).
+#include <sys/resource.h>
+
 #include <cstdlib>
 #include <iostream>
 #include <memory>
@@ -18,6 +20,7 @@
 #include "absl/time/time.h"
 #include "services/common/flags.h"
 #include "services/common/logging.h"
+#include "services/common/metrics.h"
 #include "services/common/pg_pool.h"
 #include "services/common/shutdown.h"
 #include "services/web/assets.h"
@@ -28,6 +31,7 @@
 #include "services/web/relays.h"
 #include "services/web/sessions.h"
 #include "services/web/web_api.h"
+#include "services/web/web_metrics.h"
 #include "spdlog/spdlog.h"
 
 #ifndef BONEYARD_WEB_ASSETS_DIR
@@ -69,6 +73,17 @@ int StartupFailed(absl::string_view what, const absl::Status& status) {
   return kExitStartupFailed;
 }
 
+// Every open event stream is a socket: lift the soft limit on open files to the hard one, so
+// thousands of browsers fit (the default soft limit is often 1024).
+void RaiseOpenFileLimit() {
+  rlimit limit{};
+  if (getrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur >= limit.rlim_max) return;
+  limit.rlim_cur = limit.rlim_max;
+  if (setrlimit(RLIMIT_NOFILE, &limit) != 0) {
+    spdlog::warn("cannot raise the open-file limit to {}", limit.rlim_max);
+  }
+}
+
 int Run(int argc, char** argv) {
   BlockTerminationSignals();  // first: before anything starts a thread
   absl::SetMutexDeadlockDetectionMode(absl::OnDeadlockCycle::kIgnore);
@@ -81,7 +96,7 @@ int Run(int argc, char** argv) {
   // The web service's own defaults for the shared flags (the gRPC services'
   // would collide).
   absl::SetFlag(&FLAGS_listen, "127.0.0.1:8080");
-  absl::SetFlag(&FLAGS_metrics_listen, "");
+  absl::SetFlag(&FLAGS_metrics_listen, "127.0.0.1:9467");
   absl::ParseCommandLine(argc, argv);
 
   absl::StatusOr<ServiceConfig> common = CommonConfigFromFlags();
@@ -99,6 +114,10 @@ int Run(int argc, char** argv) {
     return BadFlag(absl::StrCat("--log_level: ", s.message()));
   }
 
+  RaiseOpenFileLimit();
+  absl::StatusOr<ServiceMetrics> served = StartServiceMetrics(common->metrics_address);
+  if (!served.ok()) return StartupFailed("cannot serve metrics", served.status());
+  WebMetrics metrics(*served->registry);
   absl::StatusOr<std::unique_ptr<Assets>> assets = Assets::Load(absl::GetFlag(FLAGS_assets_dir));
   if (!assets.ok()) return StartupFailed("cannot load the pages", assets.status());
   absl::StatusOr<std::unique_ptr<PgPool>> pool =
@@ -125,7 +144,11 @@ int Run(int argc, char** argv) {
                                                   .assets = assets->get(),
                                                   .operator_token = common->operator_token});
   absl::StatusOr<std::unique_ptr<HttpServer>> server = HttpServer::Start(
-      HttpServerOptions{.listen_address = common->listen_address, .threads = http_threads},
+      HttpServerOptions{.listen_address = common->listen_address,
+                        .threads = http_threads,
+                        .max_body_bytes = 64 * 1024,
+                        .on_relayed = [&metrics](double seconds) { metrics.Relayed(seconds); },
+                        .on_streams = [&metrics](int delta) { metrics.Streams(delta); }},
       [raw = api.get()](HttpRequest request, std::shared_ptr<Exchange> exchange) {
         raw->Handle(std::move(request), std::move(exchange));
       });
@@ -134,6 +157,7 @@ int Run(int argc, char** argv) {
   spdlog::info("serving {}", Fields()
                                  .Add("address", common->listen_address)
                                  .Add("port", (*server)->port())
+                                 .Add("metrics_port", served->port())
                                  .Add("execution", absl::GetFlag(FLAGS_execution_target))
                                  .Add("matchmaking", absl::GetFlag(FLAGS_matchmaking_target))
                                  .Add("ratings", absl::GetFlag(FLAGS_ratings_target)));

@@ -76,6 +76,7 @@ class WatchHub::Feed : public grpc::ClientReadReactor<v1::WatchMatchResponse>,
 
   void OnReadDone(bool ok) override {
     if (!ok) return;  // OnDone follows
+    const EventSink::Clock::time_point arrived = EventSink::Clock::now();
     std::string json = ProtoJson(response_.view());
     std::vector<std::shared_ptr<EventSink>> to;
     {
@@ -84,7 +85,7 @@ class WatchHub::Feed : public grpc::ClientReadReactor<v1::WatchMatchResponse>,
       to.reserve(watchers_.size());
       for (auto& [id, sink] : watchers_) to.push_back(sink);
     }
-    for (auto& sink : to) sink->Send("view", json);
+    for (auto& sink : to) sink->Send("view", json, arrived);
     StartRead(&response_);
   }
 
@@ -198,7 +199,10 @@ class PlayRelay : public grpc::ClientBidiReactor<v1::PlayRequest, v1::PlayRespon
 
   void OnReadDone(bool ok) override {
     if (!ok) return;
-    if (response_.has_view()) sink_->Send("view", ProtoJson(response_.view()));
+    if (response_.has_view()) {
+      const EventSink::Clock::time_point arrived = EventSink::Clock::now();
+      sink_->Send("view", ProtoJson(response_.view()), arrived);
+    }
     StartRead(&response_);
   }
 

@@ -20,7 +20,7 @@ free_port() {
 }
 taken=()
 ports=()
-for _ in 1 2 3 4 5 6 7 8; do
+for _ in 1 2 3 4 5 6 7 8 9; do
   p=$(free_port)
   taken+=("$p")
   ports+=("$p")
@@ -36,7 +36,7 @@ export BONEYARD_RATINGS_LISTEN=127.0.0.1:${ports[3]}
 export BONEYARD_RATINGS_METRICS_LISTEN=127.0.0.1:${ports[4]}
 export BONEYARD_MATCHMAKING_LISTEN=127.0.0.1:${ports[5]}
 export BONEYARD_MATCHMAKING_METRICS_LISTEN=127.0.0.1:${ports[6]}
-export BONEYARD_WEB_LISTEN=127.0.0.1:${ports[7]}
+export BONEYARD_WEB_LISTEN=127.0.0.1:${ports[7]} BONEYARD_WEB_METRICS_LISTEN=127.0.0.1:${ports[8]}
 # Registration open (the pages register players); passes every 100 ms so matches form quickly.
 export BONEYARD_MATCHMAKING_FLAGS="--open_registration --pass_interval=100ms"
 export BONEYARD_WEB_FLAGS="--overview_interval=1s"

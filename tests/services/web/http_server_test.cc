@@ -25,11 +25,16 @@ using ::testing::HasSubstr;
 class HttpServerTest : public ::testing::Test {
  protected:
   void Start() {
-    auto server =
-        HttpServer::Start(HttpServerOptions{.listen_address = "127.0.0.1:0"},
-                          [this](HttpRequest request, std::shared_ptr<Exchange> exchange) {
-                            Handle(std::move(request), std::move(exchange));
-                          });
+    HttpServerOptions options{.listen_address = "127.0.0.1:0"};
+    options.on_relayed = [this](double seconds) {
+      relayed_.fetch_add(1);
+      if (seconds < 0 || seconds > 10) bad_timing_ = true;
+    };
+    options.on_streams = [this](int delta) { streams_.fetch_add(delta); };
+    auto server = HttpServer::Start(
+        options, [this](HttpRequest request, std::shared_ptr<Exchange> exchange) {
+          Handle(std::move(request), std::move(exchange));
+        });
     ASSERT_TRUE(server.ok()) << server.status();
     server_ = *std::move(server);
   }
@@ -39,7 +44,7 @@ class HttpServerTest : public ::testing::Test {
     if (request.path == "/events") {
       std::shared_ptr<EventSink> sink = exchange->StartEvents();
       sink->OnClose([this] { closed_.Notify(); });
-      sink->Send("view", R"({"n":1})");
+      sink->Send("view", R"({"n":1})", EventSink::Clock::now());
       sink->Send("view", R"({"n":2})");
       if (request.query.count("finish")) sink->Finish();
       return;
@@ -60,6 +65,9 @@ class HttpServerTest : public ::testing::Test {
 
   std::unique_ptr<HttpServer> server_;
   std::atomic<int> requests_{0};
+  std::atomic<int> relayed_{0};
+  std::atomic<int> streams_{0};
+  std::atomic<bool> bad_timing_{false};
   absl::Notification closed_;
 };
 
@@ -101,6 +109,10 @@ TEST_F(HttpServerTest, AnEventStreamSendsItsEventsInOrderThenEnds) {
   EXPECT_EQ(r->get_header_value("Content-Type"), "text/event-stream");
   EXPECT_EQ(r->body, "event: view\ndata: {\"n\":1}\n\nevent: view\ndata: {\"n\":2}\n\n");
   EXPECT_TRUE(closed_.WaitForNotificationWithTimeout(absl::Seconds(10)));
+  // Only the timed event is reported; the stream was counted open, then closed.
+  EXPECT_EQ(relayed_, 1);
+  EXPECT_FALSE(bad_timing_);
+  EXPECT_EQ(streams_, 0);
 }
 
 // A browser that leaves: the stream hears of it (and a relay cancels its gRPC
@@ -123,6 +135,7 @@ TEST_F(HttpServerTest, AnEventStreamHearsThatTheBrowserLeft) {
     got.append(buffer, n);
   }
   EXPECT_FALSE(closed_.HasBeenNotified());
+  EXPECT_EQ(streams_, 1);
   close(fd);
   EXPECT_TRUE(closed_.WaitForNotificationWithTimeout(absl::Seconds(10)));
 }
