@@ -7,9 +7,21 @@
 # service, wait until ratings has recorded every finished match, print each game's leaderboard;
 # then matchmaking: create a Forty-Two, an Eighty-Four and a Mexican Train queue, register
 # players and two parties, queue them all (remote bots play the seats they are given), print the
-# teams formed with each side's predicted chance and the results; and stop everything.
-# Usage: deploy/local/demo.sh        (from any directory)
+# teams formed with each side's predicted chance and the results; print the address of the web
+# dashboard that shows all of it (matches, replays, leaderboards, queues); and stop everything,
+# or, with --keep, keep the system up for a look in the browser until Ctrl-C.
+# Usage: deploy/local/demo.sh [--keep]        (from any directory)
 set -euo pipefail
+
+keep=0
+case "${1:-}" in
+  "") ;;
+  --keep) keep=1 ;;
+  *)
+    echo "usage: deploy/local/demo.sh [--keep]" >&2
+    exit 2
+    ;;
+esac
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$root"
@@ -90,6 +102,8 @@ export BONEYARD_RATINGS_LISTEN=127.0.0.1:50161
 export BONEYARD_RATINGS_METRICS_LISTEN=127.0.0.1:9565
 export BONEYARD_MATCHMAKING_LISTEN=127.0.0.1:50171
 export BONEYARD_MATCHMAKING_METRICS_LISTEN=127.0.0.1:9566
+export BONEYARD_WEB_LISTEN=127.0.0.1:8180
+export BONEYARD_WEB_METRICS_LISTEN=127.0.0.1:9567
 export BONEYARD_PG_PORT=55433
 export BONEYARD_SKIP_BUILD=1
 trap '"$root/deploy/local/down.sh" >/dev/null || true; rm -rf "$tmp"' EXIT
@@ -259,6 +273,17 @@ for p in gus jon sam; do
   done
   echo "$p: $history"
 done
+echo
+echo "==== the web dashboard"
+echo "http://$BONEYARD_WEB_LISTEN/ (sign in as operator with the token in $service_var/operator_token)"
+echo "shows these matches (Matches, state FINISHED), their replays, the leaderboards (Ratings) and"
+echo "the queues; players sign in with the tokens 'boneyard player create' printed."
+if ((keep)); then
+  echo "operator token: $BONEYARD_OPERATOR_TOKEN"
+  echo "the system stays up until Ctrl-C (--keep)"
+  trap 'echo; "$root/deploy/local/down.sh" || true; rm -rf "$tmp"; exit 0' INT TERM
+  while true; do sleep 3600; done
+fi
 echo
 echo "==== deploy/local/down.sh"
 "$root/deploy/local/down.sh"

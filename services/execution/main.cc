@@ -306,14 +306,23 @@ int Run(int argc, char** argv) {
           .Help("Results a receiver refused for good: parked in the outbox with their error for "
                 "an operator, not retried")
           .Register(*registry);
+  prometheus::Family<prometheus::Gauge>& pending =
+      prometheus::BuildGauge()
+          .Name("boneyard_outbox_pending")
+          .Help("Results waiting for delivery to a receiver after the last delivery pass (due "
+                "or backing off; parked ones not): the delivery backlog")
+          .Register(*registry);
   std::vector<std::unique_ptr<ResultSink>> sinks;
   std::vector<std::unique_ptr<OutboxDispatcher>> dispatchers;
   auto deliver_to = [&](const char* receiver, std::unique_ptr<ResultSink> sink) {
     prometheus::Counter& counter = parked.Add({{"receiver", receiver}});
+    prometheus::Gauge& backlog = pending.Add({{"receiver", receiver}});
     dispatchers.push_back(std::make_unique<OutboxDispatcher>(
         **store, *sink,
-        OutboxDispatcher::Options{.receiver = receiver,
-                                  .on_parked = [&counter] { counter.Increment(); }}));
+        OutboxDispatcher::Options{
+            .receiver = receiver,
+            .on_parked = [&counter] { counter.Increment(); },
+            .on_backlog = [&backlog](int64_t n) { backlog.Set(static_cast<double>(n)); }}));
     sinks.push_back(std::move(sink));
   };
   if (!config->ratings_target.empty()) {

@@ -176,6 +176,11 @@ class MatchStore {
   // first.
   virtual absl::StatusOr<std::vector<OutboxItem>> PendingOutbox(const std::string& receiver,
                                                                 int limit, absl::Time now) = 0;
+  // How many of `receiver`'s items wait for delivery (due or backing off; parked ones not):
+  // the delivery backlog operators watch. UNIMPLEMENTED where a store does not count.
+  virtual absl::StatusOr<int64_t> CountPendingOutbox(const std::string& receiver) {
+    return absl::UnimplementedError("this store does not count its outbox");
+  }
   virtual absl::Status MarkDelivered(int64_t outbox_id, absl::Time when) = 0;
   virtual absl::Status MarkFailed(int64_t outbox_id, const std::string& error,
                                   absl::Time next_attempt) = 0;

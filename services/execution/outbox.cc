@@ -106,6 +106,10 @@ void OutboxDispatcher::Run() {
     if (!delivered.ok()) {
       spdlog::warn("outbox: cannot read or update the outbox: {}", delivered.status().ToString());
     }
+    if (options_.on_backlog) {
+      absl::StatusOr<int64_t> backlog = store_.CountPendingOutbox(options_.receiver);
+      if (backlog.ok()) options_.on_backlog(*backlog);
+    }
     absl::MutexLock lock(&mu_);
     mu_.AwaitWithTimeout(absl::Condition(this, &OutboxDispatcher::WokenOrStopping),
                          options_.poll_interval);

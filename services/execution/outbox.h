@@ -58,6 +58,9 @@ class OutboxDispatcher {
     absl::Duration initial_backoff = absl::Seconds(1);
     absl::Duration max_backoff = absl::Minutes(5);
     std::function<void()> on_parked = nullptr;  // may be empty: for a metric
+    // After each pass: how many items still wait for delivery (CountPendingOutbox); may be
+    // empty. For the backlog gauge.
+    std::function<void(int64_t)> on_backlog = nullptr;
   };
 
   // `store` and `sink` must outlive the dispatcher.

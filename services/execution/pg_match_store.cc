@@ -543,6 +543,15 @@ absl::StatusOr<SeatGrant> PgMatchStore::FindSeatToken(const std::string& token) 
   });
 }
 
+absl::StatusOr<int64_t> PgMatchStore::CountPendingOutbox(const std::string& receiver) {
+  const std::string query =
+      absl::StrCat("SELECT count(*) FROM ", outbox_,
+                   " WHERE receiver = $1 AND delivered_time IS NULL AND parked_time IS NULL");
+  return pool_.Run([&](pqxx::work& tx) -> int64_t {
+    return tx.exec_params1(query, receiver)[0].as<int64_t>();
+  });
+}
+
 absl::StatusOr<std::vector<OutboxItem>> PgMatchStore::PendingOutbox(const std::string& receiver,
                                                                     int limit, absl::Time now) {
   if (limit < 1) {

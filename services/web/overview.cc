@@ -114,6 +114,8 @@ nlohmann::json Overview::Sample() {
   out["actions_per_second"] = actions_per_second;
   out["finished_per_minute"] = finished_per_minute;
   out["results_parked"] = SumOf(execution, "boneyard_outbox_parked_total");
+  // Results execution has not delivered to ratings yet: how far leaderboards lag the matches.
+  out["ratings_backlog"] = SumOf(execution, "boneyard_outbox_pending", {{"receiver", "ratings"}});
 
   const std::vector<MetricSample> matchmaking = Scrape(options_.matchmaking_metrics_url);
   nlohmann::json queues = nlohmann::json::array();

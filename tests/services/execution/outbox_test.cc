@@ -175,6 +175,46 @@ TEST_F(OutboxTest, DeliversOldestFirstInBatches) {
   EXPECT_EQ(Count("outbox", "delivered_time IS NULL"), 0);
 }
 
+// The backlog gauge: every undelivered item counts, due or backing off; delivered and parked
+// ones do not; another receiver's are not this one's.
+TEST_F(OutboxTest, TheBacklogCountsUndeliveredItemsAfterEachPass) {
+  const std::string first = FinishMatch();
+  FinishMatch();
+  FinishMatch();
+  auto count = [&](const char* receiver) {
+    absl::StatusOr<int64_t> n = store_->CountPendingOutbox(receiver);
+    EXPECT_TRUE(n.ok()) << n.status();
+    return n.value_or(-1);
+  };
+  EXPECT_EQ(count(kRatingsReceiver), 3);
+  EXPECT_EQ(count("nobody"), 0);
+  TestSink sink(/*failures=*/1000, /*failing=*/{first});
+  std::vector<int64_t> seen;
+  absl::Mutex mu;
+  OutboxDispatcher dispatcher(*store_, sink,
+                              {.poll_interval = absl::Milliseconds(10),
+                               .initial_backoff = absl::Hours(1),
+                               .max_backoff = absl::Hours(2),
+                               .on_backlog = [&](int64_t n) {
+                                 absl::MutexLock lock(&mu);
+                                 seen.push_back(n);
+                               }});
+  dispatcher.Start();
+  // The failing item ends each pass; the next passes deliver the other two, then one remains.
+  for (int i = 0; i < 3000; ++i) {
+    {
+      absl::MutexLock lock(&mu);
+      if (!seen.empty() && seen.back() == 1 && sink.delivered_ids().size() == 2) break;
+    }
+    absl::SleepFor(absl::Milliseconds(10));
+  }
+  dispatcher.Stop();
+  absl::MutexLock lock(&mu);
+  ASSERT_FALSE(seen.empty());
+  EXPECT_EQ(seen.back(), 1);
+  EXPECT_EQ(count(kRatingsReceiver), 1);
+}
+
 TEST_F(OutboxTest, AFailureEndsThePassAndDoesNotHoldBackOthersAfterwards) {
   const std::string first = FinishMatch();
   const std::string second = FinishMatch();
