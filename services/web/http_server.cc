@@ -289,7 +289,9 @@ void Connection::WriteNext() {
   writing_ = true;
   asio::async_write(stream_.socket(), asio::buffer(queue_.front().text),
                     [self = shared_from_this()](beast::error_code error, std::size_t) {
-                      if (error) {
+                      // Closed meanwhile (the browser left, or the stream was too far
+                      // behind): the queue is gone, this write's item with it.
+                      if (error || self->closed_) {
                         self->DoClose();
                         return;
                       }
@@ -332,7 +334,8 @@ void Connection::DoClose() {
   beast::error_code ignored;
   stream_.socket().shutdown(tcp::socket::shutdown_both, ignored);
   stream_.socket().close(ignored);
-  queue_.clear();
+  // A write in flight still reads its item: the queue goes with the connection, not now.
+  if (!writing_) queue_.clear();
   if (streaming_ && options_.on_streams) options_.on_streams(-1);
   if (on_close_) {
     std::function<void()> on_close = std::move(on_close_);

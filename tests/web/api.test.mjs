@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   Client, WEB, OPERATOR_TOKEN, cli, createMatch, createQueue, matchId, operator, player,
-  readEvents, until,
+  openEvents, readEvents, until,
 } from './lib.mjs';
 
 function assertError(r, status, code, fieldOrText) {
@@ -286,3 +286,47 @@ test('player pages: account, rating history and match history; unknown players a
     r = await p.call('GET', '/api/leaderboard/muggins');
     assert.equal(r.status, 200, r.text);
   });
+
+// Every game a queue can seat, played to its end through the web API by taking the first legal
+// action at each turn (the pages offer exactly these actions), with rules that keep it short.
+const PLAYABLE = [
+  ['muggins', ['--format', 'duel', '--rules', 'target=50']],
+  ['chickenfoot', ['--format', 'duel', '--rules', 'rounds=1']],
+  ['mexican_train', ['--format', 'duel', '--rules', 'rounds=1,set=9']],
+  ['moon', ['--format', 'table:3-3', '--rules', 'target=7']],
+  ['forty_two', ['--format', 'teams:2x2', '--rules', 'scoring=marks,marks_target=1']],
+  ['eighty_four', ['--format', 'teams:2x3', '--rules', 'players=6,scoring=marks,marks_target=1']],
+];
+
+for (const [game, flags] of PLAYABLE) {
+  test(`${game} is playable to its end through the web API`, async () => {
+    const queue = `all${game.replace('_', '')}${process.pid}`;
+    createQueue(queue, game, [...flags, '--bot-fill', '0s', '--casual']);
+    const p = await player(game.slice(0, 4));
+    const ticket = (await p.call('POST', '/api/tickets', { queue: `queues/${queue}` })).json;
+    const tid = ticket.name.split('/')[1];
+    await readEvents(p, `/api/tickets/${tid}/events`,
+      (evs) => evs.some((e) => e.event === 'ticket' && e.data.state === 'MATCHED'));
+    // One stream for the whole match, as the play page keeps it.
+    const play = await openEvents(p, `/api/tickets/${tid}/play`);
+    let moves = 0;
+    let actedAt = -1;  // the sequence of the view last acted on: act on later ones only
+    for (;;) {
+      const { data: view } = await play.until((e) => e.event === 'view'
+        && Number(e.data.sequence) > actedAt
+        && (e.data.terminal || e.data.current_seat === e.data.seat));
+      assert.equal(view.hand.length, view.hand_counts[view.seat]);
+      if (view.terminal) {
+        assert.ok(view.result, 'finished with a result');
+        break;
+      }
+      const r = await p.call('POST', `/api/tickets/${tid}/actions`,
+        { action: view.legal_actions[0].text, seen_sequence: view.sequence });
+      assert.equal(r.status, 200, r.text);
+      assert.ok(++moves < 2000, 'the match ends');
+      actedAt = Number(view.sequence);
+    }
+    play.close();
+    assert.ok(moves > 0);
+  });
+}

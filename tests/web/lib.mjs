@@ -142,3 +142,65 @@ export async function readEvents(client, path, stop, { timeoutMs = 20000 } = {})
   }
   return { status: 200, events };
 }
+
+// One event stream kept open, as a page keeps it: `until(check)` waits for the first event
+// (from the start of the stream) that `check` accepts and returns it; `close()` ends it.
+export async function openEvents(client, path) {
+  const controller = new AbortController();
+  const response = await fetch(WEB + path, {
+    headers: { cookie: client.cookie },
+    signal: controller.signal,
+  });
+  assert.equal(response.status, 200, await (response.status === 200 ? '' : response.text()));
+  const events = [];
+  const waiters = [];
+  let ended = false;
+  (async () => {
+    const decoder = new TextDecoder();
+    let buffer = '';
+    try {
+      for await (const chunk of response.body) {
+        buffer += decoder.decode(chunk, { stream: true });
+        let end;
+        while ((end = buffer.indexOf('\n\n')) >= 0) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          let event = 'message';
+          let data = '';
+          for (const line of block.split('\n')) {
+            if (line.startsWith('event: ')) event = line.slice(7);
+            else if (line.startsWith('data: ')) data += line.slice(6);
+          }
+          if (data) events.push({ event, data: JSON.parse(data) });
+        }
+        waiters.splice(0).forEach((wake) => wake());
+      }
+    } catch {
+      // closed
+    }
+    ended = true;
+    waiters.splice(0).forEach((wake) => wake());
+  })();
+  let seen = 0;
+  return {
+    async until(check, timeoutMs = 30000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        while (seen < events.length) {
+          const e = events[seen++];
+          if (e.event === 'error') throw new Error(`stream error: ${JSON.stringify(e.data)}`);
+          if (check(e)) return e;
+        }
+        if (ended) throw new Error(`stream ended: ${JSON.stringify(events.slice(-3))}`);
+        if (Date.now() > deadline) throw new Error('timed out waiting for an event');
+        await new Promise((wake) => {
+          waiters.push(wake);
+          setTimeout(wake, 200);
+        });
+      }
+    },
+    close() {
+      controller.abort();
+    },
+  };
+}

@@ -43,10 +43,15 @@ class HttpServerTest : public ::testing::Test {
     ++requests_;
     if (request.path == "/events") {
       std::shared_ptr<EventSink> sink = exchange->StartEvents();
-      sink->OnClose([this] { closed_.Notify(); });
+      sink->OnClose([this] {
+        if (!notified_.exchange(true)) closed_.Notify();
+      });
       sink->Send("view", R"({"n":1})", EventSink::Clock::now());
       sink->Send("view", R"({"n":2})");
       if (request.query.count("finish")) sink->Finish();
+      if (request.query.count("flood")) {
+        for (int i = 0; i < 400; ++i) sink->Send("view", std::string(2000, 'x'));
+      }
       return;
     }
     // Answered from another thread, as the web API does.
@@ -68,7 +73,8 @@ class HttpServerTest : public ::testing::Test {
   std::atomic<int> relayed_{0};
   std::atomic<int> streams_{0};
   std::atomic<bool> bad_timing_{false};
-  absl::Notification closed_;
+  absl::Notification closed_;  // the first stream to close
+  std::atomic<bool> notified_{false};
 };
 
 TEST_F(HttpServerTest, AnswersRequestsOnOneKeptAliveConnection) {
@@ -138,6 +144,30 @@ TEST_F(HttpServerTest, AnEventStreamHearsThatTheBrowserLeft) {
   EXPECT_EQ(streams_, 1);
   close(fd);
   EXPECT_TRUE(closed_.WaitForNotificationWithTimeout(absl::Seconds(10)));
+}
+
+// Browsers leaving while their stream is being written, many times over: a write that
+// completes after the close must not touch the queue the close dropped.
+TEST_F(HttpServerTest, BrowsersLeavingMidStreamLeaveTheServerServing) {
+  Start();
+  for (int round = 0; round < 200; ++round) {
+    const int fd = socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_port = htons(static_cast<uint16_t>(server_->port()));
+    inet_pton(AF_INET, "127.0.0.1", &address.sin_addr);
+    ASSERT_EQ(connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof(address)), 0);
+    const std::string request = "GET /events?flood=1 HTTP/1.1\r\nHost: x\r\n\r\n";
+    ASSERT_EQ(write(fd, request.data(), request.size()), static_cast<ssize_t>(request.size()));
+    char buffer[4096];
+    ASSERT_GT(read(fd, buffer, sizeof(buffer)), 0);
+    close(fd);
+  }
+  httplib::Result r = httplib::Client(Url()).Get("/after");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 200);
+  for (int i = 0; i < 500 && streams_ != 0; ++i) absl::SleepFor(absl::Milliseconds(10));
+  EXPECT_EQ(streams_, 0);
 }
 
 TEST_F(HttpServerTest, StoppingTheServerEndsOpenEventStreams) {

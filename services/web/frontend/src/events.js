@@ -24,8 +24,11 @@ export function subscribe(url, handlers, onStatus = () => {}) {
   for (const [name, handler] of Object.entries(handlers)) {
     if (name === 'error' || name === 'end') continue;
     source.addEventListener(name, (event) => {
+      // When the event reached the page, before parsing: pages that time their rendering
+      // (render-timing.js) measure from here.
+      const arrived = performance.now();
       const data = parseData(event.data);
-      if (data !== undefined) handler(data);
+      if (data !== undefined) handler(data, arrived);
     });
   }
   source.addEventListener('end', (event) => {
@@ -66,7 +69,8 @@ function parseData(text) {
 }
 
 // Subscribes while the component is mounted and `url` is set; handlers may change on every
-// render (the latest ones are called). Returns the connection status.
+// render (the latest ones are called) and get (data, arrivedAt) with the performance.now()
+// of the event's arrival. Returns the connection status.
 export function useEventStream(url, handlers) {
   const [status, setStatus] = useState(url ? 'connecting' : 'ended');
   const latest = useRef(handlers);
@@ -74,7 +78,7 @@ export function useEventStream(url, handlers) {
   useEffect(() => {
     if (!url) return undefined;
     const names = Object.keys(latest.current);
-    const proxies = Object.fromEntries(names.map((name) => [name, (data) => latest.current[name]?.(data)]));
+    const proxies = Object.fromEntries(names.map((name) => [name, (data, arrived) => latest.current[name]?.(data, arrived)]));
     return subscribe(url, proxies, setStatus);
   }, [url]);
   return status;

@@ -10,6 +10,7 @@ import { LiveStatus } from '../components/LiveStatus.jsx';
 import { ResultView } from '../components/ResultView.jsx';
 import { SeatsTable } from '../components/SeatsTable.jsx';
 import { useEventStream } from '../events.js';
+import { useRenderTiming } from '../render-timing.js';
 import { enumName, gameName, seatText } from '../format.js';
 import { Link } from '../router.js';
 import { appendEvent, newer } from '../views.js';
@@ -80,9 +81,15 @@ export function Match({ params }) {
     load();
   }, [path]);
 
+  // Each adopted view's time from arrival to committed DOM, for benchmarks (render-timing.js).
+  const arrived = useRenderTiming(view);
   const status = useEventStream(`${path}/events`, {
-    view: (next) => {
-      setView((current) => newer(current, next));
+    view: (next, at) => {
+      setView((current) => {
+        const chosen = newer(current, next);
+        if (chosen === next) arrived(at);
+        return chosen;
+      });
       setLog((current) => appendEvent(current, next));
     },
     // The match is over: its state and result are final now.
@@ -92,6 +99,9 @@ export function Match({ params }) {
 
   const state = match ? enumName(match.state) : '';
   const names = match ? (match.seats || []).map(seatText) : [];
+  // The replay serves finished and aborted matches only; the terminal view may come before
+  // the match's state is read again.
+  const over = state === 'FINISHED' || state === 'ABORTED' || !!(view && view.terminal);
   return (
     <div class="page-match">
       <div class="page-head">
@@ -102,6 +112,11 @@ export function Match({ params }) {
           {state || '…'}
         </span>
         <LiveStatus status={status} />
+        {over && (
+          <Link href={`/replays/${encodeURIComponent(params.id)}`} data-testid="replay-link">
+            Replay
+          </Link>
+        )}
         <Link href="/ops/matches">All matches</Link>
       </div>
       <ErrorNote error={error} />

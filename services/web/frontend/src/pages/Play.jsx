@@ -13,6 +13,7 @@ import { LiveStatus } from '../components/LiveStatus.jsx';
 import { ResultView } from '../components/ResultView.jsx';
 import { SeatsTable } from '../components/SeatsTable.jsx';
 import { useEventStream } from '../events.js';
+import { useRenderTiming } from '../render-timing.js';
 import { gameName } from '../format.js';
 import { groupActions, tileClick } from '../play/actions.js';
 import { ActionButtons, Hand } from '../play/Hand.jsx';
@@ -37,8 +38,15 @@ export function Play({ params }) {
   // keyboard focus); a second click meanwhile is ignored instead.
   const sending = useRef(false);
 
+  // Each adopted view's time from arrival to committed DOM, for benchmarks (render-timing.js).
+  const arrived = useRenderTiming(view);
   const status = useEventStream(`${path}/play`, {
-    view: (next) => setView((current) => newer(current, next)),
+    view: (next, at) =>
+      setView((current) => {
+        const chosen = newer(current, next);
+        if (chosen === next) arrived(at);
+        return chosen;
+      }),
     error: setStreamError,
   });
 
