@@ -8,7 +8,8 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import {
-  ARTIFACTS, OPERATOR_TOKEN, WEB, createQueue, matchId, operator, player, readEvents, until,
+  ARTIFACTS, OPERATOR_TOKEN, WEB, createQueue, matchId, openEvents, operator, player, readEvents,
+  until,
 } from './lib.mjs';
 import { checkSeatPayloads } from './leak_check.mjs';
 
@@ -280,5 +281,90 @@ test('a person plays a whole Forty-Two hand with three bots in the page; no hidd
   const seat = record.seats.indexOf(id);
   const checked = checkSeatPayloads(received, record, seat);
   assert.ok(checked.views >= 7, `checked ${checked.views} views`);
+  await context.close();
+});
+
+test('an operator creates a queue in the page and sees it; leaderboards, a player\'s page and '
+  + 'a replay stepped through with every hand', async () => {
+  const { context, page } = await recordingPage({ viewport: { width: 1280, height: 900 } });
+  await signInOperator(page);
+
+  // A rated match between two registered players and a bot: a leaderboard entry and a replay.
+  const ann = await player('board');
+  const bob = await player('board');
+  const queue = `board${process.pid}`;
+  createQueue(queue, 'muggins', ['--format', 'duel', '--rules', 'target=50']);
+  const tickets = [];
+  for (const p of [ann, bob]) {
+    const t = (await p.call('POST', '/api/tickets', { queue: `queues/${queue}` })).json;
+    tickets.push([p, t.name.split('/')[1]]);
+  }
+  const streams = [];
+  for (const [p, tid] of tickets) {
+    await readEvents(p, `/api/tickets/${tid}/events`,
+      (evs) => evs.some((e) => e.data.state === 'MATCHED'));
+    streams.push([p, tid, await openEvents(p, `/api/tickets/${tid}/play`)]);
+  }
+  // Both play their first legal action until the match ends.
+  let over = false;
+  let match = '';
+  const acted = new Map();
+  while (!over) {
+    for (const [p, tid, play] of streams) {
+      // The next view on this seat's stream (each event gives every seat one).
+      const { data: view } = await play.until((e) => e.event === 'view'
+        && Number(e.data.sequence) > (acted.get(tid) ?? -1));
+      match = view.match;
+      if (view.terminal) {
+        over = true;
+        break;
+      }
+      if (view.current_seat !== view.seat) continue;
+      acted.set(tid, Number(view.sequence));
+      await p.call('POST', `/api/tickets/${tid}/actions`,
+        { action: view.legal_actions[0].text, seen_sequence: view.sequence });
+    }
+  }
+  for (const [, , play] of streams) play.close();
+
+  // Queues: create one through the form; it appears in the table.
+  await page.goto(WEB + '/ops/queues');
+  await page.getByTestId('queue-form').waitFor();
+  const created = `pageq${process.pid}`;
+  await page.getByTestId('queue-id').fill(created);
+  await page.getByTestId('queue-name').fill('Made in the page');
+  // Moon seats three: a head-to-head Moon queue is refused with the service's reason.
+  await page.getByTestId('queue-game').selectOption('moon');
+  await page.getByTestId('queue-create').click();
+  await page.getByTestId('error').waitFor();
+  assert.match(await page.getByTestId('error').innerText(), /moon.*seats 3/);
+  await page.getByTestId('queue-game').selectOption('muggins');
+  await page.getByTestId('queue-create').click();
+  await page.locator(`[data-testid=queue-stats][data-queue="queues/${created}"]`).waitFor();
+  await shot(page, '12-queues');
+
+  // The leaderboard shows the rated players once ratings has the result.
+  await page.goto(WEB + '/ratings');
+  await until('the leaderboard to list the players', async () => {
+    await page.reload();
+    await page.getByTestId('game-picker').waitFor();
+    return page.locator(`[data-testid=leaderboard-row][data-player="${ann.playerId}"]`).count();
+  }, { timeoutMs: 30000, everyMs: 1000 });
+  await shot(page, '13-ratings');
+
+  await page.goto(WEB + `/players/${ann.playerId}`);
+  await page.getByTestId('player-matches').waitFor();
+  await shot(page, '14-player');
+
+  await page.goto(WEB + `/replays/${matchId(match)}`);
+  await page.getByTestId('replay-step').waitFor();
+  assert.equal(await page.getByTestId('replay-step').innerText(), '0');
+  assert.equal(await page.getByTestId('replay-hand').count(), 2);
+  await page.getByTestId('replay-forward').click();
+  assert.equal(await page.getByTestId('replay-step').innerText(), '1');
+  await page.keyboard.press('End');
+  await until('the last step', async () =>
+    Number(await page.getByTestId('replay-step').innerText()) > 10);
+  await shot(page, '15-replay');
   await context.close();
 });
