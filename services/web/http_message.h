@@ -25,7 +25,6 @@ struct HttpRequest {
   std::string content_type;  // as sent, e.g. "application/json; charset=utf-8"
   std::string cookie;        // the Cookie header, as sent
   std::string csrf_token;    // the X-CSRF-Token header
-  bool secure = false;       // came over TLS (cookies get Secure)
 };
 
 struct HttpResponse {

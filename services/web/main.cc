@@ -49,6 +49,9 @@ ABSL_FLAG(std::string, matchmaking_metrics_url, "",
           "Matchmaking's /metrics page, for the overview's waiting tickets.");
 ABSL_FLAG(std::string, assets_dir, BONEYARD_WEB_ASSETS_DIR,
           "The built pages (index.html and assets/); the build's own by default.");
+ABSL_FLAG(bool, secure_cookies, false,
+          "Mark the session cookie Secure: set it when browsers reach the service over HTTPS "
+          "through a proxy that terminates TLS.");
 ABSL_FLAG(int, http_threads, 2, "Threads serving HTTP connections (1..64).");
 ABSL_FLAG(absl::Duration, overview_interval, absl::Seconds(5),
           "How often the overview samples the services (1s..1m).");
@@ -142,7 +145,9 @@ int Run(int argc, char** argv) {
                                                   .watch_hub = watch_hub.get(),
                                                   .overview = overview.get(),
                                                   .assets = assets->get(),
-                                                  .operator_token = common->operator_token});
+                                                  .operator_token = common->operator_token,
+                                                  .secure_cookies =
+                                                      absl::GetFlag(FLAGS_secure_cookies)});
   absl::StatusOr<std::unique_ptr<HttpServer>> server = HttpServer::Start(
       HttpServerOptions{.listen_address = common->listen_address,
                         .threads = http_threads,

@@ -391,7 +391,8 @@ HttpResponse WebApi::SignIn(const HttpRequest& request) {
     Record(session, "sign_in", "", "", absl::OkStatus());
   }
   HttpResponse response = JsonResponse(SessionJson(session));
-  response.headers.emplace_back("Set-Cookie", SessionCookie(id, request.secure, false));
+  response.headers.emplace_back(
+      "Set-Cookie", SessionCookie(id, parts_.secure_cookies, false));
   return response;
 }
 
@@ -401,7 +402,8 @@ HttpResponse WebApi::SignOut(const HttpRequest& request) {
   parts_.sessions->End(*CookieValue(request.cookie, kCookie));
   if (session->role == Role::kOperator) Record(*session, "sign_out", "", "", absl::OkStatus());
   HttpResponse response = JsonResponse("", 204);
-  response.headers.emplace_back("Set-Cookie", SessionCookie("", request.secure, true));
+  response.headers.emplace_back(
+      "Set-Cookie", SessionCookie("", parts_.secure_cookies, true));
   return response;
 }
 

@@ -29,6 +29,9 @@ struct WebApiParts {
   Overview* overview;
   const Assets* assets;
   std::string operator_token;
+  // Cookies carry Secure: the service is reached over TLS through a proxy that terminates it
+  // (the service itself serves plain HTTP).
+  bool secure_cookies = false;
 };
 
 class WebApi {
