@@ -54,6 +54,7 @@ v1::Party ToProto(const PartyRow& row) {
   }
   party.set_invite_code(row.invite_code);
   *party.mutable_create_time() = ToTimestamp(row.create_time);
+  if (!row.latest_ticket.empty()) party.set_ticket(absl::StrCat("tickets/", row.latest_ticket));
   return party;
 }
 
@@ -411,7 +412,8 @@ absl::StatusOr<v1::Party> MatchmakingLogic::CreateParty(const std::optional<std:
                      .leader = *caller,
                      .invite_code = NewInviteCode(),
                      .create_time = StoredNow(),
-                     .members = {*caller}};
+                     .members = {*caller},
+                     .latest_ticket = ""};
   if (absl::Status s = store_.CreateParty(row); !s.ok()) return s;
   return ToProto(row);
 }

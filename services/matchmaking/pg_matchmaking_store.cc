@@ -257,13 +257,19 @@ std::optional<PartyRow> PgMatchmakingStore::ReadParty(pqxx::work& tx,
                .leader = party[0][1].as<std::string>(),
                .invite_code = party[0][2].as<std::string>(),
                .create_time = absl::FromUnixMicros(party[0][3].as<int64_t>()),
-               .members = {}};
+               .members = {},
+               .latest_ticket = ""};
   for (const pqxx::row& member :
        tx.exec_params(absl::StrCat("SELECT player_id FROM ", Table("party_members"),
                                    " WHERE party_id = $1 ORDER BY seq"),
                       party_id)) {
     row.members.push_back(member[0].as<std::string>());
   }
+  const pqxx::result ticket = tx.exec_params(
+      absl::StrCat("SELECT ticket_id FROM ", Table("tickets"),
+                   " WHERE party_id = $1 ORDER BY create_time DESC, ticket_id DESC LIMIT 1"),
+      party_id);
+  if (!ticket.empty()) row.latest_ticket = ticket[0][0].as<std::string>();
   return row;
 }
 

@@ -44,6 +44,7 @@ struct PartyRow {
   std::string invite_code;
   absl::Time create_time;
   std::vector<std::string> members;  // in the order they joined, the leader's place kept
+  std::string latest_ticket;         // the id of its newest ticket; empty before any
 };
 
 // A ticket's state as stored: v1.Ticket.State, plus kForming.

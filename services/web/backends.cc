@@ -126,6 +126,40 @@ absl::StatusOr<v1::Queue> Backends::UpdateQueue(const std::string& token,
   });
 }
 
+absl::StatusOr<v1::Party> Backends::CreateParty(const std::string& token) {
+  if (!matchmaking_) return NotConfigured("matchmaking");
+  v1::CreatePartyRequest request;
+  return Unary<v1::Party>(token, [&](grpc::ClientContext* c, auto* r) {
+    return matchmaking_->CreateParty(c, request, r);
+  });
+}
+
+absl::StatusOr<v1::Party> Backends::JoinParty(const std::string& token,
+                                              const std::string& invite_code) {
+  if (!matchmaking_) return NotConfigured("matchmaking");
+  v1::JoinPartyRequest request;
+  request.set_invite_code(invite_code);
+  return Unary<v1::Party>(
+      token, [&](grpc::ClientContext* c, auto* r) { return matchmaking_->JoinParty(c, request, r); });
+}
+
+absl::StatusOr<v1::Party> Backends::LeaveParty(const std::string& token,
+                                               const std::string& name) {
+  if (!matchmaking_) return NotConfigured("matchmaking");
+  v1::LeavePartyRequest request;
+  request.set_name(name);
+  return Unary<v1::Party>(
+      token, [&](grpc::ClientContext* c, auto* r) { return matchmaking_->LeaveParty(c, request, r); });
+}
+
+absl::StatusOr<v1::Party> Backends::GetParty(const std::string& token, const std::string& name) {
+  if (!matchmaking_) return NotConfigured("matchmaking");
+  v1::GetPartyRequest request;
+  request.set_name(name);
+  return Unary<v1::Party>(
+      token, [&](grpc::ClientContext* c, auto* r) { return matchmaking_->GetParty(c, request, r); });
+}
+
 absl::StatusOr<v1::Ticket> Backends::CreateTicket(const std::string& token,
                                                   const v1::CreateTicketRequest& request) {
   if (!matchmaking_) return NotConfigured("matchmaking");

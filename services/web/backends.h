@@ -52,6 +52,10 @@ class Backends {
                                         const v1::CreateQueueRequest& request);
   absl::StatusOr<v1::Queue> UpdateQueue(const std::string& token,
                                         const v1::UpdateQueueRequest& request);
+  absl::StatusOr<v1::Party> CreateParty(const std::string& token);
+  absl::StatusOr<v1::Party> JoinParty(const std::string& token, const std::string& invite_code);
+  absl::StatusOr<v1::Party> LeaveParty(const std::string& token, const std::string& name);
+  absl::StatusOr<v1::Party> GetParty(const std::string& token, const std::string& name);
   absl::StatusOr<v1::Ticket> CreateTicket(const std::string& token,
                                           const v1::CreateTicketRequest& request);
   absl::StatusOr<v1::Ticket> GetTicket(const std::string& token, const std::string& name);

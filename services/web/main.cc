@@ -139,12 +139,14 @@ int Run(int argc, char** argv) {
       OverviewOptions{.execution_metrics_url = absl::GetFlag(FLAGS_execution_metrics_url),
                       .matchmaking_metrics_url = absl::GetFlag(FLAGS_matchmaking_metrics_url),
                       .interval = interval});
+  auto party_feed = std::make_unique<PartyFeed>(backends);
   auto api = std::make_unique<WebApi>(WebApiParts{.backends = &backends,
                                                   .sessions = &sessions,
                                                   .audit = audit->get(),
                                                   .watch_hub = watch_hub.get(),
                                                   .overview = overview.get(),
                                                   .assets = assets->get(),
+                                                  .party_feed = party_feed.get(),
                                                   .operator_token = common->operator_token,
                                                   .secure_cookies =
                                                       absl::GetFlag(FLAGS_secure_cookies)});
@@ -172,6 +174,7 @@ int Run(int argc, char** argv) {
   (*server)->Stop();  // event streams end, and cancel their gRPC streams
   api.reset();        // requests in hand finish
   watch_hub.reset();
+  party_feed.reset();
   overview.reset();
   spdlog::info("stopped");
   return EXIT_SUCCESS;

@@ -215,6 +215,38 @@ std::optional<HttpResponse> WebApi::RouteApi(const HttpRequest& request,
     }
   }
 
+  // Players' parties: a leader queues the party with POST /api/tickets {"party": ...}.
+  if (n >= 1 && p[0] == "parties") {
+    absl::StatusOr<Session> session = Require(request, Role::kPlayer);
+    if (!session.ok()) return ErrorResponse(session.status());
+    std::optional<absl::StatusOr<v1::Party>> party;  // unset: no such API
+    if (is({"parties"}, "POST")) {
+      party = parts_.backends->CreateParty(session->credential);
+    } else if (is({"parties", "join"}, "POST")) {
+      absl::StatusOr<json> body = JsonBody(request);
+      if (!body.ok()) return ErrorResponse(body.status());
+      absl::StatusOr<std::string> code = StringField(*body, "invite_code", 32);
+      if (!code.ok()) return ErrorResponse(code.status());
+      party = parts_.backends->JoinParty(session->credential, *code);
+    } else if (n >= 2 && p[1] != "join") {
+      absl::StatusOr<std::string> id = PathId("party id", p[1]);
+      if (!id.ok()) return ErrorResponse(id.status());
+      const std::string name = absl::StrCat("parties/", *id);
+      if (is({"parties", "*"}, "GET")) party = parts_.backends->GetParty(session->credential, name);
+      if (is({"parties", "*"}, "DELETE")) {
+        party = parts_.backends->LeaveParty(session->credential, name);
+      }
+      if (is({"parties", "*", "events"}, "GET")) {
+        parts_.party_feed->Watch(session->credential, name, exchange.StartEvents());
+        return std::nullopt;
+      }
+    }
+    if (party.has_value()) {
+      if (!party->ok()) return ErrorResponse(party->status());
+      return JsonResponse(ProtoJson(**party));
+    }
+  }
+
   // Players.
   if (n >= 1 && p[0] == "tickets") {
     absl::StatusOr<Session> session = Require(request, Role::kPlayer);

@@ -16,6 +16,7 @@
 #include "services/web/backends.h"
 #include "services/web/http_message.h"
 #include "services/web/overview.h"
+#include "services/web/party_feed.h"
 #include "services/web/relays.h"
 #include "services/web/sessions.h"
 
@@ -28,6 +29,7 @@ struct WebApiParts {
   WatchHub* watch_hub;
   Overview* overview;
   const Assets* assets;
+  PartyFeed* party_feed;
   std::string operator_token;
   // Cookies carry Secure: the service is reached over TLS through a proxy that terminates it
   // (the service itself serves plain HTTP).

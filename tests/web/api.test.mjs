@@ -287,9 +287,10 @@ test('player pages: account, rating history and match history; unknown players a
     assert.equal(r.status, 200, r.text);
   });
 
-// Every game a queue can seat, played to its end through the web API by taking the first legal
+// Every game, played to its end through the web API by taking the first legal
 // action at each turn (the pages offer exactly these actions), with rules that keep it short.
 const PLAYABLE = [
+  ['castle_rock', ['--format', 'table:1-1']],
   ['muggins', ['--format', 'duel', '--rules', 'target=50']],
   ['chickenfoot', ['--format', 'duel', '--rules', 'rounds=1']],
   ['mexican_train', ['--format', 'duel', '--rules', 'rounds=1,set=9']],

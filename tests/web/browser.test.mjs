@@ -368,3 +368,40 @@ test('an operator creates a queue in the page and sees it; leaderboards, a playe
   await shot(page, '15-replay');
   await context.close();
 });
+
+test('two people make a party by invite code in the lobby, the leader queues it, and both '
+  + 'land in the same match, each at their own seat', async () => {
+  const queue = `party${process.pid}`;
+  createQueue(queue, 'forty_two', ['--name', 'Forty-Two for parties', '--format', 'teams:2x2',
+    '--bot-fill', '0s', '--casual']);
+  const leader = await recordingPage({ viewport: { width: 1280, height: 900 } });
+  const member = await recordingPage({ viewport: { width: 390, height: 844 } });
+  await registerInPage(leader.page, `lead${process.pid}`);
+  await registerInPage(member.page, `memb${process.pid}`);
+
+  await leader.page.getByTestId('party-create').click();
+  await leader.page.getByTestId('party-code').waitFor();
+  const code = (await leader.page.getByTestId('party-code').innerText()).trim();
+  await member.page.getByTestId('party-join-code').fill(code);
+  await member.page.getByTestId('party-join').click();
+  // The leader's page hears of the new member without asking.
+  await leader.page.locator(`[data-testid=party-member][data-player="players/memb${process.pid}"]`)
+    .waitFor();
+  await member.page.getByTestId('party-leader-note').waitFor();
+  await shot(leader.page, '16-party-leader');
+  await shot(member.page, '17-party-member-phone');
+
+  const card = leader.page.locator(`[data-testid=queue][data-queue="queues/${queue}"]`);
+  await card.getByTestId('join').click();
+  for (const { page } of [leader, member]) {
+    await page.waitForURL(/\/play\/[^/]+$/, { timeout: 30000 });
+    await page.getByTestId('own-seat').waitFor();
+  }
+  const seats = await Promise.all([leader, member].map(({ page }) =>
+    page.getByTestId('own-seat').innerText()));
+  assert.notEqual(seats[0], seats[1], 'each at their own seat');
+  assert.equal(leader.page.url(), member.page.url(), "the party's one ticket");
+  await shot(member.page, '18-party-member-play');
+  await leader.context.close();
+  await member.context.close();
+});

@@ -21,9 +21,10 @@ absl::Status ValidateRules(const QueueRules& rules) {
     case FormatKind::kHeadToHead:
       break;
     case FormatKind::kFreeForAll:
-      if (format.min_players < 2 || format.min_players > format.max_players ||
+      // A table of one is solitaire (Castle Rock): each ticket is seated alone at once.
+      if (format.min_players < 1 || format.min_players > format.max_players ||
           format.max_players > kMaxTablePlayers) {
-        return Invalid("format", absl::StrCat("a table seats 2 <= min_players <= max_players <= ",
+        return Invalid("format", absl::StrCat("a table seats 1 <= min_players <= max_players <= ",
                                               kMaxTablePlayers));
       }
       if (format.short_table_after < absl::ZeroDuration()) {

@@ -94,8 +94,8 @@ struct QueueRules {
 };
 
 // OK, or INVALID_ARGUMENT naming the field (`format`, `window`, `bot_fill.after`, ...):
-// 2 <= min_players <= max_players <= 8; 2..4 teams of 1..4 players; a non-negative, finite
-// window with initial <= max; durations >= 0.
+// 1 <= min_players <= max_players <= 8 (1: solitaire); 2..4 teams of 1..4 players; a
+// non-negative, finite window with initial <= max; durations >= 0.
 absl::Status ValidateRules(const QueueRules& rules);
 
 }  // namespace boneyard::matchmaking

@@ -144,11 +144,15 @@ TEST_F(TicketsTest, APartyQueuesWholeByItsLeaderOnly) {
   ASSERT_TRUE(Join(tokens[1], party.invite_code(), &party).ok());
 
   v1::Ticket ticket;
+  EXPECT_TRUE(party.ticket().empty());
   EXPECT_EQ(Queue(tokens[1], "queues/forty-two", &ticket, party.name()).error_code(),
             grpc::StatusCode::PERMISSION_DENIED);
   ASSERT_TRUE(Queue(tokens[0], "queues/forty-two", &ticket, party.name()).ok());
   EXPECT_THAT(ticket.players(), ElementsAre("players/p0", "players/p1"));
   EXPECT_EQ(ticket.party(), party.name());
+  // The party names its ticket: how a member finds it.
+  ASSERT_TRUE(GetParty(tokens[1], party.name(), &party).ok());
+  EXPECT_EQ(party.ticket(), ticket.name());
   // A member sees the party's ticket, and is on it: no ticket of their own meanwhile.
   v1::Ticket got;
   ASSERT_TRUE(GetTicket(tokens[1], ticket.name(), &got).ok());

@@ -197,6 +197,22 @@ TEST(FreeForAll, NeverBelowTheMinimumWithoutBots) {
   EXPECT_EQ(matches[0].bots(), 1);
 }
 
+// A table of one (Castle Rock): every ticket is seated alone, at once, whatever the ratings.
+TEST(FreeForAll, ASolitaireTableSeatsEachTicketAloneAtOnce) {
+  const QueueRules rules = FreeForAll(1, 1);
+  ASSERT_TRUE(ValidateRules(rules).ok()) << ValidateRules(rules);
+  const std::vector<Ticket> tickets = {Player("a", 25), Player("b", 40), Player("c", 10)};
+  const std::vector<FormedMatch> matches = RunPass(rules, tickets, kStart);
+  ASSERT_EQ(matches.size(), 3u);
+  for (const FormedMatch& m : matches) {
+    EXPECT_EQ(m.tickets.size(), 1u);
+    EXPECT_EQ(m.sides.size(), 1u);
+    EXPECT_EQ(m.bots(), 0);
+  }
+  QueueRules none = FreeForAll(0, 1);
+  EXPECT_EQ(ValidateRules(none).code(), absl::StatusCode::kInvalidArgument);
+}
+
 // ----- Properties over large random queues ----------------------------------------------------
 
 double Window(const QueueRules& rules, const Ticket& ticket, absl::Time now) {
