@@ -190,7 +190,10 @@ absl::Status Matchmaker::MatchQueue(const QueueRow& queue_row, absl::Time now,
     players.insert(players.end(), row.players.begin(), row.players.end());
   }
   std::map<std::string, ratings::SkillRating> known;
-  if (options_.ratings != nullptr) known = options_.ratings->Ratings(queue->game(), players);
+  // A table of one (solitaire) balances nothing, and such games have no ratings to read.
+  if (options_.ratings != nullptr && rules.format.seats() > 1) {
+    known = options_.ratings->Ratings(queue->game(), players);
+  }
   // Partners are kept apart only in team formats, so only they read the history.
   std::map<std::string, std::vector<std::string>> partners;
   if (queue->format().has_teams()) {

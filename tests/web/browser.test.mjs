@@ -385,7 +385,7 @@ test('two people make a party by invite code in the lobby, the leader queues it,
   await member.page.getByTestId('party-join-code').fill(code);
   await member.page.getByTestId('party-join').click();
   // The leader's page hears of the new member without asking.
-  await leader.page.locator(`[data-testid=party-member][data-player="players/memb${process.pid}"]`)
+  await leader.page.locator(`[data-testid=party-member][data-player="memb${process.pid}"]`)
     .waitFor();
   await member.page.getByTestId('party-leader-note').waitFor();
   await shot(leader.page, '16-party-leader');

@@ -55,7 +55,8 @@ struct Format {
       case FormatKind::kHeadToHead:
         return 1;
       case FormatKind::kFreeForAll:
-        return max_players - 1;
+        // A party leaves room for someone else at the table, except at a table of one.
+        return max_players == 1 ? 1 : max_players - 1;
       case FormatKind::kTeams:
         return team_size;
     }

@@ -5,6 +5,7 @@
 // layout: centre, tiles, open_ends [{id, pip}], foot {id, toes_needed}.
 import { LineDomino } from './Domino.jsx';
 import { Facts } from './Facts.jsx';
+import { pure } from '../pure.js';
 
 const placed = /^@(\d+)\s+(\S+)(?:\s+on\s+@(\d+))?$/;
 
@@ -22,14 +23,16 @@ export function parsePlaced(tiles) {
   return { nodes, children };
 }
 
-function Placed({ node, open, size }) {
+// The tree is parsed afresh from every view, so a placed tile gets its id and tile, not its
+// (new) node, and stays skipped while neither it nor its being an open end changes.
+const Placed = pure(function Placed({ id, tile, open, size }) {
   return (
-    <span class={`placed${open ? ' open-end' : ''}`} data-id={node.id}>
-      <LineDomino tile={node.tile} size={size} />
-      <span class="tile-label">{node.id}</span>
+    <span class={`placed${open ? ' open-end' : ''}`} data-id={id}>
+      <LineDomino tile={tile} size={size} />
+      <span class="tile-label">{id}</span>
     </span>
   );
-}
+});
 
 function Branch({ start, tree, open, size }) {
   const chain = [start];
@@ -43,7 +46,7 @@ function Branch({ start, tree, open, size }) {
     <div class="cf-branch">
       <div class="tile-row">
         {chain.map((id) => (
-          <Placed key={id} node={tree.nodes.get(id)} open={open.has(id)} size={size} />
+          <Placed key={id} id={id} tile={tree.nodes.get(id).tile} open={open.has(id)} size={size} />
         ))}
       </div>
       {branches.length > 0 && (

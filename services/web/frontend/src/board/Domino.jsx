@@ -1,6 +1,10 @@
 // One domino as inline SVG: ivory face, black pips, a bar between the halves. Halves of 0..9
 // are drawn as pips on a 3x3 grid; 10..18 (double-12 to double-18 sets) as a number, which
 // reads better than crowded pips at this size.
+//
+// Drawing one takes a dozen or more SVG elements and a live board holds up to ~90 of them, of
+// which one changes per move: Domino and LineDomino are `pure`, skipped while their props stay.
+import { pure } from '../pure.js';
 import { parseTile } from './tiles.js';
 
 const S = 40; // one half's side in SVG units
@@ -37,7 +41,7 @@ function Half({ pips, x, y, sideways }) {
 
 // `tile`: "6-4" or "6-4'"; `vertical`: first half on top instead of on the left; `size`: the
 // short side in CSS pixels.
-export function Domino({ tile, vertical = false, size = 32, faded = false }) {
+export const Domino = pure(function Domino({ tile, vertical = false, size = 32, faded = false }) {
   const t = parseTile(tile);
   if (!t) return <span class="tile-text">{tile}</span>;
   const w = vertical ? S : 2 * S;
@@ -64,15 +68,15 @@ export function Domino({ tile, vertical = false, size = 32, faded = false }) {
       {t.second && <circle cx={w - 5} cy="5" r="2.5" class="second-set" />}
     </svg>
   );
-}
+});
 
 // A tile lying in a line that runs across (horizontal): doubles stand across it.
-export function LineDomino({ tile, size, along = 'horizontal' }) {
+export const LineDomino = pure(function LineDomino({ tile, size, along = 'horizontal' }) {
   const t = parseTile(tile);
   const across = t && t.double;
   const vertical = along === 'horizontal' ? across : !across;
   return <Domino tile={tile} vertical={vertical} size={size} />;
-}
+});
 
 // A face-down tile, for counts of hidden tiles.
 export function TileBack({ size = 12 }) {

@@ -1,7 +1,7 @@
 // The fallback for a game (or a layout shape) no board knows: every tile found anywhere in the
 // layout, labelled with where it was found, and the raw layout to read the rest.
 import { Domino } from './Domino.jsx';
-import { isTile } from './tiles.js';
+import { isTile, tileKeys } from './tiles.js';
 
 const tileToken = /\d{1,2}-\d{1,2}'?/g;
 
@@ -26,16 +26,19 @@ export function GenericBoard({ layout, size = 22 }) {
         <p class="muted">No tiles on the table.</p>
       ) : (
         <ul class="generic-tiles">
-          {found.map(({ path, tiles }) => (
-            <li key={path} class="placed">
-              <span class="tile-row">
-                {tiles.map((tile, i) => (
-                  <Domino key={i} tile={tile} size={size} />
-                ))}
-              </span>
-              <span class="tile-label">{path}</span>
-            </li>
-          ))}
+          {found.map(({ path, tiles }) => {
+            const keys = tileKeys(tiles);
+            return (
+              <li key={path} class="placed">
+                <span class="tile-row">
+                  {tiles.map((tile, i) => (
+                    <Domino key={keys[i]} tile={tile} size={size} />
+                  ))}
+                </span>
+                <span class="tile-label">{path}</span>
+              </li>
+            );
+          })}
         </ul>
       )}
       <details>

@@ -3,10 +3,39 @@
 // target, unclaimed (docs/rules/muggins.md).
 import { LineDomino } from './Domino.jsx';
 import { Facts } from './Facts.jsx';
-import { reversed } from './tiles.js';
+import { pure } from '../pure.js';
+import { reversed, tileKeys } from './tiles.js';
+
+// The parts below are `pure` and keyed by tile: a move lays one tile at one end, so only that
+// end's part is drawn again (a tile laid at the left moves every cell one column, which
+// changes the cells' style but not their dominoes).
+
+// Drawn top to bottom, so the up arm's outer end comes first and each of its tiles is turned
+// to show its inner pip at the bottom, against the spinner.
+const Arm = pure(function Arm({ tiles, end, column, size }) {
+  const up = end === 'up';
+  const keys = tileKeys(tiles);
+  const order = tiles.map((_, i) => (up ? tiles.length - 1 - i : i));
+  return (
+    <div class={`arm arm-${end}`} style={{ gridColumn: column, gridRow: up ? 1 : 3 }}>
+      {order.map((i) => (
+        <LineDomino key={keys[i]} tile={up ? reversed(tiles[i]) : tiles[i]} along="vertical" size={size} />
+      ))}
+    </div>
+  );
+});
+
+const Cell = pure(function Cell({ tile, column, spinner, size }) {
+  return (
+    <div class={`cell${spinner ? ' spinner' : ''}`} style={{ gridColumn: column, gridRow: 2 }}>
+      <LineDomino tile={tile} size={size} />
+    </div>
+  );
+});
 
 export function MugginsBoard({ layout, size = 26 }) {
   const line = layout.line || [];
+  const keys = tileKeys(line);
   const spinner = layout.spinner_index ?? -1;
   const up = layout.up || [];
   const down = layout.down || [];
@@ -22,27 +51,11 @@ export function MugginsBoard({ layout, size = 26 }) {
       ) : (
         <div class="muggins-scroll">
           <div class="muggins-grid" style={{ gridTemplateColumns: `repeat(${line.length}, auto)` }}>
-            {spinner >= 0 && up.length > 0 && (
-              // Drawn top to bottom, so the arm's outer end comes first and each tile is
-              // turned to show its inner pip at the bottom, against the spinner.
-              <div class="arm arm-up" style={{ gridColumn: spinner + 1, gridRow: 1 }}>
-                {[...up].reverse().map((tile, i) => (
-                  <LineDomino key={i} tile={reversed(tile)} along="vertical" size={size} />
-                ))}
-              </div>
-            )}
+            {spinner >= 0 && up.length > 0 && <Arm tiles={up} end="up" column={spinner + 1} size={size} />}
             {line.map((tile, i) => (
-              <div key={i} class={`cell${i === spinner ? ' spinner' : ''}`} style={{ gridColumn: i + 1, gridRow: 2 }}>
-                <LineDomino tile={tile} size={size} />
-              </div>
+              <Cell key={keys[i]} tile={tile} column={i + 1} spinner={i === spinner} size={size} />
             ))}
-            {spinner >= 0 && down.length > 0 && (
-              <div class="arm arm-down" style={{ gridColumn: spinner + 1, gridRow: 3 }}>
-                {down.map((tile, i) => (
-                  <LineDomino key={i} tile={tile} along="vertical" size={size} />
-                ))}
-              </div>
-            )}
+            {spinner >= 0 && down.length > 0 && <Arm tiles={down} end="down" column={spinner + 1} size={size} />}
           </div>
         </div>
       )}

@@ -4,6 +4,31 @@
 // turn {must_follow_double, ...} (docs/rules/mexican_train.md).
 import { Domino, LineDomino } from './Domino.jsx';
 import { Facts } from './Facts.jsx';
+import { pure } from '../pure.js';
+import { tileKeys } from './tiles.js';
+
+// One move lays one tile on one train: the train's fields are passed one by one, not as the
+// view's (always new) object, so the trains that did not change are skipped.
+const Train = pure(function Train({ name, owner, tiles, endPip, marker, openDouble, size }) {
+  const keys = tileKeys(tiles);
+  return (
+    <li class={`train${openDouble ? ' has-open-double' : ''}`} data-train={name}>
+      <div class="train-head">
+        <strong>{owner === null || owner === undefined ? 'Mexican' : `Seat ${owner}`}</strong>
+        {marker && <span class="chip warn">marker</span>}
+        {openDouble && <span class="chip alert">open double</span>}
+        <span class="muted">end {endPip}</span>
+      </div>
+      <div class="tile-row">
+        {tiles.length === 0 ? (
+          <span class="muted">not started</span>
+        ) : (
+          tiles.map((tile, i) => <LineDomino key={keys[i]} tile={tile} size={size} />)
+        )}
+      </div>
+    </li>
+  );
+});
 
 export function TrainsBoard({ layout, size = 22 }) {
   const trains = layout.trains || [];
@@ -16,21 +41,16 @@ export function TrainsBoard({ layout, size = 22 }) {
       </div>
       <ul class="trains">
         {trains.map((train) => (
-          <li key={train.name} class={`train${train.open_double ? ' has-open-double' : ''}`} data-train={train.name}>
-            <div class="train-head">
-              <strong>{train.owner === null || train.owner === undefined ? 'Mexican' : `Seat ${train.owner}`}</strong>
-              {train.marker && <span class="chip warn">marker</span>}
-              {train.open_double && <span class="chip alert">open double</span>}
-              <span class="muted">end {train.end_pip}</span>
-            </div>
-            <div class="tile-row">
-              {(train.tiles || []).length === 0 ? (
-                <span class="muted">not started</span>
-              ) : (
-                train.tiles.map((tile, i) => <LineDomino key={i} tile={tile} size={size} />)
-              )}
-            </div>
-          </li>
+          <Train
+            key={train.name}
+            name={train.name}
+            owner={train.owner}
+            tiles={train.tiles || []}
+            endPip={train.end_pip}
+            marker={train.marker}
+            openDouble={train.open_double}
+            size={size}
+          />
         ))}
       </ul>
       <Facts

@@ -5,10 +5,12 @@
 // discard and tricks_taken (per seat). Field names: docs/rules/{forty_two,eighty_four,moon}.md.
 import { Domino } from './Domino.jsx';
 import { Facts, seatName } from './Facts.jsx';
+import { tileKeys } from './tiles.js';
 
 function Trick({ trick, size, caption }) {
   const tiles = trick.tiles || [];
   const seats = trick.seats || [];
+  const keys = tileKeys(tiles);
   return (
     <figure class="trick">
       <figcaption>{caption}</figcaption>
@@ -17,7 +19,7 @@ function Trick({ trick, size, caption }) {
       ) : (
         <div class="tile-row">
           {tiles.map((tile, i) => (
-            <span class="placed" key={i}>
+            <span class="placed" key={keys[i]}>
               <Domino tile={tile} vertical size={size} />
               <span class="tile-label">{seatName(seats[i])}</span>
             </span>

@@ -23,3 +23,15 @@ export function reversed(text) {
   const t = parseTile(text);
   return t ? `${t.b}-${t.a}${t.second ? "'" : ''}` : text;
 }
+
+// Keys for a list of tiles drawn in order: the tile itself, so that a tile keeps its element
+// when others are laid before it (a Muggins line growing at the left, a Castle Rock row
+// losing a tile). A repeated tile, which no real layout has, gets "#2", "#3" to stay unique.
+export function tileKeys(tiles) {
+  const seen = new Map();
+  return tiles.map((tile) => {
+    const n = (seen.get(tile) || 0) + 1;
+    seen.set(tile, n);
+    return n === 1 ? String(tile) : `${tile}#${n}`;
+  });
+}

@@ -1,11 +1,16 @@
 // The lobby: the queues, joining one, and the ticket's search followed live until it is
 // matched (then into the match), cancelled or expired. The ticket id is kept in the URL
 // (/lobby?ticket=ID) so a reload goes on following the same ticket.
+//
+// Players may also play as a party (src/parties/): its leader's Join queues everyone, and each
+// member's lobby follows the party's new ticket as if it were their own, into their own seat.
 import { useEffect, useState } from 'preact/hooks';
 import { del, get, post } from '../api.js';
 import { ErrorNote } from '../components/ErrorNote.jsx';
 import { useEventStream } from '../events.js';
 import { enumName, formatSeconds, gameName, resourceId } from '../format.js';
+import { PartyCard } from '../parties/PartyCard.jsx';
+import { useParty } from '../parties/useParty.js';
 import { navigate } from '../router.js';
 
 export function formatText(format) {
@@ -60,7 +65,10 @@ function TicketPanel({ ticketId, queues, onDone, onState }) {
   const queue = ticket && queues.find((q) => q.name === ticket.queue);
   return (
     <section class="card ticket" data-testid="ticket" data-state={state}>
-      <h2>{queue ? queue.display_name : ticket ? ticket.queue : 'Your ticket'}</h2>
+      <h2>
+        {queue ? queue.display_name : ticket ? ticket.queue : 'Your ticket'}
+        {ticket && ticket.party && <span class="muted"> · the party's ticket</span>}
+      </h2>
       <p>
         <span class={`chip state-${state.toLowerCase()}`} data-testid="ticket-state">
           {state || '…'}
@@ -86,8 +94,18 @@ function TicketPanel({ ticketId, queues, onDone, onState }) {
   );
 }
 
-export function Lobby({ query }) {
+const followTicket = (name) => navigate(`/lobby?ticket=${encodeURIComponent(resourceId(name))}`, { replace: true });
+
+function joinLabel(role, joiningThis) {
+  if (joiningThis) return 'Joining…';
+  return role === 'leader' ? 'Join · queue the party' : 'Join';
+}
+
+export function Lobby({ query, session }) {
   const ticketId = query.get('ticket') || '';
+  const party = useParty(session.player_id, followTicket);
+  // A member's Join is the leader's to press; until the party is read, nobody's is.
+  const mayJoin = party.role === 'none' || party.role === 'leader';
   const [queues, setQueues] = useState(null);
   const [error, setError] = useState(null);
   const [joining, setJoining] = useState('');
@@ -103,8 +121,11 @@ export function Lobby({ query }) {
     setJoining(queue);
     setError(null);
     try {
-      const ticket = await post('/api/tickets', { queue, party: '' });
-      navigate(`/lobby?ticket=${encodeURIComponent(resourceId(ticket.name))}`, { replace: true });
+      const partyName = party.role === 'leader' ? party.party.name : '';
+      const ticket = await post('/api/tickets', { queue, party: partyName });
+      // The party's stream will name this ticket too; it is followed here already.
+      if (partyName) party.markSeen(ticket.name);
+      followTicket(ticket.name);
     } catch (e) {
       setError(e);
     } finally {
@@ -117,6 +138,12 @@ export function Lobby({ query }) {
       <h1>Lobby</h1>
       <ErrorNote error={error} />
       {ticketId && <TicketPanel key={ticketId} ticketId={ticketId} queues={queues || []} onState={setTicketState} onDone={() => navigate('/lobby', { replace: true })} />}
+      <PartyCard party={party} playerId={session.player_id} />
+      {party.role === 'member' && (
+        <p class="notice" id="party-leader-note" data-testid="party-leader-note">
+          You are in a party: your leader queues the party, and its search shows up here.
+        </p>
+      )}
       {queues === null ? (
         !error && <p class="muted">Loading…</p>
       ) : queues.length === 0 ? (
@@ -132,8 +159,14 @@ export function Lobby({ query }) {
                   {q.rated ? ' · rated' : ' · casual'}
                 </p>
               </div>
-              <button type="button" disabled={searching || joining !== ''} onClick={() => join(q.name)} data-testid="join">
-                {joining === q.name ? 'Joining…' : 'Join'}
+              <button
+                type="button"
+                disabled={searching || joining !== '' || !mayJoin}
+                aria-describedby={party.role === 'member' ? 'party-leader-note' : undefined}
+                onClick={() => join(q.name)}
+                data-testid="join"
+              >
+                {joinLabel(party.role, joining === q.name)}
               </button>
             </li>
           ))}

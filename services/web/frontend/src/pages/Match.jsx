@@ -3,6 +3,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { get, post } from '../api.js';
 import { Board } from '../board/Board.jsx';
+import { pure } from '../pure.js';
 import { Clock } from '../components/Clock.jsx';
 import { ErrorNote } from '../components/ErrorNote.jsx';
 import { eventParts, EventText } from '../components/EventText.jsx';
@@ -15,22 +16,28 @@ import { enumName, gameName, seatText } from '../format.js';
 import { Link } from '../router.js';
 import { appendEvent, newer } from '../views.js';
 
+// The log keeps each event's object as received (appendEvent), so an entry is drawn once and
+// skipped afterwards: with hundreds of entries that is most of a live update's work.
+const LoggedEvent = pure(function LoggedEvent({ event }) {
+  const p = eventParts(event);
+  return (
+    <li data-testid="event" data-sequence={p.sequence}>
+      <span class="seq">#{p.sequence}</span> <span class="muted">{p.seat}</span> <strong>{p.action}</strong>
+      {p.reason && <span class="chip">{p.reason}</span>}
+      {p.message && <span class="muted"> “{p.message}”</span>}
+    </li>
+  );
+});
+
 function EventLog({ log }) {
   return (
     <section class="card">
       <h2>Event log</h2>
       {log.length === 0 && <p class="muted">No events since this page opened.</p>}
       <ol class="event-log" data-testid="event-log" reversed>
-        {[...log].reverse().map((event) => {
-          const p = eventParts(event);
-          return (
-            <li key={p.sequence} data-testid="event" data-sequence={p.sequence}>
-              <span class="seq">#{p.sequence}</span> <span class="muted">{p.seat}</span> <strong>{p.action}</strong>
-              {p.reason && <span class="chip">{p.reason}</span>}
-              {p.message && <span class="muted"> “{p.message}”</span>}
-            </li>
-          );
-        })}
+        {[...log].reverse().map((event) => (
+          <LoggedEvent key={event.sequence} event={event} />
+        ))}
       </ol>
     </section>
   );

@@ -38,7 +38,14 @@ export function QueueForm({ editing, onSaved, onCancel }) {
   // A new queue to edit (or back to creating, or the saved settings after a change): start
   // from its settings. Focus moves to the form only when another queue is picked.
   const shownId = useRef('');
+  const mounted = useRef(false);
   useEffect(() => {
+    // The first run is the mount: the form already starts from `editing`, and resetting it
+    // here (after the first paint) would drop what someone typed in between.
+    if (!mounted.current) {
+      mounted.current = true;
+      return;
+    }
     setForm(editing);
     setError(null);
     const id = editing.mode === 'edit' ? editing.queue_id : '';
