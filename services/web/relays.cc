@@ -145,13 +145,17 @@ WatchHub::~WatchHub() {
 }
 
 void WatchHub::Subscribe(const std::string& match, std::shared_ptr<EventSink> sink) {
-  absl::MutexLock lock(&mu_);
-  auto it = feeds_.find(match);
-  if (it != feeds_.end() && it->second->Add(sink)) return;
-  auto feed = std::make_shared<Feed>(*this, match);
-  feeds_[match] = feed;
-  feed->Add(std::move(sink));
-  feed->Start(execution_);
+  std::shared_ptr<Feed> started;
+  {
+    absl::MutexLock lock(&mu_);
+    auto it = feeds_.find(match);
+    if (it != feeds_.end() && it->second->Add(sink)) return;
+    started = std::make_shared<Feed>(*this, match);
+    feeds_[match] = started;
+    started->Add(std::move(sink));
+  }
+  // Outside the lock: a call that ends at once may run OnDone, which takes it (Forget).
+  started->Start(execution_);
 }
 
 void WatchHub::Forget(const std::string& match, const Feed* feed) {

@@ -586,12 +586,26 @@ absl::StatusOr<std::string> WebApi::CreateTicket(const Session& session,
 
 absl::StatusOr<std::pair<std::string, std::string>> WebApi::SeatOf(const Session& session,
                                                                    const std::string& ticket) {
+  // A matched ticket's seats never change: remember them, keyed by the credential that was
+  // allowed to read them, so a move costs one gRPC call rather than two.
+  const std::string key = absl::StrCat(session.credential, " ", ticket);
+  {
+    absl::MutexLock lock(&seats_mu_);
+    if (auto it = seats_.find(key); it != seats_.end()) return it->second;
+  }
   absl::StatusOr<v1::Ticket> got = parts_.backends->GetTicket(session.credential, ticket);
   if (!got.ok()) return got.status();
   const std::string player = absl::StrCat("players/", session.player_id);
   for (const v1::Assignment& a : got->assignments()) {
     if (a.player() == player && !a.seat_token().empty()) {
-      return std::make_pair(a.match(), a.seat_token());
+      auto seat = std::make_pair(a.match(), a.seat_token());
+      absl::MutexLock lock(&seats_mu_);
+      if (seats_.emplace(key, seat).second) seat_order_.push_back(key);
+      while (seat_order_.size() > kMaxRememberedSeats) {
+        seats_.erase(seat_order_.front());
+        seat_order_.pop_front();
+      }
+      return seat;
     }
   }
   return absl::FailedPreconditionError(absl::StrCat(ticket, " has no seat for you yet (it is ",

@@ -7,10 +7,15 @@
 #define BONEYARD_SERVICES_WEB_WEB_API_H_
 
 #include <boost/asio/thread_pool.hpp>
+#include <deque>
+#include <map>
 #include <memory>
 #include <string>
+#include <utility>
 
+#include "absl/base/thread_annotations.h"
 #include "absl/status/statusor.h"
+#include "absl/synchronization/mutex.h"
 #include "services/web/assets.h"
 #include "services/web/audit_log.h"
 #include "services/web/backends.h"
@@ -77,6 +82,11 @@ class WebApi {
               const std::string& detail, const absl::Status& outcome);
 
   WebApiParts parts_;
+  // SeatOf's memory: "credential ticket" → {match, seat token}, the oldest forgotten first.
+  static constexpr std::size_t kMaxRememberedSeats = 50000;
+  absl::Mutex seats_mu_;
+  std::map<std::string, std::pair<std::string, std::string>> seats_ ABSL_GUARDED_BY(seats_mu_);
+  std::deque<std::string> seat_order_ ABSL_GUARDED_BY(seats_mu_);
   boost::asio::thread_pool pool_;
 };
 

@@ -5,7 +5,7 @@
 // one process clock. Prints one JSON object. Run through tests/bench/web_load.sh.
 //
 //   node web_load.mjs --connections 2000 --duration 30
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import http from 'node:http';
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
@@ -16,6 +16,9 @@ const args = Object.fromEntries(process.argv.slice(2).reduce((pairs, a, i, all) 
   return pairs;
 }, []));
 const CONNECTIONS = Number(args.connections ?? 2000);
+// Of the connections, this many are people playing (a seat's stream each, moves by POST).
+const PLAYERS = Number(args.players ?? 0);
+const THINK_MS = Number(args['think-ms'] ?? 250);
 const DURATION_S = Number(args.duration ?? 30);
 const WEB = process.env.BONEYARD_WEB_URL;
 
@@ -102,6 +105,71 @@ function stream(i) {
   requests.push(request);
 }
 
+// A person playing in a page: registered, signed in, queued in a Muggins queue that seats a
+// bot at once, then one `play` stream per match, a move THINK_MS after each turn comes, and a
+// new ticket when the match ends. Their views are timed by the service's histogram (no gRPC
+// reference here: one `boneyard watch` per player's match would be hundreds of processes).
+let playerViews = 0;
+let playerMoves = 0;
+let playerErrors = 0;
+let playing = true;
+async function call(session, method, path, body) {
+  const headers = { cookie: session.cookie, 'content-type': 'application/json' };
+  if (session.csrf) headers['x-csrf-token'] = session.csrf;
+  const r = await fetch(`${WEB}${path}`, { method, headers, body: body && JSON.stringify(body) });
+  return { status: r.status, json: await r.json().catch(() => null), setCookie: r.headers.get('set-cookie') };
+}
+async function playerLoop(i, queue) {
+  const id = `loadp${process.pid}x${i}`;
+  const made = await call({ cookie: '' }, 'POST', '/api/players', { player_id: id, display_name: id });
+  const signed = await call({ cookie: '' }, 'POST', '/api/session',
+    { role: 'player', player_id: id, token: made.json.token });
+  const session = { cookie: signed.setCookie.split(';')[0], csrf: signed.json.csrf_token };
+  while (playing) {
+    const ticket = await call(session, 'POST', '/api/tickets', { queue });
+    if (ticket.status !== 200) { playerErrors++; return; }
+    const tid = ticket.json.name.split('/')[1];
+    for (let t = 0; playing; t++) {
+      const got = await call(session, 'GET', `/api/tickets/${tid}`);
+      if (got.json?.state === 'MATCHED') break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    if (!playing) return;
+    await new Promise((done) => {
+      const request = http.get(`${WEB}/api/tickets/${tid}/play`, { agent, headers: { cookie: session.cookie } },
+        (response) => {
+          response.setEncoding('utf8');
+          let buffer = '';
+          let acted = -1;
+          response.on('data', (chunk) => {
+            buffer += chunk;
+            let end;
+            while ((end = buffer.indexOf('\n\n')) >= 0) {
+              const block = buffer.slice(0, end);
+              buffer = buffer.slice(end + 2);
+              if (!block.startsWith('event: view')) continue;
+              playerViews++;
+              const view = JSON.parse(block.slice(block.indexOf('data: ') + 6));
+              if (view.terminal) { request.destroy(); done(); return; }
+              const seq = Number(view.sequence);
+              if (view.current_seat !== view.seat || seq <= acted) continue;
+              acted = seq;
+              setTimeout(async () => {
+                const r = await call(session, 'POST', `/api/tickets/${tid}/actions`,
+                  { action: view.legal_actions[0].text, seen_sequence: view.sequence });
+                if (r.status === 200) playerMoves++; else playerErrors++;
+              }, THINK_MS);
+            }
+          });
+          response.on('end', done);
+          response.on('error', done);
+        });
+      request.on('error', done);
+      requests.push(request);
+    });
+  }
+}
+
 // The web service's own histogram of relay times (boneyard_web_relay_seconds), as cumulative
 // buckets by upper bound.
 async function relayBuckets() {
@@ -127,8 +195,15 @@ const relayBefore = await relayBuckets();
 const clientCpuBefore = process.cpuUsage();
 const webPid = Number(readFileSync(`${process.env.BONEYARD_VAR_DIR}/run/web.pid`, 'utf8'));
 const cpuBefore = cpuSeconds(webPid);
+if (PLAYERS > 0) {
+  const queue = `queues/webload${process.pid}`;
+  spawnSync(process.env.BONEYARD_CLI, ['queue', 'create', `webload${process.pid}`, '--game',
+    'muggins', '--format', 'duel', '--bot-fill', '0s', '--bot', 'greedy', '--casual'],
+  { stdio: 'ignore', env: process.env });
+  for (let i = 0; i < PLAYERS; i++) playerLoop(i, queue).catch(() => { playerErrors++; });
+}
 const started = performance.now();
-for (let i = 0; i < CONNECTIONS; i++) stream(i);
+for (let i = 0; i < CONNECTIONS - PLAYERS; i++) stream(i);
 let peakOpen = 0;
 const sampler = setInterval(() => { peakOpen = Math.max(peakOpen, streamsOpen); }, 100);
 // The first second is the connections opening; views before it are the first (cached) ones.
@@ -139,6 +214,7 @@ const clientCpu = process.cpuUsage(clientCpuBefore);
 const relayAfter = await relayBuckets();
 clearInterval(sampler);
 const openAtEnd = streamsOpen;
+playing = false;
 const endedEarly = streamsEnded;
 for (const r of requests) r.destroy();
 await new Promise((r) => setTimeout(r, 500));
@@ -159,6 +235,11 @@ added.sort((a, b) => a - b);
 const round = (x) => (x === null ? null : Math.round(x * 100) / 100);
 console.log(JSON.stringify({
   connections: CONNECTIONS,
+  watching: CONNECTIONS - PLAYERS,
+  playing: PLAYERS,
+  player_views: playerViews,
+  player_moves: playerMoves,
+  player_errors: playerErrors,
   matches: matches.length,
   duration_s: round(elapsed),
   streams_open_peak: peakOpen,

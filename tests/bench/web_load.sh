@@ -5,17 +5,22 @@
 # through boneyard-web and compares every view's arrival with a direct gRPC watcher's
 # (tests/bench/web_load.mjs). Prints its JSON. Not a test: run it by hand after a build.
 #
-#   tests/bench/web_load.sh [--connections 2000] [--matches 20] [--duration 30] [--think-time 250ms]
+#   tests/bench/web_load.sh [--connections 2000] [--players 0] [--matches 20] [--duration 30]
+#                           [--think-time 250ms]
+# --players P: P of the connections are people playing through the web (a seat's stream each,
+# moves by POST after the think time, against a bot), the rest watch.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 connections=2000
+players=0
 matches=20
 duration=30
 think=250ms
 while (($#)); do
   case "$1" in
     --connections) connections=$2 ;;
+    --players) players=$2 ;;
     --matches) matches=$2 ;;
     --duration) duration=$2 ;;
     --think-time) think=$2 ;;
@@ -32,6 +37,7 @@ source "$root/tests/web/system.sh"
   --duration "$((duration + 30))s" --think-time "$think" >/dev/null 2>&1 &
 load_pid=$!
 sleep 3
-node "$root/tests/bench/web_load.mjs" --connections "$connections" --duration "$duration"
+node "$root/tests/bench/web_load.mjs" --connections "$connections" --players "$players" \
+  --duration "$duration" --think-ms "${think%ms}"
 kill "$load_pid" 2>/dev/null || true
 wait "$load_pid" 2>/dev/null || true

@@ -9,7 +9,9 @@ port_is_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 free_port() {
   local port
   for ((i = 0; i < 50; i++)); do
-    port=$((20000 + RANDOM % 20000))
+    # Below Linux's ephemeral range (32768 and up), where outgoing connections take their
+    # local ports: a port picked there can be taken by one before the service binds it.
+    port=$((20000 + RANDOM % 12000))
     if port_is_free "$port" && [[ " ${taken[*]:-} " != *" $port "* ]]; then
       echo "$port"
       return 0
