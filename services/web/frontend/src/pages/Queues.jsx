@@ -147,7 +147,10 @@ export function Queues() {
           </table>
         </div>
       )}
-      <div ref={formRef}>
+      {/* Keyed: when the list above turns from "Loading…" into a table (another div), Preact
+          would otherwise match that div with this one and mount the form afresh, dropping
+          what was typed meanwhile. */}
+      <div key="form" ref={formRef}>
         <QueueForm editing={editing} onSaved={onSaved} onCancel={() => setEditing({ ...emptyForm(), mode: 'create' })} />
       </div>
     </div>

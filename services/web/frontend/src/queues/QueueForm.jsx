@@ -40,8 +40,7 @@ export function QueueForm({ editing, onSaved, onCancel }) {
   const shownId = useRef('');
   const mounted = useRef(false);
   useEffect(() => {
-    // The first run is the mount: the form already starts from `editing`, and resetting it
-    // here (after the first paint) would drop what someone typed in between.
+    // The first run is the mount: the form already starts from `editing`.
     if (!mounted.current) {
       mounted.current = true;
       return;
