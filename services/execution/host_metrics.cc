@@ -16,6 +16,10 @@ HostMetrics::HostMetrics(prometheus::Registry& registry)
                        .Help("Matches being played in this process")
                        .Register(registry)
                        .Add({})),
+      live_matches_by_game(prometheus::BuildGauge()
+                               .Name("boneyard_matches_live_by_game")
+                               .Help("Matches being played in this process, by game")
+                               .Register(registry)),
       matches_created(Count(registry, "boneyard_matches_created_total", "Matches created")),
       matches_recovered(Count(registry, "boneyard_matches_recovered_total",
                               "Unfinished matches reloaded from the event log at start-up")),

@@ -13,6 +13,8 @@ struct HostMetrics {
   explicit HostMetrics(prometheus::Registry& registry);
 
   prometheus::Gauge& live_matches;
+  // The same by game (label `game`): the operators' overview shows live matches per game.
+  prometheus::Family<prometheus::Gauge>& live_matches_by_game;
   prometheus::Counter& matches_created;
   prometheus::Counter& matches_recovered;
   prometheus::Counter& matches_finished;

@@ -74,6 +74,7 @@ class LiveMatch : public std::enable_shared_from_this<LiveMatch> {
                                                          const std::vector<EventRow>& events);
 
   const std::string& id() const { return created_.id; }
+  const std::string& game() const { return created_.match.game(); }
   // The token of each seat (empty for bots), as created.
   const std::vector<std::string>& seat_tokens() const { return created_.seat_tokens; }
 

@@ -826,7 +826,9 @@ class MatchHost::Impl {
 
   void Adopt(const std::shared_ptr<LiveMatch>& match) {
     absl::MutexLock lock(&mu_);
-    live_[match->id()] = match;
+    if (live_.insert_or_assign(match->id(), match).second) {
+      metrics_.live_matches_by_game.Add({{"game", match->game()}}).Increment();
+    }
     const std::vector<std::string>& tokens = match->seat_tokens();
     for (int seat = 0; seat < static_cast<int>(tokens.size()); ++seat) {
       if (!tokens[seat].empty()) tokens_[tokens[seat]] = SeatGrant{match->id(), seat};
@@ -841,6 +843,7 @@ class MatchHost::Impl {
     for (const std::string& token : it->second->seat_tokens()) {
       if (!token.empty()) tokens_.erase(token);
     }
+    metrics_.live_matches_by_game.Add({{"game", it->second->game()}}).Decrement();
     live_.erase(it);
     metrics_.live_matches.Set(static_cast<double>(live_.size()));
   }

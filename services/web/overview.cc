@@ -1,40 +1,33 @@
 #include "services/web/overview.h"
 
-#include <httplib.h>
-
 #include <cmath>
 #include <utility>
 
-#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "services/web/prometheus_text.h"
+#include "services/client/prometheus_text.h"
 #include "spdlog/spdlog.h"
 
 namespace boneyard::web {
 namespace {
 
-constexpr int kMatchPages = 20;  // at most 20,000 live matches counted per sample
+using client::Bucket;
+using client::HistogramBuckets;
+using client::HistogramQuantile;
+using client::MetricSample;
+using client::SumOf;
+
 constexpr const char* kServices[] = {"execution", "matchmaking", "ratings"};
 
 std::string TimeText(absl::Time t) {
   return absl::FormatTime("%Y-%m-%dT%H:%M:%SZ", t, absl::UTCTimeZone());
 }
 
-// A /metrics page's samples; empty when it cannot be read (the overview shows
-// what it has).
+// A /metrics page's samples; none when it is not configured or cannot be read (the overview
+// shows what it has).
 std::vector<MetricSample> Scrape(const std::string& url) {
   if (url.empty()) return {};
-  // "http://host:port/path"
-  const std::string rest = absl::StartsWith(url, "http://") ? url.substr(7) : url;
-  const std::size_t slash = rest.find('/');
-  const std::string host = rest.substr(0, slash);
-  const std::string path = slash == std::string::npos ? "/metrics" : rest.substr(slash);
-  httplib::Client client(absl::StrCat("http://", host));
-  client.set_connection_timeout(2);
-  client.set_read_timeout(2);
-  httplib::Result result = client.Get(path.c_str());
-  if (!result || result->status != 200) return {};
-  return ParsePrometheusText(result->body);
+  absl::StatusOr<std::vector<MetricSample>> samples = client::ScrapeMetrics(url);
+  return samples.ok() ? *std::move(samples) : std::vector<MetricSample>();
 }
 
 }  // namespace
@@ -76,24 +69,17 @@ nlohmann::json Overview::Sample() {
   }
   out["services"] = std::move(services);
 
+  const std::vector<MetricSample> execution = Scrape(options_.execution_metrics_url);
+  // Execution counts its live matches by game itself: no listing of matches here.
   nlohmann::json live = nlohmann::json::object();
   int live_total = 0;
-  v1::ListMatchesRequest request;
-  request.set_state(v1::Match::ACTIVE);
-  request.set_page_size(1000);
-  for (int page = 0; page < kMatchPages; ++page) {
-    absl::StatusOr<v1::ListMatchesResponse> matches = backends_.ListMatches(request);
-    if (!matches.ok()) break;
-    for (const v1::Match& m : matches->matches()) {
-      live[m.game()] = live.value(m.game(), 0) + 1;
-      ++live_total;
-    }
-    if (matches->next_page_token().empty()) break;
-    request.set_page_token(matches->next_page_token());
+  for (const MetricSample& sample : execution) {
+    if (sample.name != "boneyard_matches_live_by_game" || sample.value <= 0) continue;
+    const int count = static_cast<int>(sample.value);
+    live[sample.labels.count("game") ? sample.labels.at("game") : ""] = count;
+    live_total += count;
   }
   out["live_matches"] = std::move(live);
-
-  const std::vector<MetricSample> execution = Scrape(options_.execution_metrics_url);
   const Counters counters{
       .time = now,
       .events = SumOf(execution, "boneyard_events_total"),

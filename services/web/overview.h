@@ -1,8 +1,8 @@
-// The operators' overview: every `interval` the web service samples the
-// services (health checks, live matches by game from ListMatches, rates from
-// execution's and matchmaking's /metrics pages, the queues) and pushes the
-// result to every dashboard that listens. An hour of samples is kept for the
-// charts. The browsers never poll; one sampler serves them all.
+// The operators' overview: every `interval` the web service samples the services (health
+// checks; live matches by game, rates and the ratings backlog from execution's /metrics page;
+// waits from matchmaking's; the queues) and pushes the result to every dashboard that listens.
+// An hour of samples is kept for the charts. The browsers never poll; one sampler serves them
+// all, and it reads counters the services keep rather than listing matches.
 #ifndef BONEYARD_SERVICES_WEB_OVERVIEW_H_
 #define BONEYARD_SERVICES_WEB_OVERVIEW_H_
 
