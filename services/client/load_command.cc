@@ -47,10 +47,10 @@
 #include "engine/cli/common.h"
 #include "engine/core/registry.h"
 #include "engine/core/rng.h"
-#include "httplib.h"
 #include "services/client/channel.h"
 #include "services/client/client_queues.h"
 #include "services/client/command_common.h"
+#include "services/client/prometheus_text.h"
 #include "services/client/remote_player.h"
 
 namespace boneyard::client {
@@ -133,39 +133,12 @@ std::vector<double> SortedMs(const std::vector<absl::Duration>& durations) {
   return ms;
 }
 
-// The value of `metric` (unlabelled or with labels) on a Prometheus text page at `url`.
+// The value of `metric` (its first sample) on the Prometheus text page at `url`.
 absl::StatusOr<double> FetchMetric(const std::string& url, absl::string_view metric) {
-  constexpr absl::string_view kScheme = "http://";
-  if (!absl::StartsWith(url, kScheme)) {
-    return absl::InvalidArgumentError(absl::StrCat("'", url, "' is not an http:// URL"));
-  }
-  const size_t slash = url.find('/', kScheme.size());
-  const std::string origin = url.substr(0, slash);
-  const std::string path = slash == std::string::npos ? "/" : url.substr(slash);
-  httplib::Client client(origin);
-  client.set_connection_timeout(2);
-  client.set_read_timeout(5);
-  httplib::Result result = client.Get(path);
-  if (!result) {
-    return absl::UnavailableError(
-        absl::StrCat("GET ", url, ": ", httplib::to_string(result.error())));
-  }
-  if (result->status != 200) {
-    return absl::UnavailableError(absl::StrCat("GET ", url, ": HTTP ", result->status));
-  }
-  for (absl::string_view line : absl::StrSplit(result->body, '\n')) {
-    if (!absl::StartsWith(line, metric)) continue;
-    absl::string_view rest = line.substr(metric.size());
-    if (rest.empty() || (rest[0] != ' ' && rest[0] != '{')) continue;  // a longer name
-    if (rest[0] == '{') {
-      const size_t close = rest.find('}');
-      if (close == absl::string_view::npos) continue;
-      rest = rest.substr(close + 1);
-    }
-    const std::string value(absl::StripAsciiWhitespace(rest.substr(0, rest.find(' ', 1))));
-    char* end = nullptr;
-    const double parsed = std::strtod(value.c_str(), &end);
-    if (end != value.c_str()) return parsed;
+  absl::StatusOr<std::vector<MetricSample>> samples = ScrapeMetrics(url);
+  if (!samples.ok()) return samples.status();
+  for (const MetricSample& sample : *samples) {
+    if (sample.name == metric) return sample.value;
   }
   return absl::NotFoundError(absl::StrCat(url, " has no ", metric));
 }

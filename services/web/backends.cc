@@ -7,7 +7,6 @@
 namespace boneyard::web {
 namespace {
 
-constexpr absl::Duration kUnaryDeadline = absl::Seconds(10);
 constexpr absl::Duration kHealthDeadline = absl::Seconds(2);
 
 absl::Status NotConfigured(absl::string_view service) {
@@ -42,8 +41,11 @@ Backends::Backends(const BackendTargets& targets) : targets_(targets) {
 
 std::shared_ptr<grpc::ClientContext> Backends::Context(const std::string& token, bool unary) {
   auto context = std::make_shared<grpc::ClientContext>();
-  if (!token.empty()) context->AddMetadata("authorization", absl::StrCat("Bearer ", token));
-  if (unary) context->set_deadline(absl::ToChronoTime(absl::Now() + kUnaryDeadline));
+  if (unary) {
+    client::PrepareUnaryContext(*context, token);  // the bearer token and the usual deadline
+  } else {
+    AddBearerToken(*context, token);
+  }
   return context;
 }
 
@@ -139,25 +141,27 @@ absl::StatusOr<v1::Party> Backends::JoinParty(const std::string& token,
   if (!matchmaking_) return NotConfigured("matchmaking");
   v1::JoinPartyRequest request;
   request.set_invite_code(invite_code);
-  return Unary<v1::Party>(
-      token, [&](grpc::ClientContext* c, auto* r) { return matchmaking_->JoinParty(c, request, r); });
+  return Unary<v1::Party>(token, [&](grpc::ClientContext* c, auto* r) {
+    return matchmaking_->JoinParty(c, request, r);
+  });
 }
 
-absl::StatusOr<v1::Party> Backends::LeaveParty(const std::string& token,
-                                               const std::string& name) {
+absl::StatusOr<v1::Party> Backends::LeaveParty(const std::string& token, const std::string& name) {
   if (!matchmaking_) return NotConfigured("matchmaking");
   v1::LeavePartyRequest request;
   request.set_name(name);
-  return Unary<v1::Party>(
-      token, [&](grpc::ClientContext* c, auto* r) { return matchmaking_->LeaveParty(c, request, r); });
+  return Unary<v1::Party>(token, [&](grpc::ClientContext* c, auto* r) {
+    return matchmaking_->LeaveParty(c, request, r);
+  });
 }
 
 absl::StatusOr<v1::Party> Backends::GetParty(const std::string& token, const std::string& name) {
   if (!matchmaking_) return NotConfigured("matchmaking");
   v1::GetPartyRequest request;
   request.set_name(name);
-  return Unary<v1::Party>(
-      token, [&](grpc::ClientContext* c, auto* r) { return matchmaking_->GetParty(c, request, r); });
+  return Unary<v1::Party>(token, [&](grpc::ClientContext* c, auto* r) {
+    return matchmaking_->GetParty(c, request, r);
+  });
 }
 
 absl::StatusOr<v1::Ticket> Backends::CreateTicket(const std::string& token,

@@ -61,11 +61,6 @@ class WatchHub::Feed : public grpc::ClientReadReactor<v1::WatchMatchResponse>,
     return true;
   }
 
-  int watchers() {
-    absl::MutexLock lock(&mu_);
-    return static_cast<int>(watchers_.size());
-  }
-
   void Cancel() {
     {
       absl::MutexLock lock(&mu_);
@@ -162,22 +157,6 @@ void WatchHub::Forget(const std::string& match, const Feed* feed) {
   absl::MutexLock lock(&mu_);
   auto it = feeds_.find(match);
   if (it != feeds_.end() && it->second.get() == feed) feeds_.erase(it);
-}
-
-int WatchHub::feeds() {
-  absl::MutexLock lock(&mu_);
-  return static_cast<int>(feeds_.size());
-}
-
-int WatchHub::watchers() {
-  std::vector<std::shared_ptr<Feed>> feeds;
-  {
-    absl::MutexLock lock(&mu_);
-    for (auto& [match, feed] : feeds_) feeds.push_back(feed);
-  }
-  int total = 0;
-  for (auto& feed : feeds) total += feed->watchers();
-  return total;
 }
 
 namespace {

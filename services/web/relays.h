@@ -35,10 +35,6 @@ class WatchHub {
   // `sink` gets the match's views (event `view`) from the latest on, then `end`
   // or `error`.
   void Subscribe(const std::string& match, std::shared_ptr<EventSink> sink);
-  // Matches watched and browsers watching them, now.
-  int feeds();
-  int watchers();
-
   class Feed;
 
  private:

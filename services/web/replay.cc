@@ -16,10 +16,14 @@ absl::StatusOr<std::string> ReplayJson(const v1::Record& proto) {
   absl::StatusOr<std::unique_ptr<State>> replayed =
       Replay(*record, DefaultRegistry(), [&](const State& state, const RecordedAction* action) {
         nlohmann::json view = state.ViewFor(0)->ToJson();
+        // The other seats' hands from their views' tiles: their full JSON would build the
+        // layout again for every seat at every step.
         nlohmann::json hands = nlohmann::json::array();
+        hands.push_back(view["hand"]);
         const int seats = static_cast<int>(view["hand_counts"].size());
-        for (int s = 0; s < seats; ++s) {
-          hands.push_back(s == 0 ? view["hand"] : state.ViewFor(s)->ToJson()["hand"]);
+        for (int s = 1; s < seats; ++s) {
+          nlohmann::json& hand = hands.emplace_back(nlohmann::json::array());
+          for (const Tile& tile : state.ViewFor(s)->hand) hand.push_back(tile.ToString());
         }
         steps.push_back({{"index", steps.size()},
                          {"round", state.Round()},

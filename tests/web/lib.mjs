@@ -101,6 +101,28 @@ export async function until(what, check, { timeoutMs = 20000, everyMs = 100 } = 
   }
 }
 
+// The events of a server-sent event stream's body, as {event, data} with data parsed as JSON;
+// comments (keep-alives) and events without data are skipped.
+async function* sseEvents(body) {
+  const decoder = new TextDecoder();
+  let buffer = '';
+  for await (const chunk of body) {
+    buffer += decoder.decode(chunk, { stream: true });
+    let end;
+    while ((end = buffer.indexOf('\n\n')) >= 0) {
+      const block = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      let event = 'message';
+      let data = '';
+      for (const line of block.split('\n')) {
+        if (line.startsWith('event: ')) event = line.slice(7);
+        else if (line.startsWith('data: ')) data += line.slice(6);
+      }
+      if (data) yield { event, data: JSON.parse(data) };
+    }
+  }
+}
+
 // Reads an SSE response until `stop(events)` is true or the stream ends; returns the events.
 export async function readEvents(client, path, stop, { timeoutMs = 20000 } = {}) {
   const controller = new AbortController();
@@ -114,24 +136,9 @@ export async function readEvents(client, path, stop, { timeoutMs = 20000 } = {})
     clearTimeout(timer);
     return { status: response.status, events, text: await response.text() };
   }
-  const decoder = new TextDecoder();
-  let buffer = '';
   try {
-    for await (const chunk of response.body) {
-      buffer += decoder.decode(chunk, { stream: true });
-      let end;
-      while ((end = buffer.indexOf('\n\n')) >= 0) {
-        const block = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        let event = 'message';
-        let data = '';
-        for (const line of block.split('\n')) {
-          if (line.startsWith('event: ')) event = line.slice(7);
-          else if (line.startsWith('data: ')) data += line.slice(6);
-        }
-        if (!data) continue;
-        events.push({ event, data: JSON.parse(data) });
-      }
+    for await (const e of sseEvents(response.body)) {
+      events.push(e);
       if (stop(events)) break;
     }
   } catch (e) {
@@ -156,23 +163,9 @@ export async function openEvents(client, path) {
   const waiters = [];
   let ended = false;
   (async () => {
-    const decoder = new TextDecoder();
-    let buffer = '';
     try {
-      for await (const chunk of response.body) {
-        buffer += decoder.decode(chunk, { stream: true });
-        let end;
-        while ((end = buffer.indexOf('\n\n')) >= 0) {
-          const block = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          let event = 'message';
-          let data = '';
-          for (const line of block.split('\n')) {
-            if (line.startsWith('event: ')) event = line.slice(7);
-            else if (line.startsWith('data: ')) data += line.slice(6);
-          }
-          if (data) events.push({ event, data: JSON.parse(data) });
-        }
+      for await (const e of sseEvents(response.body)) {
+        events.push(e);
         waiters.splice(0).forEach((wake) => wake());
       }
     } catch {

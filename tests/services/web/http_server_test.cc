@@ -31,8 +31,8 @@ class HttpServerTest : public ::testing::Test {
       if (seconds < 0 || seconds > 10) bad_timing_ = true;
     };
     options.on_streams = [this](int delta) { streams_.fetch_add(delta); };
-    auto server = HttpServer::Start(
-        options, [this](HttpRequest request, std::shared_ptr<Exchange> exchange) {
+    auto server =
+        HttpServer::Start(options, [this](HttpRequest request, std::shared_ptr<Exchange> exchange) {
           Handle(std::move(request), std::move(exchange));
         });
     ASSERT_TRUE(server.ok()) << server.status();
@@ -67,6 +67,23 @@ class HttpServerTest : public ::testing::Test {
   }
 
   std::string Url() const { return absl::StrCat("http://127.0.0.1:", server_->port()); }
+
+  // A raw connection that has sent `GET target` (so a test can read part of the answer and
+  // leave, as a browser does); -1 when it cannot connect.
+  int SendRequest(const std::string& target) const {
+    const int fd = socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_port = htons(static_cast<uint16_t>(server_->port()));
+    inet_pton(AF_INET, "127.0.0.1", &address.sin_addr);
+    const std::string request = absl::StrCat("GET ", target, " HTTP/1.1\r\nHost: x\r\n\r\n");
+    if (connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof(address)) != 0 ||
+        write(fd, request.data(), request.size()) != static_cast<ssize_t>(request.size())) {
+      close(fd);
+      return -1;
+    }
+    return fd;
+  }
 
   std::unique_ptr<HttpServer> server_;
   std::atomic<int> requests_{0};
@@ -125,14 +142,8 @@ TEST_F(HttpServerTest, AnEventStreamSendsItsEventsInOrderThenEnds) {
 // call).
 TEST_F(HttpServerTest, AnEventStreamHearsThatTheBrowserLeft) {
   Start();
-  const int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_port = htons(static_cast<uint16_t>(server_->port()));
-  inet_pton(AF_INET, "127.0.0.1", &address.sin_addr);
-  ASSERT_EQ(connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof(address)), 0);
-  const std::string request = "GET /events HTTP/1.1\r\nHost: x\r\n\r\n";
-  ASSERT_EQ(write(fd, request.data(), request.size()), static_cast<ssize_t>(request.size()));
+  const int fd = SendRequest("/events");
+  ASSERT_GE(fd, 0);
   std::string got;
   char buffer[4096];
   while (got.find("{\"n\":2}") == std::string::npos) {
@@ -151,14 +162,8 @@ TEST_F(HttpServerTest, AnEventStreamHearsThatTheBrowserLeft) {
 TEST_F(HttpServerTest, BrowsersLeavingMidStreamLeaveTheServerServing) {
   Start();
   for (int round = 0; round < 200; ++round) {
-    const int fd = socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in address{};
-    address.sin_family = AF_INET;
-    address.sin_port = htons(static_cast<uint16_t>(server_->port()));
-    inet_pton(AF_INET, "127.0.0.1", &address.sin_addr);
-    ASSERT_EQ(connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof(address)), 0);
-    const std::string request = "GET /events?flood=1 HTTP/1.1\r\nHost: x\r\n\r\n";
-    ASSERT_EQ(write(fd, request.data(), request.size()), static_cast<ssize_t>(request.size()));
+    const int fd = SendRequest("/events?flood=1");
+    ASSERT_GE(fd, 0);
     char buffer[4096];
     ASSERT_GT(read(fd, buffer, sizeof(buffer)), 0);
     close(fd);

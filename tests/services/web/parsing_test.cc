@@ -4,7 +4,6 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "services/web/json_wire.h"
-#include "services/web/prometheus_text.h"
 #include "services/web/url.h"
 
 namespace boneyard::web {
@@ -32,25 +31,6 @@ TEST(CookieValueTest, FindsTheNamedCookieOnly) {
   EXPECT_EQ(CookieValue("boneyard_session_old=1", "boneyard_session"), std::nullopt);
   EXPECT_EQ(CookieValue("", "boneyard_session"), std::nullopt);
   EXPECT_EQ(CookieValue("novalue; s=", "s"), "");
-}
-
-TEST(PrometheusTextTest, ReadsNamesLabelsAndValuesAndSkipsTheRest) {
-  const auto samples = ParsePrometheusText(
-      "# HELP boneyard_events_total Events\n"
-      "# TYPE boneyard_events_total counter\n"
-      "boneyard_events_total{reason=\"played\"} 3277\n"
-      "boneyard_events_total{reason=\"operator_abort\"} 3\n"
-      "boneyard_matches_live 14\n"
-      "boneyard_odd{q=\"a \\\"quoted\\\" one\",x=\"1\"} 2.5 1700000000\n"
-      "broken{label=\"unterminated} 1\n"
-      "no_value\n");
-  ASSERT_EQ(samples.size(), 4u);
-  EXPECT_EQ(SumOf(samples, "boneyard_events_total"), 3280);
-  EXPECT_EQ(SumOf(samples, "boneyard_events_total", {{"reason", "operator_abort"}}), 3);
-  EXPECT_EQ(SumOf(samples, "boneyard_matches_live"), 14);
-  EXPECT_EQ(samples[3].labels.at("q"), "a \"quoted\" one");
-  EXPECT_EQ(SumOf(samples, "boneyard_odd", {{"x", "1"}}), 2.5);
-  EXPECT_EQ(SumOf(samples, "missing"), 0);
 }
 
 TEST(JsonWireTest, GrpcCodesMapToTheirHttpStatusesWithTheMessageKept) {

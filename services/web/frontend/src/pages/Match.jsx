@@ -6,6 +6,7 @@ import { Board } from '../board/Board.jsx';
 import { pure } from '../pure.js';
 import { Clock } from '../components/Clock.jsx';
 import { ErrorNote } from '../components/ErrorNote.jsx';
+import { useSubmit } from '../components/useSubmit.js';
 import { eventParts, EventText } from '../components/EventText.jsx';
 import { LiveStatus } from '../components/LiveStatus.jsx';
 import { ResultView } from '../components/ResultView.jsx';
@@ -46,21 +47,10 @@ function EventLog({ log }) {
 // Not disabled once the match is over: the service's refusal, shown as is, says why.
 function AbortForm({ path, onAborted }) {
   const [reason, setReason] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState(null);
-  const submit = async (event) => {
-    event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      onAborted(await post(`${path}/abort`, { reason: reason.trim() }));
-      setReason('');
-    } catch (e) {
-      setError(e);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, error, submit } = useSubmit(async () => {
+    onAborted(await post(`${path}/abort`, { reason: reason.trim() }));
+    setReason('');
+  });
   return (
     <form class="card abort" onSubmit={submit}>
       <h2>Abort</h2>

@@ -3,25 +3,7 @@
 import { useState } from 'preact/hooks';
 import { post } from '../api.js';
 import { ErrorNote } from '../components/ErrorNote.jsx';
-
-// Runs `action` for a form submit, keeping the busy flag and the error.
-function useSubmit(action) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState(null);
-  const submit = async (event) => {
-    event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      await action();
-    } catch (e) {
-      setError(e);
-    } finally {
-      setBusy(false);
-    }
-  };
-  return { busy, error, submit };
-}
+import { useSubmit } from '../components/useSubmit.js';
 
 function OperatorForm({ onSignedIn }) {
   const [token, setToken] = useState('');

@@ -1,16 +1,17 @@
-// Reads the Prometheus text exposition format the services' /metrics pages
-// serve: enough for the overview's numbers (names, labels, values; comments and
-// timestamps skipped).
-#ifndef BONEYARD_SERVICES_WEB_PROMETHEUS_TEXT_H_
-#define BONEYARD_SERVICES_WEB_PROMETHEUS_TEXT_H_
+// The services' /metrics pages from a client: fetched over HTTP and read from the Prometheus
+// text exposition format (names, labels, values; comments and timestamps skipped). The load
+// tool reads a service's memory there; the web app's overview its rates, waits and backlog.
+#ifndef BONEYARD_SERVICES_CLIENT_PROMETHEUS_TEXT_H_
+#define BONEYARD_SERVICES_CLIENT_PROMETHEUS_TEXT_H_
 
 #include <map>
 #include <string>
 #include <vector>
 
+#include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 
-namespace boneyard::web {
+namespace boneyard::client {
 
 struct MetricSample {
   std::string name;
@@ -21,8 +22,11 @@ struct MetricSample {
 // Malformed lines are skipped.
 std::vector<MetricSample> ParsePrometheusText(absl::string_view text);
 
-// The sum of every sample named `name` whose labels include `match` (all of
-// them when empty).
+// GET `url` (http://host:port/path) and parse it. INVALID_ARGUMENT for a URL that is not
+// http://, UNAVAILABLE when the page cannot be read (unreachable, not HTTP 200).
+absl::StatusOr<std::vector<MetricSample>> ScrapeMetrics(const std::string& url);
+
+// The sum of every sample named `name` whose labels include `match` (all of them when empty).
 double SumOf(const std::vector<MetricSample>& samples, absl::string_view name,
              const std::map<std::string, std::string>& match = {});
 
@@ -40,6 +44,6 @@ std::vector<Bucket> HistogramBuckets(const std::vector<MetricSample>& samples,
 // bucket that holds it; 0 without observations; the last finite bound when it falls in +Inf.
 double HistogramQuantile(const std::vector<Bucket>& buckets, double q);
 
-}  // namespace boneyard::web
+}  // namespace boneyard::client
 
-#endif  // BONEYARD_SERVICES_WEB_PROMETHEUS_TEXT_H_
+#endif  // BONEYARD_SERVICES_CLIENT_PROMETHEUS_TEXT_H_

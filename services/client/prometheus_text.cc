@@ -1,14 +1,17 @@
-#include "services/web/prometheus_text.h"
+#include "services/client/prometheus_text.h"
+
+#include <httplib.h>
 
 #include <cmath>
 #include <limits>
 
 #include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 
-namespace boneyard::web {
+namespace boneyard::client {
 namespace {
 
 // `a="x",b="y\"z"` → {a: x, b: y"z}; false when malformed.
@@ -124,4 +127,26 @@ double HistogramQuantile(const std::vector<Bucket>& buckets, double q) {
   return lower;
 }
 
-}  // namespace boneyard::web
+absl::StatusOr<std::vector<MetricSample>> ScrapeMetrics(const std::string& url) {
+  constexpr absl::string_view kScheme = "http://";
+  if (!absl::StartsWith(url, kScheme)) {
+    return absl::InvalidArgumentError(absl::StrCat("'", url, "' is not an http:// URL"));
+  }
+  const size_t slash = url.find('/', kScheme.size());
+  const std::string origin = url.substr(0, slash);
+  const std::string path = slash == std::string::npos ? "/" : url.substr(slash);
+  httplib::Client client(origin);
+  client.set_connection_timeout(2);
+  client.set_read_timeout(5);
+  httplib::Result result = client.Get(path);
+  if (!result) {
+    return absl::UnavailableError(
+        absl::StrCat("GET ", url, ": ", httplib::to_string(result.error())));
+  }
+  if (result->status != 200) {
+    return absl::UnavailableError(absl::StrCat("GET ", url, ": HTTP ", result->status));
+  }
+  return ParsePrometheusText(result->body);
+}
+
+}  // namespace boneyard::client
