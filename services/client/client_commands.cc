@@ -24,6 +24,7 @@ std::optional<int> RunClientCommand(const std::string& command,
   if (command == "queue") return RunQueue(args, io);
   if (command == "party") return RunParty(args, io);
   if (command == "ticket") return RunTicket(args, io);
+  if (command == "tournament") return RunTournament(args, io);
   return std::nullopt;
 }
 
@@ -72,6 +73,11 @@ std::string ClientUsage() {
       "             ", kPartyUsage, "\n",
       "  ticket     show or cancel a ticket\n"
       "             ", kTicketUsage, "\n",
+      "\n"
+      "tournament commands (no service needed; FIDE's TRF-16 files, docs/tournaments.md):\n"
+      "  tournament pair the next round of a Swiss (the Dutch system, or --fast); check every\n"
+      "             round of a file against the Dutch system; standings with tie-breaks\n"
+      "             ", kTournamentUsage, "\n",
       "\n"
       "exit code 4: the service answered with an error or could not be reached\n");
 }

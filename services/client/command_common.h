@@ -54,6 +54,9 @@ inline constexpr absl::string_view kRatingsUsage =
 inline constexpr absl::string_view kPlayerUsage =
     "boneyard player create ID [--name N] [--bot] | show ID | matches ID [--page-size N] "
     "[--page-token T] [--json]";
+inline constexpr absl::string_view kTournamentUsage =
+    "boneyard tournament pair-next FILE.trf [--fast] [--out FILE] | check FILE.trf | "
+    "standings FILE.trf [--tiebreaks BH/C1,BH,SB,DE,WIN]";
 inline constexpr absl::string_view kQueueUsage =
     "boneyard queue list [--game G] | show ID | join ID [--party P] [--no-play] | "
     "create ID --game G [--name N] [--format duel|table:MIN-MAX|teams:TxS] [--rules k=v,...] "
@@ -89,6 +92,7 @@ int RunRatings(const std::vector<std::string>& args, cli::Io& io);
 int RunParked(const std::vector<std::string>& args, cli::Io& io);
 int RunPlayer(const std::vector<std::string>& args, cli::Io& io);
 int RunQueue(const std::vector<std::string>& args, cli::Io& io);
+int RunTournament(const std::vector<std::string>& args, cli::Io& io);
 int RunParty(const std::vector<std::string>& args, cli::Io& io);
 int RunTicket(const std::vector<std::string>& args, cli::Io& io);
 
