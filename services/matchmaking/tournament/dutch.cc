@@ -506,13 +506,32 @@ class BracketPairer {
     for (int i : rest) pairs += in_rest(quality[i]) && quality[i] > i;
     if (pairs == 0) return;
     FieldLayout layout = weigher_->layout();
+    // S1' is the higher entrant of each pair. The exchange's order: fewest entrants exchanged
+    // (pairs whose higher entrant is in S1), the least sum of S1' numbers, then — as sets
+    // compared by their largest, resp. smallest, differing number — the highest numbers moved
+    // from S1 to S2 and the lowest moved from S2 to S1: a bit per position, so a sum compares
+    // as the sets do. Those two need a bit per entrant of S1, resp. S2; past 48 they are left
+    // out (the earlier criteria then decide alone).
+    constexpr int kMaxSetBits = 48;
+    const int s2_count = size - pairs;
     const auto fewest_exchanges = layout.Add(pairs);
     const auto least_sum = layout.Add(int64_t{pairs} * size);
+    FieldLayout::Field highest_down;
+    FieldLayout::Field lowest_up;
+    if (pairs <= kMaxSetBits && s2_count <= kMaxSetBits) {
+      highest_down = layout.Add(int64_t{pairs} << pairs);
+      lowest_up = layout.Add(int64_t{1} << s2_count);
+    }
     const auto exchange = Match([](int, int) { return true; },
                                 [&](int hi, int lo, Weight& w) {
                                   if (!in_rest(hi) || !in_rest(lo)) return;
-                                  Put(w, fewest_exchanges, pos[hi] < pairs);
-                                  Put(w, least_sum, size - pos[hi]);
+                                  const int p = pos[hi];
+                                  Put(w, fewest_exchanges, p < pairs);
+                                  Put(w, least_sum, size - p);
+                                  // S1 entrants kept in S1' are those not moved down.
+                                  const int64_t kept = p < pairs ? int64_t{1} << p : 0;
+                                  Put(w, highest_down, (int64_t{1} << pairs) - kept);
+                                  if (p >= pairs) Put(w, lowest_up, int64_t{1} << (size - 1 - p));
                                 });
     std::vector<int> s1;
     std::vector<int> s2;
