@@ -85,8 +85,10 @@ std::optional<int> ParseCount(std::string_view s, int max) {
   return value;
 }
 
-// "12", "12.5", ".5", "3." — no sign, exponent or hex, so a value means what it shows. The
-// digits are read as an integer and divided once, so "0.25" is the double the literal 0.25 is.
+// "12", "12.5", ".5", "3." — no sign, exponent or hex, so a value means what it shows, and at
+// most four decimals, so FormatDecimal writes it back as it was read (a point system needs no
+// more). The digits are read as an integer and divided once, so "0.25" is the double the
+// literal 0.25 is.
 std::optional<double> ParseDecimal(std::string_view s) {
   if (s.empty() || s.size() > 12) return std::nullopt;
   std::int64_t mantissa = 0;
@@ -104,7 +106,7 @@ std::optional<double> ParseDecimal(std::string_view s) {
       return std::nullopt;
     }
   }
-  if (!digits) return std::nullopt;
+  if (!digits || decimals > 4) return std::nullopt;
   double scale = 1;
   for (int i = 0; i < decimals; ++i) scale *= 10;
   const double value = static_cast<double>(mantissa) / scale;
@@ -112,7 +114,14 @@ std::optional<double> ParseDecimal(std::string_view s) {
   return value;
 }
 
-std::string FormatDecimal(double value) { return Cat(value); }
+// Plain decimals, never an exponent, as ParseDecimal reads them (found by the TRF fuzzer: a
+// point value of 0.00008 was written as "8e-05").
+std::string FormatDecimal(double value) {
+  std::string text = absl::StrFormat("%.4f", value);
+  while (!text.empty() && text.back() == '0') text.pop_back();
+  if (!text.empty() && text.back() == '.') text.pop_back();
+  return text;
+}
 
 // One decimal as "pp.p" when that is exact, else as many as needed.
 std::string FormatPoints4(double value) {
@@ -228,6 +237,11 @@ absl::StatusOr<std::vector<Line>> SplitLines(std::string_view text) {
       const unsigned char c = static_cast<unsigned char>(line[i]);
       if ((c < 0x20 && c != '\t') || c == 0x7F) {
         return LineError(number, absl::StrFormat("control character 0x%02X at byte %d", c, i + 1));
+      }
+      // A byte-order mark belongs only before the first line; inside the text it would be
+      // taken for one when the file is written out and read again.
+      if (line.substr(i, 3) == "\xEF\xBB\xBF") {
+        return LineError(number, Cat("byte-order mark at byte ", i + 1));
       }
       i += length;
     }
@@ -878,8 +892,11 @@ absl::StatusOr<TrfFile> ParseTrfFile(std::string_view text) {
       seen_player = true;
       status = ParsePlayer(line, event.entrants, sources);
     } else if (code == "012" && !have_name) {
-      have_name = true;
+      // An empty name line names nothing: were it taken, a later 012 line kept verbatim would
+      // become the name once the file is written (without the empty line) and read again
+      // (found by the TRF fuzzer).
       event.name = std::string(TrimSpaces(line.text.substr(3)));
+      have_name = !event.name.empty();
     } else if (upper == "XXR" || code == "142") {
       const std::vector<std::string_view> tokens = Tokens(line.text);
       const std::optional<int> rounds =

@@ -414,6 +414,12 @@ TEST(TrfTest, PointLines) {
   EXPECT_EQ(p.draw, 1);
   EXPECT_EQ(p.half_bye, 1);
   EXPECT_EQ(p.loss, 0.5);
+  // At most four decimals, written back as read, never with an exponent (found by the TRF
+  // fuzzer: 0.00008 was written as "8e-05", which does not read back).
+  EXPECT_THAT(ErrorFor("001    1\nBBU 0.00008\n"), HasSubstr("BBU"));
+  const absl::StatusOr<TrfFile> small = ParseTrfFile("001    1\nBBU 0.0008\n");
+  ASSERT_TRUE(small.ok()) << small.status();
+  EXPECT_THAT(WriteTrf(*small), HasSubstr("BBU 0.0008\r\n"));
   p = points("BBU 1.5\nBBW 3\nBBZ 0.5\nBBF 0.25\n");
   EXPECT_EQ(p.pairing_bye, 1.5);
   EXPECT_EQ(p.win, 3);
@@ -490,6 +496,12 @@ TEST(TrfTest, KeepsLinesItDoesNotReadWhereTheyWere) {
                                                "XXA 0001  1.0", "260 001 002  0001  0002"));
   const std::string written = WriteTrf(*file);
   EXPECT_THAT(written, HasSubstr("012 Name\r\n### a comment\r\n012 A second name line\r\n"));
+  // An empty name line names nothing: the next one is the name (found by the TRF fuzzer: kept,
+  // it would have become the name on reading the written file, which then changed again).
+  const absl::StatusOr<TrfFile> unnamed = ParseTrfFile("012 \r\n#\r\n012 Again\r\n001    1\r\n");
+  ASSERT_TRUE(unnamed.ok()) << unnamed.status();
+  EXPECT_EQ(unnamed->event.name, "Again");
+  EXPECT_EQ(WriteTrf(*ParseTrfFile(WriteTrf(*unnamed))), WriteTrf(*unnamed));
   EXPECT_THAT(written, HasSubstr("XXA 0001  1.0\r\n260 001 002  0001  0002\r\nXXC white1\r\n"));
 }
 
@@ -539,6 +551,11 @@ TEST(TrfTest, RefusesHostileInput) {
   EXPECT_THAT(ErrorFor("001    1\n001    3\n"), HasSubstr("no 001 line for TPN 2"));
   EXPECT_THAT(ErrorFor("001    1\tName\n"), HasSubstr("tab"));
   EXPECT_THAT(ErrorFor("001    1      Na\x01me\n"), HasSubstr("control character"));
+  // Only the file may start with a byte-order mark; a second one (found by the TRF fuzzer)
+  // would be read as the file's own after a write and a read, changing the text.
+  EXPECT_THAT(ErrorFor("\xEF\xBB\xBF\xEF\xBB\xBF 33\n"), HasSubstr("line 1: byte-order mark"));
+  EXPECT_THAT(ErrorFor("012 A\n012 B\xEF\xBB\xBF\n"), HasSubstr("line 2: byte-order mark"));
+
   EXPECT_THAT(ErrorFor("012 Caf\xC3\n"), HasSubstr("line 1: not valid UTF-8"));
   EXPECT_THAT(ErrorFor("012 \xC0\xAF overlong\n"), HasSubstr("not valid UTF-8"));
   EXPECT_THAT(ErrorFor("012 \xED\xA0\x80 surrogate\n"), HasSubstr("not valid UTF-8"));
