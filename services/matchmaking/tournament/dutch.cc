@@ -45,6 +45,7 @@ class FieldLayout {
 
   Field Add(int64_t max_total) {
     const int bits = BitsFor(max_total);
+    if (bits > kBitsPerLevel) return {};
     if (used_ + bits > kBitsPerLevel) {
       ++level_;
       used_ = 0;

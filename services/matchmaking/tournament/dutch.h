@@ -24,10 +24,13 @@
 // on the real rest of the round. Among equally good candidates the rules' generation order
 // decides; that order is imposed by further, lower-priority levels and by fixing decisions in
 // turn: which MDPs are paired and against whom (highest first, lowest resident index first),
-// then the remainder's exchange (fewest players exchanged, then the smallest difference of
-// the sums of their bracket sequence numbers), then its transposition (S1's first entrant gets
-// the lowest S2 index it can, then the second, ...). A bracket therefore costs a few matchings
-// of O(n^3) each. The weights are built by `CriteriaWeigher` in dutch.cc.
+// then the remainder's exchange (fewest players exchanged, the smallest difference of the
+// sums of their bracket sequence numbers, the highest number moved from S1 to S2, the lowest
+// moved from S2 to S1), then its transposition (S1's first entrant gets the lowest S2 index it
+// can, then the second, ...). A bracket therefore costs a few matchings of O(n^3) each, each
+// first solved on a window of the bracket and the next scoregroup (BracketPairer::Match). The
+// weights are built by `CriteriaWeigher` in dutch.cc; docs/tournaments.md has the details and
+// how the pairings were checked against another implementation.
 #ifndef BONEYARD_SERVICES_MATCHMAKING_TOURNAMENT_DUTCH_H_
 #define BONEYARD_SERVICES_MATCHMAKING_TOURNAMENT_DUTCH_H_
 
