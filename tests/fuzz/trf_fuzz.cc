@@ -12,13 +12,13 @@
 
 #include "services/matchmaking/tournament/dutch.h"
 #include "services/matchmaking/tournament/fast_swiss.h"
+#include "services/matchmaking/tournament/swiss_state.h"
 #include "services/matchmaking/tournament/trf.h"
 
 namespace {
 
 using namespace boneyard::tournament;
 
-// Present: not withdrawn and nothing entered for the round yet (swiss_state.h).
 void CheckPairing(const EventRecord& event, int round, const std::vector<Board>& boards) {
   std::set<int> seated;
   for (const Board& b : boards) {
@@ -26,10 +26,7 @@ void CheckPairing(const EventRecord& event, int round, const std::vector<Board>&
     if (b.black != 0 && !seated.insert(b.black).second) std::abort();
   }
   for (const Entrant& e : event.entrants) {
-    const bool entered =
-        static_cast<int>(e.rounds.size()) >= round && e.rounds[round - 1].code != RoundCode::kNone;
-    const bool present = !e.withdrawn && !entered;
-    if (present != (seated.count(e.tpn) > 0)) std::abort();
+    if (ToBePaired(e, round) != (seated.count(e.tpn) > 0)) std::abort();
   }
 }
 

@@ -310,7 +310,7 @@ class BracketPairer {
 
   // The pairs made in the bracket (indices in pairing order, higher first) and its
   // downfloaters (in pairing order).
-  absl::Status Pair(std::vector<std::pair<int, int>>& pairs, std::vector<int>& downfloaters) {
+  void Pair(std::vector<std::pair<int, int>>& pairs, std::vector<int>& downfloaters) {
     if (ctx_.odd && !residents_.empty() && ctx_.bye_score >= ctx_.At(residents_[0]).score) {
       const auto quality = Match([](int, int) { return true; }, [](int, int, Weight&) {});
       int floating = 0;
@@ -333,7 +333,6 @@ class BracketPairer {
       }
     }
     std::sort(downfloaters.begin(), downfloaters.end());
-    return absl::OkStatus();
   }
 
  private:
@@ -698,17 +697,16 @@ absl::StatusOr<std::vector<Board>> PairDutchRound(const EventRecord& event, int 
     for (int i = group_end; i < n; ++i) below.push_back(i);
     // The weights get as many levels as the bracket's criteria need, plus room for the order
     // of candidates: the matching's cost grows with the levels.
-    const int levels = BracketPairer<16>(ctx, mdps, residents, next, below).QualityLevels();
+    BracketPairer<16> wide(ctx, mdps, residents, next, below);
+    const int levels = wide.QualityLevels();
     std::vector<int> downfloaters;
-    absl::Status s;
     if (levels + 2 <= 4) {
-      s = BracketPairer<4>(ctx, mdps, residents, next, below).Pair(pairs, downfloaters);
+      BracketPairer<4>(ctx, mdps, residents, next, below).Pair(pairs, downfloaters);
     } else if (levels + 2 <= 8) {
-      s = BracketPairer<8>(ctx, mdps, residents, next, below).Pair(pairs, downfloaters);
+      BracketPairer<8>(ctx, mdps, residents, next, below).Pair(pairs, downfloaters);
     } else {
-      s = BracketPairer<16>(ctx, mdps, residents, next, below).Pair(pairs, downfloaters);
+      wide.Pair(pairs, downfloaters);
     }
-    if (!s.ok()) return s;
     mdps = std::move(downfloaters);
     group = group_end;
   }

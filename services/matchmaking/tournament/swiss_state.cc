@@ -60,6 +60,11 @@ bool BeforeInPairingOrder(const SwissEntrant& a, const SwissEntrant& b) {
 
 }  // namespace
 
+bool ToBePaired(const Entrant& e, int round) {
+  if (e.withdrawn || round < 1) return false;
+  return static_cast<int>(e.rounds.size()) < round || e.rounds[round - 1].code == RoundCode::kNone;
+}
+
 absl::StatusOr<SwissRound> PrepareSwissRound(const EventRecord& event, int round) {
   if (round < 1) return absl::InvalidArgumentError("round: must be at least 1");
   if (event.total_rounds > 0 && round > event.total_rounds) {
@@ -88,11 +93,7 @@ absl::StatusOr<SwissRound> PrepareSwissRound(const EventRecord& event, int round
       return absl::InvalidArgumentError(
           absl::StrCat("entrants: entrant ", i + 1, " has TPN ", e.tpn));
     }
-    if (e.withdrawn) continue;
-    if (static_cast<int>(e.rounds.size()) >= round &&
-        e.rounds[round - 1].code != RoundCode::kNone) {
-      continue;  // a bye or absence already entered for this round
-    }
+    if (!ToBePaired(e, round)) continue;
     SwissEntrant s;
     s.tpn = e.tpn;
     s.pairing_number = pairing_number[e.tpn];

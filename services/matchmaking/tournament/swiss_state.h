@@ -55,8 +55,12 @@ struct SwissRound {
   std::vector<SwissEntrant> entrants;
 };
 
-// The entrants of `round` (1-based) that are to be paired: not withdrawn, and with nothing
-// already entered for the round (an 'H', 'Z' or 'F' there is a bye requested in advance).
+// Whether `e` is to be paired in `round` (1-based): not withdrawn, and nothing already entered
+// for the round (an 'H', 'Z' or 'F' there is a bye requested in advance). The one test every
+// pairing system and its callers use.
+bool ToBePaired(const Entrant& e, int round);
+
+// The entrants of `round` (1-based) that are to be paired (ToBePaired).
 absl::StatusOr<SwissRound> PrepareSwissRound(const EventRecord& event, int round);
 
 // C1 (no rematch, no forbidden pair) and C3 (non-topscorers with the same absolute colour

@@ -496,41 +496,48 @@ absl::StatusOr<double> SingleDecimal(const Line& line, std::string_view code) {
   return *value;
 }
 
-void SetWin(PointsState& state, double value) {
-  state.points.win = value;
-  state.points.forfeit_win = value;
-  state.points.full_bye = value;
-  if (!state.pairing_bye_given) state.points.pairing_bye = value;
-}
+// What one value of a BB* or 162 line sets. A win's value also moves the results scored as a
+// win (forfeit win, full-point bye, and the PAB until a line names the PAB's own), a draw's the
+// half-point bye, as bbpPairings reads them.
+enum class PointsOf { kWin, kDraw, kLoss, kZeroBye, kForfeitLoss, kUnplayed, kPairingBye };
 
-void SetDraw(PointsState& state, double value) {
-  state.points.draw = value;
-  state.points.half_bye = value;
+void SetPoints(PointsState& state, PointsOf what, double value) {
+  PointSystem& p = state.points;
+  switch (what) {
+    case PointsOf::kWin:
+      p.win = p.forfeit_win = p.full_bye = value;
+      if (!state.pairing_bye_given) p.pairing_bye = value;
+      break;
+    case PointsOf::kDraw:
+      p.draw = p.half_bye = value;
+      break;
+    case PointsOf::kLoss:
+      p.loss = value;
+      break;
+    case PointsOf::kZeroBye:
+      p.zero_bye = value;
+      break;
+    case PointsOf::kForfeitLoss:
+      p.forfeit_loss = value;
+      break;
+    case PointsOf::kUnplayed:  // TRF-26's 'A': a forfeit loss and a zero-point bye alike
+      p.forfeit_loss = p.zero_bye = value;
+      break;
+    case PointsOf::kPairingBye:
+      p.pairing_bye = value;
+      state.pairing_bye_given = true;
+      break;
+  }
 }
 
 absl::Status ParseBbLine(const Line& line, std::string_view code, PointsState& state) {
   absl::StatusOr<double> value = SingleDecimal(line, code);
   if (!value.ok()) return value.status();
-  switch (code[2]) {
-    case 'W':
-      SetWin(state, *value);
-      break;
-    case 'D':
-      SetDraw(state, *value);
-      break;
-    case 'L':
-      state.points.loss = *value;
-      break;
-    case 'Z':
-      state.points.zero_bye = *value;
-      break;
-    case 'F':
-      state.points.forfeit_loss = *value;
-      break;
-    case 'U':
-      state.points.pairing_bye = *value;
-      state.pairing_bye_given = true;
-      break;
+  constexpr std::pair<char, PointsOf> kCodes[] = {
+      {'W', PointsOf::kWin},     {'D', PointsOf::kDraw},        {'L', PointsOf::kLoss},
+      {'Z', PointsOf::kZeroBye}, {'F', PointsOf::kForfeitLoss}, {'U', PointsOf::kPairingBye}};
+  for (const auto& [letter, what] : kCodes) {
+    if (code[2] == letter) SetPoints(state, what, *value);
   }
   return absl::OkStatus();
 }
@@ -607,30 +614,19 @@ absl::Status Parse162(const Line& line, PointsState& state) {
       return LineError(line.number, Cat("162 value in columns ", column + 1, "-", column + 4, " ",
                                         Quote(value_text), " is not a number"));
     }
-    switch (code) {
-      case 'W':
-        SetWin(state, *value);
-        break;
-      case 'D':
-        SetDraw(state, *value);
-        break;
-      case 'L':
-        state.points.loss = *value;
-        break;
-      case 'A':
-        state.points.forfeit_loss = *value;
-        state.points.zero_bye = *value;
-        break;
-      case 'P':
-        state.points.pairing_bye = *value;
-        state.pairing_bye_given = true;
-        break;
-      case 'X':
-        break;
-      default:
-        return LineError(line.number,
-                         Cat("162 result code in column ", column, " ",
-                             Quote(columns.Get(column, column)), " is not W, D, L, A, P or X"));
+    constexpr std::pair<char, PointsOf> kCodes[] = {{'W', PointsOf::kWin},
+                                                    {'D', PointsOf::kDraw},
+                                                    {'L', PointsOf::kLoss},
+                                                    {'A', PointsOf::kUnplayed},
+                                                    {'P', PointsOf::kPairingBye}};
+    const auto it = std::find_if(std::begin(kCodes), std::end(kCodes),
+                                 [code](const auto& entry) { return entry.first == code; });
+    if (it != std::end(kCodes)) {
+      SetPoints(state, it->second, *value);
+    } else if (code != 'X') {  // 'X' (an unused slot) sets nothing
+      return LineError(line.number,
+                       Cat("162 result code in column ", column, " ",
+                           Quote(columns.Get(column, column)), " is not W, D, L, A, P or X"));
     }
   }
   return absl::OkStatus();
@@ -1089,20 +1085,6 @@ int RoundsPlayed(const EventRecord& event) {
     }
   }
   return played;
-}
-
-std::vector<int> AbsentFromRound(const EventRecord& event, int round) {
-  std::vector<int> absent;
-  for (const Entrant& e : event.entrants) {
-    bool requested = false;
-    if (round >= 1 && round <= static_cast<int>(e.rounds.size())) {
-      const RoundCode code = e.rounds[round - 1].code;
-      requested =
-          code == RoundCode::kHalfBye || code == RoundCode::kZeroBye || code == RoundCode::kFullBye;
-    }
-    if (e.withdrawn || requested) absent.push_back(e.tpn);
-  }
-  return absent;
 }
 
 }  // namespace boneyard::tournament

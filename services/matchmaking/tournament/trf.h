@@ -40,8 +40,8 @@
 // The round to be paired (absent entrants). JaVaFo and bbpPairings read a cell already filled
 // in the round after the last paired one as a request: "0000 - H", "0000 - Z" or "0000 - F"
 // keeps the entrant out of that round's pairing with that bye ("0000 - -" reads as Z, so it
-// does too). AbsentFromRound() lists them. TRF-26 "240 H 004 0012 0031" lines say the same and
-// are read into the cells (and so written back as cells).
+// does too; swiss_state.h's ToBePaired() reads them so). TRF-26 "240 H 004 0012 0031" lines say the
+// same and are read into the cells (and so written back as cells).
 //
 // Event lines
 //   - 012: EventRecord.name (the first 012 line; later ones are kept as other lines).
@@ -112,10 +112,6 @@ std::string WriteTrf(const EventRecord& event);
 // The last round anyone was paired in (a game, a forfeit or the pairing-allocated bye); 0
 // before the first pairing. Byes requested in advance do not make a round played.
 int RoundsPlayed(const EventRecord& event);
-
-// TPNs, ascending, not to be paired in `round` (1-based): withdrawn entrants and those whose
-// cell for that round already holds a requested bye (H, Z or F).
-std::vector<int> AbsentFromRound(const EventRecord& event, int round);
 
 }  // namespace boneyard::tournament
 

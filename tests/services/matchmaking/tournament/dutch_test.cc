@@ -288,10 +288,10 @@ TEST(DutchTest, ColourAllocationFollowsArticleFivePointTwo) {
   SwissEntrant d;
   d.tpn = 4;
   d.colours = {Colour::kBlack, Colour::kBlack, Colour::kWhite, Colour::kBlack};
+  // Set by hand as an equal, mild preference for white, so that 5.2.1 and 5.2.2 cannot decide
+  // (its history alone would make it absolute) and the tie goes on to 5.2.3.
   d.preference = Colour::kWhite;
-  d.strength = Strength::kStrong;
-  d.colour_difference = -2;
-  d.strength = Strength::kMild;  // force the tie to 5.2.3
+  d.strength = Strength::kMild;
   // Latest games: c black / d black (same), then c white / d white (same): no difference;
   // c has no earlier game: 5.2.4 gives the higher ranked (c) its preference: white.
   EXPECT_EQ(AllocateColours(c, d, Colour::kWhite), (Board{3, 4}));

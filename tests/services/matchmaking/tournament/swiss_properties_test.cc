@@ -6,9 +6,11 @@
 // last round excepted).
 #include <gtest/gtest.h>
 
+#include <initializer_list>
 #include <set>
 #include <string>
 
+#include "absl/strings/str_cat.h"
 #include "services/matchmaking/tournament/dutch.h"
 #include "services/matchmaking/tournament/fast_swiss.h"
 #include "tests/services/matchmaking/tournament/swiss_simulation.h"
@@ -55,37 +57,32 @@ void ExpectSwissProperties(const EventRecord& event, const std::string& label) {
   }
 }
 
-TEST(SwissPropertiesTest, DutchRoundsKeepTheBasicRules) {
-  for (int entrants : {5, 8, 11, 16, 23, 30}) {
-    for (unsigned seed = 1; seed <= 4; ++seed) {
+// Simulates events of each size with `seeds` seeds, paired by `pair`, and checks each.
+void ExpectPropertiesOfSimulatedEvents(const std::string& system, const testing::PairRound& pair,
+                                       std::initializer_list<int> sizes, unsigned seeds,
+                                       int max_rounds, double half_bye_rate) {
+  for (int entrants : sizes) {
+    for (unsigned seed = 1; seed <= seeds; ++seed) {
       SimulationOptions o;
       o.entrants = entrants;
-      o.rounds = std::min(7, std::max(3, entrants / 2));
+      o.rounds = std::min(max_rounds, std::max(3, entrants / 2));
       o.seed = seed;
       o.forfeit_rate = 0.05;
-      o.half_bye_rate = 0.03;
-      const auto event = testing::Simulate(o, PairDutchRound);
-      ASSERT_TRUE(event.ok()) << entrants << "/" << seed << ": " << event.status();
-      ExpectSwissProperties(*event,
-                            "dutch " + std::to_string(entrants) + "/" + std::to_string(seed));
+      o.half_bye_rate = half_bye_rate;
+      const std::string label = absl::StrCat(system, " ", entrants, "/", seed);
+      const auto event = testing::Simulate(o, pair);
+      ASSERT_TRUE(event.ok()) << label << ": " << event.status();
+      ExpectSwissProperties(*event, label);
     }
   }
 }
 
+TEST(SwissPropertiesTest, DutchRoundsKeepTheBasicRules) {
+  ExpectPropertiesOfSimulatedEvents("dutch", PairDutchRound, {5, 8, 11, 16, 23, 30}, 4, 7, 0.03);
+}
+
 TEST(SwissPropertiesTest, FastModeRoundsKeepTheBasicRules) {
-  for (int entrants : {5, 9, 16, 31, 64, 301}) {
-    for (unsigned seed = 1; seed <= 3; ++seed) {
-      SimulationOptions o;
-      o.entrants = entrants;
-      o.rounds = std::min(9, std::max(3, entrants / 2));
-      o.seed = seed;
-      o.forfeit_rate = 0.05;
-      const auto event = testing::Simulate(o, PairFastSwissRound);
-      ASSERT_TRUE(event.ok()) << entrants << "/" << seed << ": " << event.status();
-      ExpectSwissProperties(*event,
-                            "fast " + std::to_string(entrants) + "/" + std::to_string(seed));
-    }
-  }
+  ExpectPropertiesOfSimulatedEvents("fast", PairFastSwissRound, {5, 9, 16, 31, 64, 301}, 3, 9, 0.0);
 }
 
 }  // namespace
