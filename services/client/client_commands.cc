@@ -74,9 +74,11 @@ std::string ClientUsage() {
       "  ticket     show or cancel a ticket\n"
       "             ", kTicketUsage, "\n",
       "\n"
-      "tournament commands (no service needed; FIDE's TRF-16 files, docs/tournaments.md):\n"
+      "tournament commands (FIDE's TRF-16 files need no service, docs/tournaments.md; the rest\n"
+      "talk to the tournament service at the matchmaking service's address):\n"
       "  tournament pair the next round of a Swiss (the Dutch system, or --fast); check every\n"
-      "             round of a file against the Dutch system; standings with tie-breaks\n"
+      "             round of a file against the Dutch system; standings with tie-breaks;\n"
+      "             create, register, start and follow events on the service\n"
       "             ", kTournamentUsage, "\n",
       "\n"
       "exit code 4: the service answered with an error or could not be reached\n");

@@ -17,6 +17,9 @@
 #include "boneyard/v1/execution.grpc.pb.h"
 #include "engine/cli/args.h"
 #include "engine/cli/commands.h"
+#include "google/protobuf/message.h"
+#include "grpcpp/channel.h"
+#include "grpcpp/client_context.h"
 #include "grpcpp/support/status.h"
 #include "services/client/proto_json.h"
 
@@ -56,7 +59,15 @@ inline constexpr absl::string_view kPlayerUsage =
     "[--page-token T] [--json]";
 inline constexpr absl::string_view kTournamentUsage =
     "boneyard tournament pair-next FILE.trf [--fast] [--out FILE] | check FILE.trf | "
-    "standings FILE.trf [--tiebreaks BH/C1,BH,SB,DE,WIN]";
+    "standings FILE.trf [--tiebreaks BH/C1,BH,SB,DE,WIN] | "
+    "create --game G --format swiss|round-robin|knockout [--id ID] [--name N] [--rounds N] "
+    "[--team-size N] [--best-of N] [--double] [--elimination single|double] "
+    "[--tiebreaks BH,SB,...] [--rated] [--rules k=v,...] [--per-move D] "
+    "[--timeout-policy auto|forfeit] [--manual-rounds] | "
+    "register ID [--player P | --bot KIND] [--bye-rounds 2,3] | "
+    "register-team ID --players A,B | --party P | --bot KIND | withdraw ID NUMBER | start ID | "
+    "advance ID | show ID | list [--state registration|running|finished] | "
+    "pairings ID [ROUND] | standings ID [--through ROUND] | export ID [--out FILE] [--json]";
 inline constexpr absl::string_view kQueueUsage =
     "boneyard queue list [--game G] | show ID | join ID [--party P] [--no-play] | "
     "create ID --game G [--name N] [--format duel|table:MIN-MAX|teams:TxS] [--rules k=v,...] "
@@ -95,6 +106,29 @@ int RunQueue(const std::vector<std::string>& args, cli::Io& io);
 int RunTournament(const std::vector<std::string>& args, cli::Io& io);
 int RunParty(const std::vector<std::string>& args, cli::Io& io);
 int RunTicket(const std::vector<std::string>& args, cli::Io& io);
+
+// The matchmaking service's call plumbing (matchmaking_commands.cc), shared with the
+// tournament commands because the same service serves TournamentService: `specs` plus
+// --matchmaking-target, --player-token-file, --operator-token-file and --json.
+std::vector<cli::FlagSpec> MatchmakingFlags(std::vector<cli::FlagSpec> specs);
+// A channel to --matchmaking-target, else $BONEYARD_MATCHMAKING_TARGET, else the default.
+std::shared_ptr<grpc::Channel> MatchmakingChannel(const cli::ParsedArgs& args);
+// The token a call goes with: the player's when given, else the operator's when given, else
+// none (the service says what it needs).
+absl::StatusOr<std::string> CallToken(const cli::ParsedArgs& args);
+// A context for one unary call: the bearer token (if any) and a 30 s deadline.
+std::unique_ptr<grpc::ClientContext> CallContext(const std::string& token);
+// "KIND/ID" as given, or a bare ID prefixed.
+std::string Named(absl::string_view collection, absl::string_view arg);
+// Prints `message` as JSON with --json, else `text`; returns 0.
+int Print(const cli::ParsedArgs& args, cli::Io& io, const google::protobuf::Message& message,
+          const std::string& text);
+
+// The `boneyard tournament` subcommands that talk to the tournament service
+// (tournament_service_commands.cc): `specs` plus their flags, and running one; RunTournament
+// parses with the first and hands every subcommand it does not run itself to the second.
+std::vector<cli::FlagSpec> TournamentServiceFlags(std::vector<cli::FlagSpec> specs);
+int RunTournamentService(const cli::ParsedArgs& args, cli::Io& io);
 
 // Plays seat `token` of `match` on the execution service at `target` from the terminal, as
 // `connect` does (connect_command.cc); the exit code.

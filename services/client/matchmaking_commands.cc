@@ -6,6 +6,9 @@
 // `queue join` is the player's whole way to a match: it queues (CreateTicket), follows the
 // search (WatchTicket) a line per update, and once matched plays the seat at the terminal on
 // the execution service the assignment names (as `connect` does), unless --no-play.
+//
+// The calls' plumbing (flags, channel, tokens, --json) is shared with the tournament service's
+// commands (command_common.h): the same service serves both.
 #include <cstdlib>
 #include <memory>
 #include <optional>
@@ -36,19 +39,6 @@ using Stub = v1::MatchmakingService::Stub;
 // How long a unary call may take.
 constexpr absl::Duration kCallDeadline = absl::Seconds(30);
 
-std::vector<cli::FlagSpec> MatchmakingFlags(std::vector<cli::FlagSpec> specs) {
-  specs.push_back({"matchmaking-target", cli::FlagKind::kValue});
-  specs.push_back({"player-token-file", cli::FlagKind::kValue});
-  specs.push_back({"operator-token-file", cli::FlagKind::kValue});
-  specs.push_back({"json", cli::FlagKind::kSwitch});
-  return specs;
-}
-
-std::unique_ptr<Stub> NewMatchmakingStub(const cli::ParsedArgs& args) {
-  return v1::MatchmakingService::NewStub(MakeChannel(ResolveTarget(
-      args.Value("matchmaking-target"), kMatchmakingTargetVariable, kDefaultMatchmakingTarget)));
-}
-
 // The player's token: --player-token-file, else $BONEYARD_PLAYER_TOKEN; nullopt when neither.
 absl::StatusOr<std::optional<std::string>> PlayerToken(const cli::ParsedArgs& args) {
   if (const std::optional<std::string> file = args.Value("player-token-file")) {
@@ -61,6 +51,29 @@ absl::StatusOr<std::optional<std::string>> PlayerToken(const cli::ParsedArgs& ar
     return std::optional<std::string>(std::string(absl::StripAsciiWhitespace(env)));
   }
   return std::optional<std::string>();
+}
+
+std::string Json(const google::protobuf::Message& message) {
+  std::string out;
+  google::protobuf::util::JsonPrintOptions options;
+  options.preserve_proto_field_names = true;
+  (void)google::protobuf::util::MessageToJsonString(message, &out, options);
+  return out;
+}
+
+}  // namespace
+
+std::vector<cli::FlagSpec> MatchmakingFlags(std::vector<cli::FlagSpec> specs) {
+  specs.push_back({"matchmaking-target", cli::FlagKind::kValue});
+  specs.push_back({"player-token-file", cli::FlagKind::kValue});
+  specs.push_back({"operator-token-file", cli::FlagKind::kValue});
+  specs.push_back({"json", cli::FlagKind::kSwitch});
+  return specs;
+}
+
+std::shared_ptr<grpc::Channel> MatchmakingChannel(const cli::ParsedArgs& args) {
+  return MakeChannel(ResolveTarget(args.Value("matchmaking-target"), kMatchmakingTargetVariable,
+                                   kDefaultMatchmakingTarget));
 }
 
 // The token a call goes with: the player's when given, else the operator's when given, else
@@ -82,19 +95,25 @@ std::unique_ptr<grpc::ClientContext> CallContext(const std::string& token) {
   return context;
 }
 
-std::string Json(const google::protobuf::Message& message) {
-  std::string out;
-  google::protobuf::util::JsonPrintOptions options;
-  options.preserve_proto_field_names = true;
-  (void)google::protobuf::util::MessageToJsonString(message, &out, options);
-  return out;
-}
-
 // "KIND/ID" as given, or a bare ID prefixed.
 std::string Named(absl::string_view collection, absl::string_view arg) {
   return absl::StartsWith(arg, absl::StrCat(collection, "/"))
              ? std::string(arg)
              : absl::StrCat(collection, "/", arg);
+}
+
+// Prints `message` as JSON with --json, else `text`; returns 0.
+int Print(const cli::ParsedArgs& args, cli::Io& io, const google::protobuf::Message& message,
+          const std::string& text) {
+  io.out << (args.Has("json") ? Json(message) + "\n" : text);
+  io.out.flush();
+  return cli::kExitOk;
+}
+
+namespace {
+
+std::unique_ptr<Stub> NewMatchmakingStub(const cli::ParsedArgs& args) {
+  return v1::MatchmakingService::NewStub(MatchmakingChannel(args));
 }
 
 std::string Percent(double chance) { return absl::StrFormat("%.0f%%", 100 * chance); }
@@ -118,14 +137,6 @@ std::string TicketText(const v1::Ticket& ticket) {
     absl::StrAppend(&text, "  ", AssignmentText(a), "\n");
   }
   return text;
-}
-
-// Prints `message` as JSON with --json, else `text`; returns 0.
-int Print(const cli::ParsedArgs& args, cli::Io& io, const google::protobuf::Message& message,
-          const std::string& text) {
-  io.out << (args.Has("json") ? Json(message) + "\n" : text);
-  io.out.flush();
-  return cli::kExitOk;
 }
 
 // The single positional argument after the subcommand, or a usage error.

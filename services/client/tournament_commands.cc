@@ -1,11 +1,15 @@
 // `boneyard tournament`: the commands that need no service — pairing the next round of a
 // TRF-16 file (as FIDE asks of endorsed pairing programs, so programs can be checked against
-// one another), checking every round of a file against the Dutch system (an arbiter's audit) —
-// and, later, the tournament service's commands.
+// one another), checking every round of a file against the Dutch system (an arbiter's audit),
+// standings — and the dispatch to the tournament service's commands
+// (tournament_service_commands.cc).
 #include <algorithm>
+#include <filesystem>
 #include <string>
+#include <system_error>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
@@ -122,8 +126,9 @@ int RunCheck(const cli::ParsedArgs& args, cli::Io& io) {
 // The standings after the rounds played, with the tie-breaks in the order given (C.07 codes).
 int RunStandings(const cli::ParsedArgs& args, cli::Io& io) {
   if (args.positional().size() != 2) {
-    return cli::UsageError(io, "tournament standings needs a TRF file (or - for standard input)",
-                           kTournamentUsage);
+    return cli::UsageError(
+        io, "tournament standings needs a TRF file (or - for standard input) or a tournament id",
+        kTournamentUsage);
   }
   std::vector<tournament::TieBreak> order;
   const std::string list = args.Value("tiebreaks").value_or("BH/C1,BH,SB,DE,WIN");
@@ -163,14 +168,25 @@ int RunStandings(const cli::ParsedArgs& args, cli::Io& io) {
   return cli::kExitOk;
 }
 
+// `standings` has an offline and a service form; the argument tells which: "-", a name ending
+// in .trf or an existing file is read offline, anything else is a tournament id.
+bool NamesTrfFile(const cli::ParsedArgs& args) {
+  if (args.positional().size() < 2) return true;  // the offline form explains what it needs
+  const std::string& arg = args.positional()[1];
+  std::error_code error;
+  return arg == "-" || absl::EndsWithIgnoreCase(arg, ".trf") ||
+         (std::filesystem::exists(arg, error) && !std::filesystem::is_directory(arg, error));
+}
+
 }  // namespace
 
 int RunTournament(const std::vector<std::string>& args, cli::Io& io) {
-  absl::StatusOr<cli::ParsedArgs> parsed = cli::ParseArgs(args,
-                                                          {{"fast", cli::FlagKind::kSwitch},
-                                                           {"out", cli::FlagKind::kValue},
-                                                           {"tiebreaks", cli::FlagKind::kValue}},
-                                                          /*max_positional=*/2);
+  absl::StatusOr<cli::ParsedArgs> parsed =
+      cli::ParseArgs(args,
+                     TournamentServiceFlags({{"fast", cli::FlagKind::kSwitch},
+                                             {"out", cli::FlagKind::kValue},
+                                             {"tiebreaks", cli::FlagKind::kValue}}),
+                     /*max_positional=*/3);
   if (!parsed.ok()) return cli::UsageError(io, parsed.status().message(), kTournamentUsage);
   if (parsed->Has("help")) return cli::PrintCommandHelp(io, kTournamentUsage);
   if (parsed->positional().empty()) {
@@ -179,9 +195,8 @@ int RunTournament(const std::vector<std::string>& args, cli::Io& io) {
   const std::string& sub = parsed->positional()[0];
   if (sub == "pair-next") return RunPairNext(*parsed, io);
   if (sub == "check") return RunCheck(*parsed, io);
-  if (sub == "standings") return RunStandings(*parsed, io);
-  return cli::UsageError(io, absl::StrCat("unknown tournament subcommand: ", sub),
-                         kTournamentUsage);
+  if (sub == "standings" && NamesTrfFile(*parsed)) return RunStandings(*parsed, io);
+  return RunTournamentService(*parsed, io);
 }
 
 }  // namespace boneyard::client

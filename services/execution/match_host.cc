@@ -108,10 +108,12 @@ absl::Status CheckCreateRequest(const v1::CreateMatchRequest& request) {
   }
   if (!request.queue().empty()) {
     absl::string_view id = request.queue();
-    if (request.queue().size() > kMaxRequestIdBytes || !absl::ConsumePrefix(&id, "queues/") ||
+    if (request.queue().size() > kMaxRequestIdBytes ||
+        !(absl::ConsumePrefix(&id, "queues/") || absl::ConsumePrefix(&id, "tournaments/")) ||
         !CheckId("queue", id).ok()) {
       return absl::InvalidArgumentError(
-          absl::StrCat("queue: ", Quote(request.queue()), " is not of the form \"queues/{id}\""));
+          absl::StrCat("queue: ", Quote(request.queue()),
+                       " is not of the form \"queues/{id}\" or \"tournaments/{id}\""));
     }
   }
   return CheckEnum("clock.timeout_policy", request.clock().timeout_policy());

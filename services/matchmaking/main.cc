@@ -31,6 +31,9 @@
 #include "services/matchmaking/pg_matchmaking_store.h"
 #include "services/matchmaking/rating_cache.h"
 #include "services/matchmaking/ratings_fetcher.h"
+#include "services/matchmaking/tournament_director.h"
+#include "services/matchmaking/tournament_logic.h"
+#include "services/matchmaking/tournament_service.h"
 #include "spdlog/spdlog.h"
 
 ABSL_FLAG(std::string, execution_target, "",
@@ -107,7 +110,7 @@ int Run(int argc, char** argv) {
   absl::SetMutexDeadlockDetectionMode(absl::OnDeadlockCycle::kIgnore);
   absl::SetProgramUsageMessage(
       "Keeps boneyard's players, queues, parties and tickets behind the MatchmakingService gRPC "
-      "API, and forms matches from the tickets.\n"
+      "API, forms matches from the tickets, and runs tournaments (TournamentService).\n"
       "Usage: boneyard-matchmaking --database_url=postgresql://... --operator_token_file=FILE "
       "[flags]");
   absl::ParseCommandLine(argc, argv);
@@ -157,6 +160,20 @@ int Run(int argc, char** argv) {
                           .interval = matchmaker_flags->pass_interval,
                           .metrics = &matchmaker_metrics});
   }
+  // Tournaments share the store's pool and schema, and the matchmaker's way to execution.
+  PgTournamentStore tournament_store((*store)->pool(), (*store)->quoted_schema());
+  std::unique_ptr<TournamentDirector> director;
+  if (creator != nullptr) {
+    director = std::make_unique<TournamentDirector>(
+        tournament_store, *creator, DirectorOptions{.interval = matchmaker_flags->pass_interval});
+  }
+  TournamentLogic tournaments(**store, tournament_store,
+                              TournamentOptions{.operator_token = common->operator_token,
+                                                .ratings = rating_cache.get(),
+                                                .on_change = [raw = director.get()] {
+                                                  if (raw != nullptr) raw->Wake();
+                                                }});
+  TournamentServiceImpl tournament_service(tournaments);
   MatchmakingLogic logic(**store, MatchmakingOptions{
                                       .operator_token = common->operator_token,
                                       .open_registration = absl::GetFlag(FLAGS_open_registration),
@@ -164,16 +181,24 @@ int Run(int argc, char** argv) {
                                       .on_ticket = [raw = matchmaker.get()] {
                                         if (raw != nullptr) raw->Wake();
                                       },
+                                      .tournament_results =
+                                          [&tournaments](const std::string& match_name,
+                                                         const std::string& result,
+                                                         absl::Time end_time) {
+                                            return tournaments.RecordGameResult(
+                                                match_name, result, end_time);
+                                          },
                                   });
   MatchmakingServiceImpl service(logic);
   absl::StatusOr<std::unique_ptr<GrpcServer>> server = GrpcServer::Start({
       .listen_address = common->listen_address,
-      .services = {&service},
+      .services = {&service, &tournament_service},
       .metrics = &rpc_metrics,
       .max_streams_per_connection = common->max_streams_per_connection,
   });
   if (!server.ok()) return StartupFailed("cannot start the gRPC server", server.status());
   if (matchmaker != nullptr) matchmaker->Start();
+  if (director != nullptr) director->Start();
   spdlog::info("serving {}", Fields()
                                  .Add("address", common->listen_address)
                                  .Add("port", (*server)->port())
@@ -185,7 +210,9 @@ int Run(int argc, char** argv) {
   spdlog::info("stopping {}", Fields().Add("signal", signal_number));
   (*server)->SetServing(false);
   if (matchmaker != nullptr) matchmaker->Stop();  // the pass under way ends first
+  if (director != nullptr) director->Stop();
   service.Stop();
+  tournament_service.Stop();
   (*server)->Shutdown(common->shutdown_grace);
   spdlog::info("stopped");
   return EXIT_SUCCESS;

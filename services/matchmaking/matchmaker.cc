@@ -5,8 +5,8 @@
 #include <map>
 #include <set>
 #include <thread>
-#include <vector>
 #include <utility>
+#include <vector>
 
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
@@ -53,8 +53,8 @@ std::vector<Ticket> MatchingTickets(
       ticket.members.push_back(
           {.player_id = player,
            .rating = it != known.end() ? it->second : ratings::InitialRating(rules.model),
-           .recent_partners = recent != partners.end() ? recent->second
-                                                       : std::vector<std::string>()});
+           .recent_partners =
+               recent != partners.end() ? recent->second : std::vector<std::string>()});
     }
     tickets.push_back(std::move(ticket));
   }
@@ -142,13 +142,11 @@ absl::StatusOr<FormedMatchRow> Seat(const FormedMatch& formed, const v1::Queue& 
 std::string FormedMatchRequestId(std::vector<std::string> ticket_ids) {
   std::sort(ticket_ids.begin(), ticket_ids.end());
   // 128 bits of the tickets' digest: as unique as the tickets, within execution's 128 bytes.
-  return absl::StrCat("mm-",
-                      absl::BytesToHexString(TokenHash(absl::StrJoin(ticket_ids, "\n")))
-                          .substr(0, 32));
+  return absl::StrCat(
+      "mm-", absl::BytesToHexString(TokenHash(absl::StrJoin(ticket_ids, "\n"))).substr(0, 32));
 }
 
-Matchmaker::Matchmaker(PgMatchmakingStore& store, MatchCreator& creator,
-                       MatchmakerOptions options)
+Matchmaker::Matchmaker(PgMatchmakingStore& store, MatchCreator& creator, MatchmakerOptions options)
     : store_(store),
       creator_(creator),
       options_(options),
@@ -158,15 +156,17 @@ Matchmaker::Matchmaker(PgMatchmakingStore& store, MatchCreator& creator,
                        ? nullptr
                        : std::make_unique<MatchmakerMetrics>(*own_registry_)),
       metrics_(options_.metrics != nullptr ? *options_.metrics : *own_metrics_),
-      created_records_([this](std::vector<CreatedRecord>& batch) {
-                         return store_.RecordCreatedMany(batch);
-                       },
-                       absl::UnavailableError("the matchmaker is stopping"), {.max_batch = 256}) {}
+      created_records_(
+          [this](std::vector<CreatedRecord>& batch) { return store_.RecordCreatedMany(batch); },
+          absl::UnavailableError("the matchmaker is stopping"), {.max_batch = 256}),
+      loop_(options_.interval, [this](absl::Time started) {
+        absl::StatusOr<PassReport> report = RunPass(started);
+        if (!report.ok()) spdlog::warn("matchmaker: pass failed: {}", report.status().ToString());
+      }) {}
 
 Matchmaker::~Matchmaker() { Stop(); }
 
-absl::Status Matchmaker::MatchQueue(const QueueRow& queue_row, absl::Time now,
-                                    PassReport& report) {
+absl::Status Matchmaker::MatchQueue(const QueueRow& queue_row, absl::Time now, PassReport& report) {
   absl::StatusOr<v1::Queue> queue = QueueFromRow(queue_row);
   if (!queue.ok()) return queue.status();
   absl::Time phase_start = absl::Now();
@@ -215,8 +215,7 @@ absl::Status Matchmaker::MatchQueue(const QueueRow& queue_row, absl::Time now,
   const std::vector<FormedMatch> matches = matchmaking::RunPass(rules, tickets, now);
   std::vector<FormedMatchRow> formed;
   for (const FormedMatch& match : matches) {
-    absl::StatusOr<FormedMatchRow> row =
-        Seat(match, *queue, teams, queue_row, *rows, tickets, now);
+    absl::StatusOr<FormedMatchRow> row = Seat(match, *queue, teams, queue_row, *rows, tickets, now);
     if (!row.ok()) return row.status();
     formed.push_back(*std::move(row));
   }
@@ -242,10 +241,9 @@ absl::Status Matchmaker::MatchQueue(const QueueRow& queue_row, absl::Time now,
   return absl::OkStatus();
 }
 
-void Matchmaker::RecordClaimed(const std::string& queue_id,
-                               const std::vector<FormedMatch>& formed,
-                               const std::vector<bool>& claimed,
-                               const std::vector<TicketRow>& rows, absl::Time now) {
+void Matchmaker::RecordClaimed(const std::string& queue_id, const std::vector<FormedMatch>& formed,
+                               const std::vector<bool>& claimed, const std::vector<TicketRow>& rows,
+                               absl::Time now) {
   for (size_t i = 0; i < formed.size(); ++i) {
     if (!claimed[i]) continue;
     const FormedMatch& match = formed[i];
@@ -283,9 +281,10 @@ absl::Status Matchmaker::CreateOne(const FormedMatchRow& match, absl::Time now,
     return absl::OkStatus();
   }
   if (RefusedForGood(created.status())) {
-    spdlog::error("matchmaker: execution refused the match {} of queue {} for good ({}); "
-                  "its tickets are cancelled",
-                  match.request_id, match.queue_id, created.status().ToString());
+    spdlog::error(
+        "matchmaker: execution refused the match {} of queue {} for good ({}); "
+        "its tickets are cancelled",
+        match.request_id, match.queue_id, created.status().ToString());
     if (absl::Status s = store_.AbandonMatch(match.request_id, now); !s.ok()) return s;
     metrics_.Matches(match.queue_id, MatchmakerMetrics::Outcome::kRefused, 1);
     absl::MutexLock lock(&report_mu_);
@@ -296,7 +295,7 @@ absl::Status Matchmaker::CreateOne(const FormedMatchRow& match, absl::Time now,
   absl::MutexLock lock(&report_mu_);
   if (report.retry++ == 0) {
     spdlog::warn("matchmaker: creating {} failed ({}); retried next pass", match.request_id,
-                  created.status().ToString());
+                 created.status().ToString());
   }
   return absl::UnavailableError("execution is out of reach");
 }
@@ -361,39 +360,10 @@ absl::StatusOr<PassReport> Matchmaker::PassOverQueues(absl::Time now) {
   return report;
 }
 
-void Matchmaker::Start() {
-  absl::MutexLock lock(&mu_);
-  if (thread_.joinable() || stopping_) return;
-  thread_ = std::thread([this] { Loop(); });
-}
+void Matchmaker::Start() { loop_.Start(); }
 
-void Matchmaker::Stop() {
-  {
-    absl::MutexLock lock(&mu_);
-    stopping_ = true;
-  }
-  if (thread_.joinable()) thread_.join();
-}
+void Matchmaker::Stop() { loop_.Stop(); }
 
-void Matchmaker::Wake() {
-  absl::MutexLock lock(&mu_);
-  woken_ = true;
-}
-
-void Matchmaker::Loop() {
-  while (true) {
-    const absl::Time started = absl::Now();
-    {
-      absl::MutexLock lock(&mu_);
-      woken_ = false;  // this pass sees every ticket that woke it
-    }
-    absl::StatusOr<PassReport> report = RunPass(started);
-    if (!report.ok()) spdlog::warn("matchmaker: pass failed: {}", report.status().ToString());
-    absl::MutexLock lock(&mu_);
-    auto due = [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) { return stopping_ || woken_; };
-    mu_.AwaitWithDeadline(absl::Condition(&due), started + options_.interval);
-    if (stopping_) return;
-  }
-}
+void Matchmaker::Wake() { loop_.Wake(); }
 
 }  // namespace boneyard::matchmaking

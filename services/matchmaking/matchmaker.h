@@ -37,6 +37,7 @@
 #include "services/common/batch_queue.h"
 #include "services/matchmaking/matching/pass.h"
 #include "services/matchmaking/matchmaker_metrics.h"
+#include "services/matchmaking/pass_loop.h"
 #include "services/matchmaking/pg_matchmaking_store.h"
 #include "services/matchmaking/rating_cache.h"
 
@@ -83,12 +84,12 @@ struct PassReport {
   int queues = 0;
   int searching = 0;  // tickets read
   int expired = 0;
-  int formed = 0;    // matches the library formed
-  int claimed = 0;   // of those, recorded with their tickets
-  int lost = 0;      // dropped: a ticket was cancelled or claimed elsewhere meanwhile
-  int created = 0;   // confirmed by execution
-  int retry = 0;     // left for the next pass: execution unavailable
-  int refused = 0;   // refused for good: tickets cancelled
+  int formed = 0;   // matches the library formed
+  int claimed = 0;  // of those, recorded with their tickets
+  int lost = 0;     // dropped: a ticket was cancelled or claimed elsewhere meanwhile
+  int created = 0;  // confirmed by execution
+  int retry = 0;    // left for the next pass: execution unavailable
+  int refused = 0;  // refused for good: tickets cancelled
 };
 
 // The request id of the match formed from `ticket_ids` (in any order): the same tickets always
@@ -123,7 +124,6 @@ class Matchmaker {
   // Step 2, and one match of it: UNAVAILABLE when execution is out of reach.
   absl::Status CreatePending(absl::Time now, PassReport& report);
   absl::Status CreateOne(const FormedMatchRow& match, absl::Time now, PassReport& report);
-  void Loop();
   // What a queue's claimed matches tell the metrics: waits, balance, bot seats.
   void RecordClaimed(const std::string& queue_id, const std::vector<FormedMatch>& formed,
                      const std::vector<bool>& claimed, const std::vector<TicketRow>& rows,
@@ -142,10 +142,8 @@ class Matchmaker {
   BatchQueue<CreatedRecord, absl::Status> created_records_;
   // Guards the report while creations run in parallel.
   absl::Mutex report_mu_;
-  absl::Mutex mu_;
-  bool stopping_ ABSL_GUARDED_BY(mu_) = false;
-  bool woken_ ABSL_GUARDED_BY(mu_) = false;
-  std::thread thread_;
+  // Last: destroyed (stopped) first, before what its passes use.
+  PassLoop loop_;
 };
 
 }  // namespace boneyard::matchmaking

@@ -256,6 +256,10 @@ class PgMatchmakingStore {
       const std::string& player_id, std::optional<absl::Time> before,
       const std::string& before_request, int limit);
 
+  // The pool and the quoted schema, for the stores that share them (PgTournamentStore).
+  PgPool& pool() const { return pool_; }
+  const std::string& quoted_schema() const { return schema_; }
+
  private:
   PgMatchmakingStore(PgPool& pool, std::string schema);
   std::string Table(const char* name) const;

@@ -392,6 +392,10 @@ absl::StatusOr<v1::RecordMatchResultResponse> MatchmakingLogic::RecordMatchResul
   absl::StatusOr<std::optional<std::string>> before =
       store_.RecordResult(match.name(), match.result().SerializeAsString(),
                           FromTimestamp(match.end_time()));
+  if (absl::IsNotFound(before.status()) && options_.tournament_results) {
+    before = options_.tournament_results(match.name(), match.result().SerializeAsString(),
+                                         FromTimestamp(match.end_time()));
+  }
   if (absl::IsNotFound(before.status())) {
     return absl::NotFoundError(
         absl::StrCat(match.name(), " was not formed here, or its creation is not recorded yet"));

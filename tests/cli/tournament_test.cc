@@ -1,9 +1,11 @@
 // `boneyard tournament`: pairing the next round of a TRF-16 file in the pairing programs'
 // exchange format, auditing every round of a file, standings; bad files and flags refused with
-// exit codes 3 and 2. testdata/swiss_round3.trf is a six-entrant event after two rounds with
-// entrant 4 absent from round 3 (the Dutch system's C5 case: 1-3 cannot be paired because
-// the PAB must go to 6 and 2 and 5 have met).
+// exit codes 3 and 2; the service commands' bad arguments refused before any call (the calls
+// themselves are tested against a real service elsewhere). testdata/swiss_round3.trf is a
+// six-entrant event after two rounds with entrant 4 absent from round 3 (the Dutch system's C5
+// case: 1-3 cannot be paired because the PAB must go to 6 and 2 and 5 have met).
 #include <string>
+#include <vector>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -64,6 +66,45 @@ TEST(Tournament, BadFilesAndFlagsAreRefused) {
   EXPECT_THAT(tiebreak.err, HasSubstr("--tiebreaks"));
   const CliResult sub = RunCli({"tournament", "explode"});
   EXPECT_EQ(sub.exit_code, 2) << Describe(sub);
+}
+
+// The service commands check their arguments before reading a token or calling, so these need
+// no service: each is exit 2 naming what is wrong.
+TEST(Tournament, ServiceCommandsRefuseBadArgumentsWithoutCalling) {
+  const struct {
+    std::vector<std::string> args;
+    std::string names;
+  } cases[] = {
+      {{"tournament", "withdraw", "t1", "notanumber"}, "NUMBER"},
+      {{"tournament", "withdraw", "t1"}, "NUMBER"},
+      {{"tournament", "withdraw", "t1", "0"}, "NUMBER"},
+      {{"tournament", "pairings", "t1", "third"}, "ROUND"},
+      {{"tournament", "create", "--format", "swiss", "--rounds", "5"}, "--game"},
+      {{"tournament", "create", "--game", "muggins"}, "--format"},
+      {{"tournament", "create", "--game", "muggins", "--format", "ladder"}, "--format"},
+      {{"tournament", "create", "--game", "muggins", "--format", "swiss"}, "--rounds"},
+      {{"tournament", "create", "--game", "muggins", "--format", "knockout", "--rounds", "3"},
+       "--rounds"},
+      {{"tournament", "create", "--game", "muggins", "--format", "swiss", "--rounds", "x"},
+       "--rounds"},
+      {{"tournament", "create", "--game", "muggins", "--format", "swiss", "--rounds", "5",
+        "--timeout-policy", "forfeit"},
+       "--per-move"},
+      {{"tournament", "register", "t1", "--player", "ann", "--bot", "random"}, "--bot"},
+      {{"tournament", "register", "t1", "--bye-rounds", "2,x"}, "--bye-rounds"},
+      {{"tournament", "register-team", "t1"}, "--players"},
+      {{"tournament", "list", "--state", "paused"}, "--state"},
+      {{"tournament", "standings", "t1", "--through", "last"}, "--through"},
+      {{"tournament", "standings", "t1", "--tiebreaks", "BH"}, "--tiebreaks"},
+      {{"tournament", "show"}, "tournament id"},
+      {{"tournament", "start", "t1", "now"}, "now"},
+  };
+  for (const auto& c : cases) {
+    const CliResult r = RunCli(c.args);
+    EXPECT_EQ(r.exit_code, 2) << Describe(r);
+    EXPECT_THAT(r.err, HasSubstr(c.names)) << Describe(r);
+    EXPECT_THAT(r.err, HasSubstr("usage: boneyard tournament")) << Describe(r);
+  }
 }
 
 }  // namespace

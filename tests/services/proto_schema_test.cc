@@ -18,6 +18,7 @@
 #include "boneyard/v1/execution.pb.h"
 #include "boneyard/v1/game.pb.h"
 #include "boneyard/v1/matchmaking.pb.h"
+#include "boneyard/v1/tournament.pb.h"
 #include "engine/bots/bot.h"
 #include "engine/core/action.h"
 #include "engine/core/game.h"
@@ -54,6 +55,7 @@ using pb::util::TimeUtil;
 const pb::FileDescriptor* GameFile() { return v1::SeatView::descriptor()->file(); }
 const pb::FileDescriptor* ExecutionFile() { return v1::CreateMatchRequest::descriptor()->file(); }
 const pb::FileDescriptor* MatchmakingFile() { return v1::Ticket::descriptor()->file(); }
+const pb::FileDescriptor* TournamentFile() { return v1::Pairing::descriptor()->file(); }
 
 const pb::ServiceDescriptor* ExecutionServiceDescriptor() {
   return ExecutionFile()->FindServiceByName("ExecutionService");
@@ -258,7 +260,7 @@ TEST(ExecutionServiceTest, ResourcesHaveNamesAndStandardTimestamps) {
   EXPECT_EQ(v1::ClockSettings::TimeoutPolicy_Name(v1::ClockSettings::AUTO_PLAY_DEFAULT_BOT),
             "AUTO_PLAY_DEFAULT_BOT");
   // Every *_time field and every deadline is a Timestamp; every duration a Duration.
-  for (const pb::FileDescriptor* file : {GameFile(), ExecutionFile(), MatchmakingFile()}) {
+  for (const pb::FileDescriptor* file : {GameFile(), ExecutionFile(), MatchmakingFile(), TournamentFile()}) {
     for (const pb::Descriptor* d : MessagesOf(file)) {
       for (int i = 0; i < d->field_count(); ++i) {
         const FieldDescriptor* f = d->field(i);
@@ -277,7 +279,7 @@ TEST(ExecutionServiceTest, ResourcesHaveNamesAndStandardTimestamps) {
 // ----- AIP lint -----------------------------------------------------------------------------
 
 TEST(SchemaLintTest, PackageIsVersioned) {
-  for (const pb::FileDescriptor* file : {GameFile(), ExecutionFile(), MatchmakingFile()}) {
+  for (const pb::FileDescriptor* file : {GameFile(), ExecutionFile(), MatchmakingFile(), TournamentFile()}) {
     EXPECT_EQ(file->package(), "boneyard.v1");
     EXPECT_EQ(file->name().rfind("boneyard/v1/", 0), 0u) << file->name();
     EXPECT_EQ(file->syntax(), pb::FileDescriptor::SYNTAX_PROTO3);
@@ -286,7 +288,7 @@ TEST(SchemaLintTest, PackageIsVersioned) {
 
 TEST(SchemaLintTest, EnumsStartWithUnspecifiedZero) {
   int enums = 0;
-  for (const pb::FileDescriptor* file : {GameFile(), ExecutionFile(), MatchmakingFile()}) {
+  for (const pb::FileDescriptor* file : {GameFile(), ExecutionFile(), MatchmakingFile(), TournamentFile()}) {
     for (const pb::EnumDescriptor* e : EnumsOf(file)) {
       ++enums;
       ASSERT_GT(e->value_count(), 1) << e->full_name();
@@ -316,7 +318,7 @@ TEST(SchemaLintTest, NamesFollowTheStyleGuide) {
     return !s.empty() && std::isupper(static_cast<unsigned char>(s[0])) &&
            s.find('_') == std::string::npos;
   };
-  for (const pb::FileDescriptor* file : {GameFile(), ExecutionFile(), MatchmakingFile()}) {
+  for (const pb::FileDescriptor* file : {GameFile(), ExecutionFile(), MatchmakingFile(), TournamentFile()}) {
     for (const pb::Descriptor* d : MessagesOf(file)) {
       if (d->options().map_entry()) continue;
       EXPECT_TRUE(is_upper_camel(d->name())) << d->full_name();
@@ -351,7 +353,7 @@ class DescriptorSetTest : public ::testing::Test {
 };
 
 TEST_F(DescriptorSetTest, MatchesTheCompiledSchema) {
-  for (const pb::FileDescriptor* compiled : {GameFile(), ExecutionFile(), MatchmakingFile()}) {
+  for (const pb::FileDescriptor* compiled : {GameFile(), ExecutionFile(), MatchmakingFile(), TournamentFile()}) {
     const pb::FileDescriptor* from_set = pool_.FindFileByName(compiled->name());
     ASSERT_NE(from_set, nullptr) << compiled->name();
     pb::FileDescriptorProto a, b;
@@ -378,7 +380,7 @@ TEST_F(DescriptorSetTest, EverythingHasAComment) {
         << descriptor->full_name() << " has no comment";
   };
   for (const char* name : {"boneyard/v1/game.proto", "boneyard/v1/execution.proto",
-                           "boneyard/v1/matchmaking.proto"}) {
+                           "boneyard/v1/matchmaking.proto", "boneyard/v1/tournament.proto"}) {
     const pb::FileDescriptor* file = pool_.FindFileByName(name);
     ASSERT_NE(file, nullptr) << name;
     for (int i = 0; i < file->service_count(); ++i) {

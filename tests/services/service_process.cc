@@ -209,7 +209,8 @@ absl::StatusOr<bool> CheckServing(const std::string& target, absl::Duration dead
 // ----- ServiceProcess ----------------------------------------------------------------------
 
 absl::StatusOr<std::unique_ptr<ServiceProcess>> ServiceProcess::Start(
-    std::string binary, std::vector<std::string> args, absl::Duration ready_timeout) {
+    std::string binary, std::vector<std::string> args, absl::Duration ready_timeout,
+    int fixed_port) {
   std::unique_ptr<ServiceProcess> service(new ServiceProcess());
   service->binary_ = std::move(binary);
   service->args_ = std::move(args);
@@ -231,7 +232,7 @@ absl::StatusOr<std::unique_ptr<ServiceProcess>> ServiceProcess::Start(
   }
   chmod(service->operator_token_file_.c_str(), 0600);
 
-  absl::StatusOr<int> port = PickFreePort();
+  absl::StatusOr<int> port = fixed_port != 0 ? absl::StatusOr<int>(fixed_port) : PickFreePort();
   if (!port.ok()) return port.status();
   absl::StatusOr<int> metrics_port = PickFreePort();
   if (!metrics_port.ok()) return metrics_port.status();

@@ -81,9 +81,11 @@ class ServiceProcess {
   // output and error appended to a log file in a temporary folder, and waits until its health
   // check answers SERVING. An error (with the log) when it exits or is not ready within
   // `ready_timeout`; the process is then stopped.
+  // `port`, when not 0, is the gRPC port to listen on (one picked before, so that another
+  // process could be told it first).
   static absl::StatusOr<std::unique_ptr<ServiceProcess>> Start(
       std::string binary, std::vector<std::string> args,
-      absl::Duration ready_timeout = kDefaultReadyTimeout);
+      absl::Duration ready_timeout = kDefaultReadyTimeout, int port = 0);
 
   // Stops the process if it runs and removes the temporary folder.
   ~ServiceProcess();

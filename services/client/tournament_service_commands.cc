@@ -1,0 +1,626 @@
+// The `boneyard tournament` subcommands that talk to the tournament service
+// (proto/boneyard/v1/tournament.proto). The matchmaking service serves it, so they reach it and
+// authenticate exactly as the matchmaking commands do: --matchmaking-target, the player's token
+// (--player-token-file or $BONEYARD_PLAYER_TOKEN) for registering and withdrawing, the operator
+// token for creating, starting and advancing, and --json for the API's own answer.
+//
+// Every argument is checked before a token is read or a call made, so a bad command line is
+// exit 2 whether or not a service is running.
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <memory>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "absl/types/span.h"
+#include "boneyard/v1/tournament.grpc.pb.h"
+#include "boneyard/v1/tournament.pb.h"
+#include "engine/cli/args.h"
+#include "engine/cli/common.h"
+#include "services/client/command_common.h"
+#include "services/common/engine_proto.h"
+
+namespace boneyard::client {
+namespace {
+
+using Stub = v1::TournamentService::Stub;
+using Tournament = v1::Tournament;
+using EntrantNames = std::map<int32_t, std::string>;
+
+// Entrant and round numbers are int32 in the API.
+constexpr int64_t kMaxNumber = std::numeric_limits<int32_t>::max();
+
+template <class Enum>
+using Choices = absl::Span<const std::pair<absl::string_view, Enum>>;
+
+// The words --format takes, which are also how the text output names the formats.
+constexpr std::pair<absl::string_view, Tournament::Format> kFormats[] = {
+    {"swiss", Tournament::SWISS},
+    {"round-robin", Tournament::ROUND_ROBIN},
+    {"knockout", Tournament::KNOCKOUT}};
+
+absl::string_view FormatWord(Tournament::Format format) {
+  for (const auto& [word, value] : kFormats) {
+    if (value == format) return word;
+  }
+  return "?";
+}
+
+template <class Enum>
+absl::StatusOr<Enum> ParseChoice(const Choices<Enum>& choices, absl::string_view flag,
+                                 absl::string_view text) {
+  const std::string lower = absl::AsciiStrToLower(text);
+  std::vector<absl::string_view> words;
+  for (const auto& [word, value] : choices) {
+    if (word == lower) return value;
+    words.push_back(word);
+  }
+  const absl::string_view last = words.back();
+  words.pop_back();
+  return absl::InvalidArgumentError(absl::StrCat(flag, " must be ", absl::StrJoin(words, ", "),
+                                                 " or ", last, ", got '", text, "'"));
+}
+
+std::unique_ptr<Stub> NewTournamentStub(const cli::ParsedArgs& args) {
+  return v1::TournamentService::NewStub(MatchmakingChannel(args));
+}
+
+// The operator's token for the operator's calls (none is a usage error), else whatever token
+// CallToken finds; nullopt and `token` set, or the exit code.
+std::optional<int> GetToken(const cli::ParsedArgs& args, cli::Io& io, TokenUse use,
+                            std::string& token) {
+  if (use == TokenUse::kOperator) return GetOperatorToken(args, io, kTournamentUsage, token);
+  absl::StatusOr<std::string> found = CallToken(args);
+  if (!found.ok()) return cli::Fail(io, cli::kExitBadInput, found.status().message());
+  token = *std::move(found);
+  return std::nullopt;
+}
+
+// "tournaments/ID" from the word after the subcommand, which may have at most `extra` words
+// after it.
+absl::StatusOr<std::string> TournamentArg(const cli::ParsedArgs& args, size_t extra) {
+  const std::vector<std::string>& words = args.positional();
+  if (words.size() < 2 || absl::StripAsciiWhitespace(words[1]).empty()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("tournament ", words[0], " needs a tournament id"));
+  }
+  if (words.size() > 2 + extra) {
+    return absl::InvalidArgumentError(absl::StrCat("unexpected argument '", words[2 + extra], "'"));
+  }
+  return Named("tournaments", absl::StripAsciiWhitespace(words[1]));
+}
+
+// The positive number in word `index`, if there is one; `what` names it in the error.
+absl::StatusOr<std::optional<int32_t>> NumberArg(const cli::ParsedArgs& args, size_t index,
+                                                 absl::string_view what) {
+  if (args.positional().size() <= index) return std::optional<int32_t>();
+  absl::StatusOr<int64_t> number = cli::ParseInt(args.positional()[index], what, 1, kMaxNumber);
+  if (!number.ok()) return number.status();
+  return std::optional<int32_t>(static_cast<int32_t>(*number));
+}
+
+// "2,3" → {2, 3}, for --bye-rounds.
+absl::StatusOr<std::vector<int32_t>> ParseRounds(absl::string_view text, absl::string_view flag) {
+  std::vector<int32_t> rounds;
+  for (absl::string_view word : absl::StrSplit(text, ',')) {
+    absl::StatusOr<int64_t> round =
+        cli::ParseInt(absl::StripAsciiWhitespace(word), flag, 1, kMaxNumber);
+    if (!round.ok()) return round.status();
+    rounds.push_back(static_cast<int32_t>(*round));
+  }
+  return rounds;
+}
+
+std::vector<std::string> ParseList(absl::string_view text) {
+  std::vector<std::string> items;
+  for (absl::string_view item : absl::StrSplit(text, ',', absl::SkipWhitespace())) {
+    items.emplace_back(absl::StripAsciiWhitespace(item));
+  }
+  return items;
+}
+
+// ----- text ---------------------------------------------------------------------------------
+
+std::string FormatText(const Tournament& t) {
+  std::string text(FormatWord(t.format()));
+  if (t.double_round_robin()) absl::StrAppend(&text, " (double)");
+  if (t.elimination() == Tournament::DOUBLE) absl::StrAppend(&text, ", double elimination");
+  if (t.best_of() > 1) absl::StrAppend(&text, ", best of ", t.best_of());
+  if (t.rounds() > 0) absl::StrAppend(&text, ", ", t.rounds(), " rounds");
+  if (t.team_size() > 1) absl::StrAppend(&text, ", teams of ", t.team_size());
+  return text;
+}
+
+std::string TournamentLine(const Tournament& t) {
+  std::string state = Tournament::State_Name(t.state());
+  if (t.state() == Tournament::RUNNING) {
+    absl::StrAppend(&state, " round ", t.current_round(), " of ", t.rounds());
+  }
+  return absl::StrCat(t.name(), "  ", t.game(), "  ", FormatText(t), "  ", state, "  ",
+                      t.entrant_count(), t.entrant_count() == 1 ? " entrant  " : " entrants  ",
+                      t.rated() ? "rated" : "casual", t.tiebreaks().empty() ? "" : "  tie-breaks ",
+                      absl::StrJoin(t.tiebreaks(), ","), t.manual_rounds() ? "  manual rounds" : "",
+                      "  \"", t.display_name(), "\"\n");
+}
+
+std::string EntrantLine(const v1::Entrant& e) {
+  std::string line = absl::StrCat(e.name(), "  \"", e.display_name(), "\"  ",
+                                  e.player_ids().empty() ? absl::StrCat("bot ", e.bot().kind())
+                                                         : absl::StrJoin(e.player_ids(), ", "),
+                                  absl::StrFormat("  rating %.1f", e.rating()));
+  if (!e.bye_rounds().empty()) {
+    absl::StrAppend(&line, "  byes ", absl::StrJoin(e.bye_rounds(), ","));
+  }
+  if (e.withdrawn()) absl::StrAppend(&line, "  withdrawn from round ", e.withdrawn_round());
+  return line + "\n";
+}
+
+// ASCII, the way cross tables write them ("½" as 1/2).
+absl::string_view OutcomeText(v1::Outcome outcome) {
+  switch (outcome) {
+    case v1::WHITE_WON:
+      return "1-0";
+    case v1::BLACK_WON:
+      return "0-1";
+    case v1::DRAWN:
+      return "1/2-1/2";
+    case v1::BLACK_FORFEITED:
+      return "+--";
+    case v1::WHITE_FORFEITED:
+      return "--+";
+    case v1::BOTH_FORFEITED:
+      return "----";
+    case v1::BYE:
+      return "bye";
+    default:
+      return "playing";
+  }
+}
+
+std::string EntrantName(const EntrantNames& names, int32_t number) {
+  const auto it = names.find(number);
+  return it == names.end() ? absl::StrCat("#", number) : it->second;
+}
+
+// "board  [tie]  white  result  black  [series W-B]", the columns aligned over the round.
+std::string PairingsText(const v1::Round& round, const EntrantNames& names, bool series) {
+  size_t name_width = 0;
+  size_t tie_width = 0;
+  for (const v1::Pairing& p : round.pairings()) {
+    name_width = std::max(
+        {name_width, EntrantName(names, p.white()).size(), EntrantName(names, p.black()).size()});
+    tie_width = std::max(tie_width, p.tie().size());
+  }
+  std::string text = absl::StrCat(round.name(), "  ", v1::Round::State_Name(round.state()), "\n");
+  for (const v1::Pairing& p : round.pairings()) {
+    absl::StrAppend(&text, absl::StrFormat("%3d  ", p.board()));
+    if (tie_width > 0) absl::StrAppend(&text, absl::StrFormat("%-*s  ", tie_width, p.tie()));
+    const std::string white = EntrantName(names, p.white());
+    if (p.black() == 0) {
+      absl::StrAppend(&text, white, "  bye\n");
+      continue;
+    }
+    absl::StrAppend(&text,
+                    absl::StrFormat("%-*s  %-7s  ", name_width, white, OutcomeText(p.outcome())));
+    if (series) {
+      absl::StrAppend(
+          &text, absl::StrFormat("%-*s  series %d-%d", name_width, EntrantName(names, p.black()),
+                                 p.white_wins(), p.black_wins()));
+    } else {
+      absl::StrAppend(&text, EntrantName(names, p.black()));
+    }
+    text += "\n";
+  }
+  return text;
+}
+
+// Laid out like the offline `standings`: points with one decimal, tie-breaks with two.
+std::string StandingsText(const v1::Standings& standings) {
+  std::string text = absl::StrFormat("%-5s %-24s", "rank", "name");
+  for (const std::string& column : standings.columns()) {
+    absl::StrAppend(&text, absl::StrFormat(" %6s", column));
+  }
+  text += "\n";
+  for (const v1::StandingRow& row : standings.rows()) {
+    absl::StrAppend(&text,
+                    absl::StrFormat("%-5d %-24s", row.rank(), row.display_name().substr(0, 24)));
+    for (int k = 0; k < row.values_size(); ++k) {
+      const bool points = k < standings.columns_size() && standings.columns(k) == "PTS";
+      absl::StrAppend(&text, absl::StrFormat(points ? " %6.1f" : " %6.2f", row.values(k)));
+    }
+    absl::StrAppend(&text, row.withdrawn() ? "  withdrawn\n" : "\n");
+  }
+  return text;
+}
+
+// ----- create -------------------------------------------------------------------------------
+
+// --per-move and --timeout-policy, as `boneyard create` takes them.
+absl::Status ParseClock(const cli::ParsedArgs& args, Tournament& t) {
+  const std::optional<std::string> per_move = args.Value("per-move");
+  const std::optional<std::string> policy = args.Value("timeout-policy");
+  if (policy.has_value() && !per_move.has_value()) {
+    return absl::InvalidArgumentError("--timeout-policy needs --per-move (a clock)");
+  }
+  if (!per_move.has_value()) return absl::OkStatus();
+  absl::StatusOr<absl::Duration> duration = ParseDurationFlag(*per_move, "--per-move");
+  if (!duration.ok()) return duration.status();
+  if (*duration <= absl::ZeroDuration()) {
+    return absl::InvalidArgumentError("--per-move must be longer than 0s");
+  }
+  *t.mutable_clock()->mutable_per_move() = ToDuration(*duration);
+  if (!policy.has_value()) return absl::OkStatus();
+  absl::StatusOr<v1::ClockSettings::TimeoutPolicy> parsed =
+      ParseChoice<v1::ClockSettings::TimeoutPolicy>(
+          {{"auto", v1::ClockSettings::AUTO_PLAY_DEFAULT_BOT},
+           {"forfeit", v1::ClockSettings::FORFEIT}},
+          "--timeout-policy", *policy);
+  if (!parsed.ok()) return parsed.status();
+  t.mutable_clock()->set_timeout_policy(*parsed);
+  return absl::OkStatus();
+}
+
+// The flags that belong to one format: the service would refuse or ignore them with another.
+absl::Status CheckFormatFlags(const cli::ParsedArgs& args, Tournament::Format format) {
+  const std::pair<const char*, Tournament::Format> owners[] = {
+      {"rounds", Tournament::SWISS},
+      {"double", Tournament::ROUND_ROBIN},
+      {"elimination", Tournament::KNOCKOUT},
+      {"best-of", Tournament::KNOCKOUT}};
+  for (const auto& [flag, owner] : owners) {
+    if (owner != format && (args.Has(flag) || args.Value(flag).has_value())) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--", flag, " is only for --format ", FormatWord(owner)));
+    }
+  }
+  if (format == Tournament::SWISS && !args.Value("rounds").has_value()) {
+    return absl::InvalidArgumentError("--format swiss needs --rounds N");
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<Tournament> TournamentFromFlags(const cli::ParsedArgs& args) {
+  Tournament t;
+  const std::optional<std::string> game = args.Value("game");
+  if (!game.has_value()) return absl::InvalidArgumentError("--game is required");
+  t.set_game(*game);
+  t.set_display_name(args.Value("name").value_or(args.Value("id").value_or(*game)));
+  const std::optional<std::string> format = args.Value("format");
+  if (!format.has_value()) {
+    return absl::InvalidArgumentError("--format is required: swiss, round-robin or knockout");
+  }
+  absl::StatusOr<Tournament::Format> parsed_format =
+      ParseChoice<Tournament::Format>(kFormats, "--format", *format);
+  if (!parsed_format.ok()) return parsed_format.status();
+  t.set_format(*parsed_format);
+  if (absl::Status s = CheckFormatFlags(args, t.format()); !s.ok()) return s;
+  const std::tuple<const char*, int64_t, void (Tournament::*)(int32_t)> numbers[] = {
+      {"rounds", 99, &Tournament::set_rounds},
+      {"team-size", 4, &Tournament::set_team_size},
+      {"best-of", 9, &Tournament::set_best_of}};
+  for (const auto& [flag, max, set] : numbers) {
+    absl::StatusOr<std::optional<int64_t>> value = args.Int(flag, 1, max);
+    if (!value.ok()) return value.status();
+    if (value->has_value()) (t.*set)(static_cast<int32_t>(**value));
+  }
+  t.set_double_round_robin(args.Has("double"));
+  if (const std::optional<std::string> elimination = args.Value("elimination")) {
+    absl::StatusOr<Tournament::Elimination> parsed = ParseChoice<Tournament::Elimination>(
+        {{"single", Tournament::SINGLE}, {"double", Tournament::DOUBLE}}, "--elimination",
+        *elimination);
+    if (!parsed.ok()) return parsed.status();
+    t.set_elimination(*parsed);
+  }
+  for (std::string& name : ParseList(args.Value("tiebreaks").value_or(""))) {
+    t.add_tiebreaks(std::move(name));
+  }
+  t.set_rated(args.Has("rated"));
+  t.set_manual_rounds(args.Has("manual-rounds"));
+  if (const std::optional<std::string> rules = args.Value("rules")) {
+    absl::StatusOr<RuleMap> parsed = ParseRulesFlag(*game, *rules);
+    if (!parsed.ok()) return parsed.status();
+    *t.mutable_rules() = *std::move(parsed);
+  }
+  if (absl::Status s = ParseClock(args, t); !s.ok()) return s;
+  return t;
+}
+
+int RunCreateTournament(const cli::ParsedArgs& args, cli::Io& io) {
+  if (args.positional().size() > 1) {
+    return cli::UsageError(io, absl::StrCat("unexpected argument '", args.positional()[1], "'"),
+                           kTournamentUsage);
+  }
+  absl::StatusOr<Tournament> settings = TournamentFromFlags(args);
+  if (!settings.ok()) return cli::UsageError(io, settings.status().message(), kTournamentUsage);
+  std::string token;
+  if (std::optional<int> code = GetToken(args, io, TokenUse::kOperator, token)) return *code;
+  v1::CreateTournamentRequest request;
+  *request.mutable_tournament() = *std::move(settings);
+  request.set_tournament_id(args.Value("id").value_or(""));
+  Tournament created;
+  grpc::Status status =
+      NewTournamentStub(args)->CreateTournament(CallContext(token).get(), request, &created);
+  if (!status.ok()) return RpcFailure(io, "CreateTournament", status);
+  return Print(args, io, created, TournamentLine(created));
+}
+
+// ----- entrants -----------------------------------------------------------------------------
+
+int RunRegister(const cli::ParsedArgs& args, cli::Io& io) {
+  absl::StatusOr<std::string> tournament = TournamentArg(args, 0);
+  if (!tournament.ok()) return cli::UsageError(io, tournament.status().message(), kTournamentUsage);
+  v1::RegisterPlayerRequest request;
+  request.set_tournament(*tournament);
+  const std::optional<std::string> player = args.Value("player");
+  const std::optional<std::string> bot = args.Value("bot");
+  if (player.has_value() && bot.has_value()) {
+    return cli::UsageError(io, "give --player or --bot, not both", kTournamentUsage);
+  }
+  if (player.has_value()) request.set_player_id(*player);
+  if (bot.has_value()) request.mutable_bot()->set_kind(*bot);
+  if (const std::optional<std::string> byes = args.Value("bye-rounds")) {
+    absl::StatusOr<std::vector<int32_t>> rounds = ParseRounds(*byes, "--bye-rounds");
+    if (!rounds.ok()) return cli::UsageError(io, rounds.status().message(), kTournamentUsage);
+    request.mutable_bye_rounds()->Add(rounds->begin(), rounds->end());
+  }
+  std::string token;
+  if (std::optional<int> code = GetToken(args, io, TokenUse::kNone, token)) return *code;
+  v1::Entrant entrant;
+  grpc::Status status =
+      NewTournamentStub(args)->RegisterPlayer(CallContext(token).get(), request, &entrant);
+  if (!status.ok()) return RpcFailure(io, "RegisterPlayer", status);
+  return Print(args, io, entrant, EntrantLine(entrant));
+}
+
+int RunRegisterTeam(const cli::ParsedArgs& args, cli::Io& io) {
+  absl::StatusOr<std::string> tournament = TournamentArg(args, 0);
+  if (!tournament.ok()) return cli::UsageError(io, tournament.status().message(), kTournamentUsage);
+  const std::optional<std::string> players = args.Value("players");
+  const std::optional<std::string> party = args.Value("party");
+  const std::optional<std::string> bot = args.Value("bot");
+  if (players.has_value() + party.has_value() + bot.has_value() != 1) {
+    return cli::UsageError(io,
+                           "tournament register-team needs one of --players A,B, --party P "
+                           "or --bot KIND",
+                           kTournamentUsage);
+  }
+  v1::RegisterTeamRequest request;
+  request.set_tournament(*tournament);
+  for (std::string& id : ParseList(players.value_or(""))) request.add_player_ids(std::move(id));
+  if (party.has_value()) request.set_party(Named("parties", *party));
+  if (bot.has_value()) request.mutable_bot()->set_kind(*bot);
+  std::string token;
+  if (std::optional<int> code = GetToken(args, io, TokenUse::kNone, token)) return *code;
+  v1::Entrant entrant;
+  grpc::Status status =
+      NewTournamentStub(args)->RegisterTeam(CallContext(token).get(), request, &entrant);
+  if (!status.ok()) return RpcFailure(io, "RegisterTeam", status);
+  return Print(args, io, entrant, EntrantLine(entrant));
+}
+
+int RunWithdraw(const cli::ParsedArgs& args, cli::Io& io) {
+  absl::StatusOr<std::string> tournament = TournamentArg(args, 1);
+  if (!tournament.ok()) return cli::UsageError(io, tournament.status().message(), kTournamentUsage);
+  absl::StatusOr<std::optional<int32_t>> number = NumberArg(args, 2, "NUMBER");
+  if (!number.ok()) return cli::UsageError(io, number.status().message(), kTournamentUsage);
+  if (!number->has_value()) {
+    return cli::UsageError(io, "tournament withdraw needs the entrant's NUMBER", kTournamentUsage);
+  }
+  std::string token;
+  if (std::optional<int> code = GetToken(args, io, TokenUse::kNone, token)) return *code;
+  v1::WithdrawPlayerRequest request;
+  request.set_entrant(absl::StrCat(*tournament, "/entrants/", **number));
+  v1::Entrant entrant;
+  grpc::Status status =
+      NewTournamentStub(args)->WithdrawPlayer(CallContext(token).get(), request, &entrant);
+  if (!status.ok()) return RpcFailure(io, "WithdrawPlayer", status);
+  return Print(args, io, entrant, EntrantLine(entrant));
+}
+
+// Every entrant's display name by number, following the pages.
+grpc::Status ListEntrantNames(Stub& stub, const std::string& token, const std::string& tournament,
+                              EntrantNames& names) {
+  v1::ListEntrantsRequest request;
+  request.set_tournament(tournament);
+  request.set_page_size(1024);
+  do {
+    v1::ListEntrantsResponse response;
+    grpc::Status status = stub.ListEntrants(CallContext(token).get(), request, &response);
+    if (!status.ok()) return status;
+    for (const v1::Entrant& e : response.entrants()) names[e.number()] = e.display_name();
+    request.set_page_token(response.next_page_token());
+  } while (!request.page_token().empty());
+  return grpc::Status::OK;
+}
+
+// ----- the event ----------------------------------------------------------------------------
+
+int RunStartOrAdvance(const cli::ParsedArgs& args, cli::Io& io) {
+  const bool start = args.positional()[0] == "start";
+  absl::StatusOr<std::string> tournament = TournamentArg(args, 0);
+  if (!tournament.ok()) return cli::UsageError(io, tournament.status().message(), kTournamentUsage);
+  std::string token;
+  if (std::optional<int> code = GetToken(args, io, TokenUse::kOperator, token)) return *code;
+  std::unique_ptr<Stub> stub = NewTournamentStub(args);
+  Tournament t;
+  grpc::Status status;
+  if (start) {
+    v1::StartTournamentRequest request;
+    request.set_name(*tournament);
+    status = stub->StartTournament(CallContext(token).get(), request, &t);
+  } else {
+    v1::AdvanceTournamentRequest request;
+    request.set_name(*tournament);
+    status = stub->AdvanceTournament(CallContext(token).get(), request, &t);
+  }
+  if (!status.ok()) return RpcFailure(io, start ? "StartTournament" : "AdvanceTournament", status);
+  return Print(args, io, t, TournamentLine(t));
+}
+
+int RunShow(const cli::ParsedArgs& args, cli::Io& io) {
+  absl::StatusOr<std::string> tournament = TournamentArg(args, 0);
+  if (!tournament.ok()) return cli::UsageError(io, tournament.status().message(), kTournamentUsage);
+  std::string token;
+  if (std::optional<int> code = GetToken(args, io, TokenUse::kNone, token)) return *code;
+  v1::GetTournamentRequest request;
+  request.set_name(*tournament);
+  Tournament t;
+  grpc::Status status =
+      NewTournamentStub(args)->GetTournament(CallContext(token).get(), request, &t);
+  if (!status.ok()) return RpcFailure(io, "GetTournament", status);
+  return Print(args, io, t, TournamentLine(t));
+}
+
+// Every page, printed as one response.
+int RunList(const cli::ParsedArgs& args, cli::Io& io) {
+  if (args.positional().size() > 1) {
+    return cli::UsageError(io, absl::StrCat("unexpected argument '", args.positional()[1], "'"),
+                           kTournamentUsage);
+  }
+  v1::ListTournamentsRequest request;
+  request.set_page_size(100);
+  if (const std::optional<std::string> state = args.Value("state")) {
+    absl::StatusOr<Tournament::State> parsed =
+        ParseChoice<Tournament::State>({{"registration", Tournament::REGISTRATION},
+                                        {"running", Tournament::RUNNING},
+                                        {"finished", Tournament::FINISHED}},
+                                       "--state", *state);
+    if (!parsed.ok()) return cli::UsageError(io, parsed.status().message(), kTournamentUsage);
+    request.set_state(*parsed);
+  }
+  std::string token;
+  if (std::optional<int> code = GetToken(args, io, TokenUse::kNone, token)) return *code;
+  std::unique_ptr<Stub> stub = NewTournamentStub(args);
+  v1::ListTournamentsResponse all;
+  do {
+    v1::ListTournamentsResponse page;
+    grpc::Status status = stub->ListTournaments(CallContext(token).get(), request, &page);
+    if (!status.ok()) return RpcFailure(io, "ListTournaments", status);
+    all.mutable_tournaments()->MergeFrom(page.tournaments());
+    request.set_page_token(page.next_page_token());
+  } while (!request.page_token().empty());
+  std::string text;
+  for (const Tournament& t : all.tournaments()) text += TournamentLine(t);
+  return Print(args, io, all, text.empty() ? "no tournaments\n" : text);
+}
+
+// ----- rounds and results -------------------------------------------------------------------
+
+// ROUND defaults to the round being played, which only GetTournament knows; the tournament's
+// best_of says whether the boards are series.
+int RunPairings(const cli::ParsedArgs& args, cli::Io& io) {
+  absl::StatusOr<std::string> tournament = TournamentArg(args, 1);
+  if (!tournament.ok()) return cli::UsageError(io, tournament.status().message(), kTournamentUsage);
+  absl::StatusOr<std::optional<int32_t>> number = NumberArg(args, 2, "ROUND");
+  if (!number.ok()) return cli::UsageError(io, number.status().message(), kTournamentUsage);
+  std::string token;
+  if (std::optional<int> code = GetToken(args, io, TokenUse::kNone, token)) return *code;
+  std::unique_ptr<Stub> stub = NewTournamentStub(args);
+  v1::GetTournamentRequest get;
+  get.set_name(*tournament);
+  Tournament t;
+  grpc::Status status = stub->GetTournament(CallContext(token).get(), get, &t);
+  if (!status.ok()) return RpcFailure(io, "GetTournament", status);
+  const int32_t round_number = number->value_or(t.current_round());
+  if (round_number == 0) {
+    return cli::Fail(io, static_cast<cli::ExitCode>(kExitService),
+                     absl::StrCat(t.name(), " has not started: no round is paired yet"));
+  }
+  v1::GetPairingsRequest request;
+  request.set_round(absl::StrCat(*tournament, "/rounds/", round_number));
+  v1::Round round;
+  status = stub->GetPairings(CallContext(token).get(), request, &round);
+  if (!status.ok()) return RpcFailure(io, "GetPairings", status);
+  if (args.Has("json")) return Print(args, io, round, "");
+  EntrantNames names;
+  status = ListEntrantNames(*stub, token, *tournament, names);
+  if (!status.ok()) return RpcFailure(io, "ListEntrants", status);
+  return Print(args, io, round, PairingsText(round, names, t.best_of() > 1));
+}
+
+int RunServiceStandings(const cli::ParsedArgs& args, cli::Io& io) {
+  absl::StatusOr<std::string> tournament = TournamentArg(args, 0);
+  if (!tournament.ok()) return cli::UsageError(io, tournament.status().message(), kTournamentUsage);
+  if (args.Value("tiebreaks").has_value()) {
+    return cli::UsageError(io,
+                           "--tiebreaks is for a TRF file; the service ranks by the event's own",
+                           kTournamentUsage);
+  }
+  absl::StatusOr<std::optional<int64_t>> through = args.Int("through", 1, kMaxNumber);
+  if (!through.ok()) return cli::UsageError(io, through.status().message(), kTournamentUsage);
+  std::string token;
+  if (std::optional<int> code = GetToken(args, io, TokenUse::kNone, token)) return *code;
+  v1::GetStandingsRequest request;
+  request.set_tournament(*tournament);
+  request.set_through_round(static_cast<int32_t>(through->value_or(0)));
+  v1::Standings standings;
+  grpc::Status status =
+      NewTournamentStub(args)->GetStandings(CallContext(token).get(), request, &standings);
+  if (!status.ok()) return RpcFailure(io, "GetStandings", status);
+  return Print(args, io, standings, StandingsText(standings));
+}
+
+int RunExport(const cli::ParsedArgs& args, cli::Io& io) {
+  absl::StatusOr<std::string> tournament = TournamentArg(args, 0);
+  if (!tournament.ok()) return cli::UsageError(io, tournament.status().message(), kTournamentUsage);
+  std::string token;
+  if (std::optional<int> code = GetToken(args, io, TokenUse::kNone, token)) return *code;
+  v1::ExportTrfRequest request;
+  request.set_tournament(*tournament);
+  v1::ExportTrfResponse response;
+  grpc::Status status =
+      NewTournamentStub(args)->ExportTrf(CallContext(token).get(), request, &response);
+  if (!status.ok()) return RpcFailure(io, "ExportTrf", status);
+  if (const std::optional<std::string> out = args.Value("out")) {
+    if (absl::Status s = cli::WriteTextFile(*out, response.trf()); !s.ok()) {
+      return cli::Fail(io, cli::kExitBadInput, s.message());
+    }
+    return cli::kExitOk;
+  }
+  io.out << response.trf();
+  io.out.flush();
+  return cli::kExitOk;
+}
+
+}  // namespace
+
+std::vector<cli::FlagSpec> TournamentServiceFlags(std::vector<cli::FlagSpec> specs) {
+  for (const char* name : {"id", "name", "game", "format", "rounds", "team-size", "best-of",
+                           "elimination", "rules", "per-move", "timeout-policy", "player", "bot",
+                           "bye-rounds", "players", "party", "state", "through"}) {
+    specs.push_back({name, cli::FlagKind::kValue});
+  }
+  for (const char* name : {"double", "rated", "manual-rounds"}) {
+    specs.push_back({name, cli::FlagKind::kSwitch});
+  }
+  return MatchmakingFlags(std::move(specs));
+}
+
+int RunTournamentService(const cli::ParsedArgs& args, cli::Io& io) {
+  const std::string& sub = args.positional()[0];
+  if (sub == "create") return RunCreateTournament(args, io);
+  if (sub == "register") return RunRegister(args, io);
+  if (sub == "register-team") return RunRegisterTeam(args, io);
+  if (sub == "withdraw") return RunWithdraw(args, io);
+  if (sub == "start" || sub == "advance") return RunStartOrAdvance(args, io);
+  if (sub == "show") return RunShow(args, io);
+  if (sub == "list") return RunList(args, io);
+  if (sub == "pairings") return RunPairings(args, io);
+  if (sub == "standings") return RunServiceStandings(args, io);
+  if (sub == "export") return RunExport(args, io);
+  return cli::UsageError(io, absl::StrCat("unknown tournament subcommand: ", sub),
+                         kTournamentUsage);
+}
+
+}  // namespace boneyard::client

@@ -1,0 +1,638 @@
+#include "services/matchmaking/tournament_logic.h"
+
+#include <algorithm>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/escaping.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "engine/bots/bot.h"
+#include "services/common/engine_proto.h"
+#include "services/common/validation.h"
+#include "services/matchmaking/logic_helpers.h"
+#include "services/matchmaking/matchmaking_logic.h"
+#include "services/matchmaking/tournament/trf.h"
+#include "services/matchmaking/tournament_plan.h"
+
+namespace boneyard::matchmaking {
+namespace {
+
+// The most half-point byes an entrant may ask for.
+constexpr int kMaxByeRounds = kMaxSwissRounds;
+// How often a WatchTournament stream reads the event's version while nothing changes.
+constexpr absl::Duration kWatchPoll = absl::Milliseconds(100);
+
+absl::StatusOr<std::string> TournamentId(absl::string_view name, absl::string_view field) {
+  return ParseName(name, "tournaments", field);
+}
+
+// "tournaments/{id}/{collection}/{n}" -> (id, n).
+absl::StatusOr<std::pair<std::string, int>> ChildName(absl::string_view name,
+                                                      absl::string_view collection,
+                                                      absl::string_view field) {
+  const std::vector<absl::string_view> parts = absl::StrSplit(name, '/');
+  int n = 0;
+  if (parts.size() != 4 || parts[0] != "tournaments" || parts[2] != collection ||
+      !absl::SimpleAtoi(parts[3], &n) || n < 1 || absl::StrCat(n) != parts[3] ||
+      !validation::CheckId(field, parts[1]).ok()) {
+    return Invalid(field, absl::StrCat(validation::Quote(name),
+                                       " is not of the form "
+                                       "\"tournaments/{id}/",
+                                       collection, "/{number}\""));
+  }
+  return std::make_pair(std::string(parts[1]), n);
+}
+
+absl::Status CheckBot(absl::string_view field, const std::string& game, const v1::Bot& bot) {
+  if (absl::Status s = validation::CheckId(absl::StrCat(field, ".kind"), bot.kind()); !s.ok()) {
+    return s;
+  }
+  const std::vector<std::string> kinds = DefaultBots().BotsFor(game);
+  if (std::find(kinds.begin(), kinds.end(), bot.kind()) == kinds.end()) {
+    return Invalid(absl::StrCat(field, ".kind"),
+                   absl::StrCat(game, " has no bot ", validation::Quote(bot.kind())));
+  }
+  if (bot.level() != 0) return Invalid(absl::StrCat(field, ".level"), "only level 0 exists");
+  return absl::OkStatus();
+}
+
+absl::StatusOr<v1::Tournament> Resource(const TournamentData& data) {
+  absl::StatusOr<v1::Tournament> settings = SettingsOf(data.tournament);
+  if (!settings.ok()) return settings.status();
+  return TournamentOf(data.tournament, *settings);
+}
+
+}  // namespace
+
+TournamentLogic::TournamentLogic(PgMatchmakingStore& players, PgTournamentStore& store,
+                                 TournamentOptions options)
+    : players_(players),
+      store_(store),
+      options_(std::move(options)),
+      auth_(AuthConfig{options_.operator_token, {}}),
+      page_tokens_(PageTokenKey(options_.operator_token)) {}
+
+absl::StatusOr<std::optional<std::string>> TournamentLogic::Viewer(const Token& token) {
+  if (!token.has_value() || token->empty()) return std::optional<std::string>();
+  if (auth_.Classify(token) == Authenticator::Role::kOperator) {
+    return std::optional<std::string>();
+  }
+  absl::StatusOr<std::optional<std::string>> player =
+      players_.PlayerWithTokenHash(TokenHash(*token));
+  if (!player.ok()) return player.status();
+  if (!player->has_value()) return absl::UnauthenticatedError("unknown token");
+  return player;
+}
+
+absl::Status TournamentLogic::RequireOperator(const Token& token) {
+  if (auth_.Classify(token) == Authenticator::Role::kOperator) return absl::OkStatus();
+  absl::StatusOr<std::optional<std::string>> player =
+      token.has_value() && !token->empty() ? players_.PlayerWithTokenHash(TokenHash(*token))
+                                           : std::optional<std::string>();
+  if (!player.ok()) return player.status();
+  return auth_.RequireOperator(token, player->has_value());
+}
+
+absl::StatusOr<std::optional<std::string>> TournamentLogic::Caller(const Token& token) {
+  switch (auth_.Classify(token)) {
+    case Authenticator::Role::kOperator:
+      return std::optional<std::string>();
+    case Authenticator::Role::kNone:
+      return absl::UnauthenticatedError("missing bearer token");
+    default:
+      break;
+  }
+  absl::StatusOr<std::optional<std::string>> player =
+      players_.PlayerWithTokenHash(TokenHash(*token));
+  if (!player.ok()) return player.status();
+  if (!player->has_value()) return absl::UnauthenticatedError("unknown token");
+  return player;
+}
+
+absl::StatusOr<TournamentData> TournamentLogic::Load(const std::string& id) {
+  absl::StatusOr<TournamentData> data = store_.Load(id);
+  if (absl::IsNotFound(data.status())) {
+    return absl::NotFoundError(absl::StrCat("tournaments/", id, " does not exist"));
+  }
+  return data;
+}
+
+absl::StatusOr<TournamentData> TournamentLogic::Change(const std::string& id,
+                                                       const PgTournamentStore::Decide& d) {
+  absl::StatusOr<TournamentData> data = store_.Change(id, d);
+  if (absl::IsNotFound(data.status()) && data.status().message() == "no such tournament") {
+    return absl::NotFoundError(absl::StrCat("tournaments/", id, " does not exist"));
+  }
+  return data;
+}
+
+absl::StatusOr<v1::Tournament> TournamentLogic::CreateTournament(
+    const Token& token, const v1::CreateTournamentRequest& request) {
+  if (absl::Status s = RequireOperator(token); !s.ok()) return s;
+  if (absl::Status s = validation::CheckOptionalId("tournament_id", request.tournament_id());
+      !s.ok()) {
+    return s;
+  }
+  if (absl::Status s = CheckTournamentSettings(request.tournament()); !s.ok()) return s;
+  const v1::Tournament settings = NormalizedSettings(request.tournament());
+  const std::string id = request.tournament_id().empty() ? absl::BytesToHexString(RandomBytes(8))
+                                                         : request.tournament_id();
+  TournamentRow row;
+  row.tournament_id = id;
+  row.game = settings.game();
+  row.settings = settings.SerializeAsString();
+  row.state = kTournamentRegistration;
+  row.create_time = StoredNow();
+  if (absl::Status s = store_.InsertTournament(row); !s.ok()) return s;
+  return TournamentOf(row, settings);
+}
+
+absl::StatusOr<v1::Tournament> TournamentLogic::GetTournament(
+    const v1::GetTournamentRequest& request) {
+  absl::StatusOr<std::string> id = TournamentId(request.name(), "name");
+  if (!id.ok()) return id.status();
+  absl::StatusOr<std::optional<TournamentRow>> row = store_.GetTournament(*id);
+  if (!row.ok()) return row.status();
+  if (!row->has_value())
+    return absl::NotFoundError(absl::StrCat(request.name(), " does not exist"));
+  absl::StatusOr<v1::Tournament> settings = SettingsOf(**row);
+  if (!settings.ok()) return settings.status();
+  return TournamentOf(**row, *settings);
+}
+
+absl::StatusOr<v1::ListTournamentsResponse> TournamentLogic::ListTournaments(
+    const v1::ListTournamentsRequest& request) {
+  if (absl::Status s = validation::CheckEnum("state", request.state()); !s.ok()) return s;
+  absl::StatusOr<int> size = validation::PageSize(request.page_size());
+  if (!size.ok()) return size.status();
+  if (absl::Status s = validation::CheckOptionalId("page_token", request.page_token(),
+                                                   validation::kMaxPageTokenBytes);
+      !s.ok()) {
+    return s;
+  }
+  const std::vector<std::string> identity = {"tournaments", absl::StrCat(request.state())};
+  absl::StatusOr<std::optional<std::vector<std::string>>> cursor =
+      page_tokens_.DecodeCursor(request.page_token(), identity, 1);
+  if (!cursor.ok()) return cursor.status();
+  absl::StatusOr<std::vector<TournamentRow>> rows =
+      store_.ListTournaments(request.state(), cursor->has_value() ? (**cursor)[0] : "", *size + 1);
+  if (!rows.ok()) return rows.status();
+  v1::ListTournamentsResponse response;
+  for (int i = 0; i < std::min<int>(*size, rows->size()); ++i) {
+    absl::StatusOr<v1::Tournament> settings = SettingsOf((*rows)[i]);
+    if (!settings.ok()) return settings.status();
+    *response.add_tournaments() = TournamentOf((*rows)[i], *settings);
+  }
+  if (static_cast<int>(rows->size()) > *size) {
+    std::vector<std::string> parts = identity;
+    parts.push_back((*rows)[*size - 1].tournament_id);
+    response.set_next_page_token(page_tokens_.Encode(parts));
+  }
+  return response;
+}
+
+absl::StatusOr<v1::Entrant> TournamentLogic::Register(const std::string& tournament,
+                                                      EntrantRow entrant, bool as_team) {
+  absl::StatusOr<std::string> id = TournamentId(tournament, "tournament");
+  if (!id.ok()) return id.status();
+  absl::StatusOr<std::optional<TournamentRow>> row = store_.GetTournament(*id);
+  if (!row.ok()) return row.status();
+  if (!row->has_value()) return absl::NotFoundError(absl::StrCat(tournament, " does not exist"));
+  absl::StatusOr<v1::Tournament> settings = SettingsOf(**row);
+  if (!settings.ok()) return settings.status();
+  if (settings->has_registration_close_time() &&
+      absl::Now() >= FromTimestamp(settings->registration_close_time())) {
+    return absl::FailedPreconditionError("registration is closed");
+  }
+  if (as_team != (settings->team_size() > 1)) {
+    return settings->team_size() == 1
+               ? Invalid("tournament", "is for single players; use RegisterPlayer")
+               : Invalid("tournament", absl::StrCat("is for teams of ", settings->team_size(),
+                                                    "; use RegisterTeam"));
+  }
+  if (!entrant.bot.empty()) {
+    v1::Bot bot;
+    bot.ParseFromString(entrant.bot);
+    if (absl::Status s = CheckBot("bot", settings->game(), bot); !s.ok()) return s;
+  }
+  for (int r : entrant.bye_rounds) {
+    if (settings->format() != v1::Tournament::SWISS) {
+      return Invalid("bye_rounds", "half-point byes are for SWISS events");
+    }
+    if (r < 1 || r > settings->rounds()) {
+      return Invalid("bye_rounds",
+                     absl::StrCat(r, " is not a round of the event (1-", settings->rounds(), ")"));
+    }
+  }
+  // Names and ratings of the players, who must exist.
+  std::vector<std::string> names;
+  for (const std::string& player : entrant.players) {
+    absl::StatusOr<std::optional<PlayerRow>> p = players_.GetPlayer(player);
+    if (!p.ok()) return p.status();
+    if (!p->has_value())
+      return absl::NotFoundError(absl::StrCat("players/", player, " does not exist"));
+    names.push_back((*p)->display_name);
+  }
+  if (!entrant.players.empty()) {
+    entrant.display_name = absl::StrJoin(names, " & ");
+    if (options_.ratings != nullptr) {
+      const auto ratings = options_.ratings->Ratings(settings->game(), entrant.players);
+      double sum = 0;
+      for (const std::string& player : entrant.players) {
+        auto it = ratings.find(player);
+        sum += it == ratings.end() ? ratings::SkillRating{}.mu : it->second.mu;
+      }
+      entrant.rating = sum / entrant.players.size();
+    }
+  }
+  absl::StatusOr<EntrantRow> stored =
+      store_.InsertEntrant(*id, std::move(entrant), settings->max_entrants(), StoredNow());
+  if (absl::IsNotFound(stored.status())) {
+    return absl::NotFoundError(absl::StrCat(tournament, " does not exist"));
+  }
+  if (!stored.ok()) return stored.status();
+  return EntrantOf(*id, *stored);
+}
+
+absl::StatusOr<v1::Entrant> TournamentLogic::RegisterPlayer(
+    const Token& token, const v1::RegisterPlayerRequest& request) {
+  absl::StatusOr<std::optional<std::string>> caller = Caller(token);
+  if (!caller.ok()) return caller.status();
+  if (request.bye_rounds_size() > kMaxByeRounds) return Invalid("bye_rounds", "too many");
+  EntrantRow entrant;
+  entrant.bye_rounds.assign(request.bye_rounds().begin(), request.bye_rounds().end());
+  std::sort(entrant.bye_rounds.begin(), entrant.bye_rounds.end());
+  entrant.bye_rounds.erase(std::unique(entrant.bye_rounds.begin(), entrant.bye_rounds.end()),
+                           entrant.bye_rounds.end());
+  if (request.has_bot()) {
+    if (caller->has_value()) {
+      return absl::PermissionDeniedError("bot entrants are the operator's");
+    }
+    if (!request.player_id().empty()) return Invalid("bot", "is set with player_id");
+    entrant.bot = request.bot().SerializeAsString();
+    entrant.display_name = absl::StrCat(request.bot().kind(), " bot #");
+    return Register(request.tournament(), std::move(entrant), /*as_team=*/false);
+  }
+  std::string player = request.player_id();
+  if (player.empty()) {
+    if (!caller->has_value()) return Invalid("player_id", "the operator must name the player");
+    player = **caller;
+  } else {
+    if (absl::Status s = validation::CheckId("player_id", player); !s.ok()) return s;
+    if (caller->has_value() && **caller != player) {
+      return absl::PermissionDeniedError("a player registers only themself");
+    }
+  }
+  entrant.players = {player};
+  return Register(request.tournament(), std::move(entrant), /*as_team=*/false);
+}
+
+absl::StatusOr<v1::Entrant> TournamentLogic::RegisterTeam(const Token& token,
+                                                          const v1::RegisterTeamRequest& request) {
+  absl::StatusOr<std::optional<std::string>> caller = Caller(token);
+  if (!caller.ok()) return caller.status();
+  EntrantRow entrant;
+  const int set = (request.player_ids_size() > 0) + !request.party().empty() + request.has_bot();
+  if (set != 1) return Invalid("player_ids", "set exactly one of player_ids, party, bot");
+  if (request.has_bot()) {
+    if (caller->has_value()) return absl::PermissionDeniedError("bot entrants are the operator's");
+    entrant.bot = request.bot().SerializeAsString();
+    entrant.display_name = absl::StrCat(request.bot().kind(), " bots #");
+    return Register(request.tournament(), std::move(entrant), /*as_team=*/true);
+  }
+  if (!request.party().empty()) {
+    absl::StatusOr<std::string> party = ParseName(request.party(), "parties", "party");
+    if (!party.ok()) return party.status();
+    absl::StatusOr<std::optional<PartyRow>> row = players_.GetParty(*party);
+    if (!row.ok()) return row.status();
+    if (!row->has_value())
+      return absl::NotFoundError(absl::StrCat(request.party(), " does not exist"));
+    if (caller->has_value() && (*row)->leader != **caller) {
+      return absl::PermissionDeniedError("only the party's leader registers it");
+    }
+    entrant.players = (*row)->members;
+  } else {
+    if (caller->has_value()) {
+      return absl::PermissionDeniedError("a player registers a team as the party they lead");
+    }
+    if (request.player_ids_size() > 8) return Invalid("player_ids", "too many players");
+    for (int i = 0; i < request.player_ids_size(); ++i) {
+      if (absl::Status s =
+              validation::CheckId(absl::StrCat("player_ids[", i, "]"), request.player_ids(i));
+          !s.ok()) {
+        return s;
+      }
+      entrant.players.push_back(request.player_ids(i));
+    }
+    std::vector<std::string> sorted = entrant.players;
+    std::sort(sorted.begin(), sorted.end());
+    if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) {
+      return Invalid("player_ids", "names a player twice");
+    }
+  }
+  const size_t size = entrant.players.size();
+  absl::StatusOr<std::string> id = TournamentId(request.tournament(), "tournament");
+  if (!id.ok()) return id.status();
+  absl::StatusOr<std::optional<TournamentRow>> row = store_.GetTournament(*id);
+  if (!row.ok()) return row.status();
+  if (row->has_value()) {
+    absl::StatusOr<v1::Tournament> settings = SettingsOf(**row);
+    if (!settings.ok()) return settings.status();
+    if (settings->team_size() == 1) {
+      return Invalid("tournament", "is for single players; use RegisterPlayer");
+    }
+    if (size != static_cast<size_t>(settings->team_size())) {
+      return Invalid(
+          request.party().empty() ? "player_ids" : "party",
+          absl::StrCat("a team here has ", settings->team_size(), " players, not ", size));
+    }
+  }
+  return Register(request.tournament(), std::move(entrant), /*as_team=*/true);
+}
+
+absl::StatusOr<v1::Entrant> TournamentLogic::WithdrawPlayer(
+    const Token& token, const v1::WithdrawPlayerRequest& request) {
+  absl::StatusOr<std::optional<std::string>> caller = Caller(token);
+  if (!caller.ok()) return caller.status();
+  absl::StatusOr<std::pair<std::string, int>> name =
+      ChildName(request.entrant(), "entrants", "entrant");
+  if (!name.ok()) return name.status();
+  const auto& [id, number] = *name;
+  std::optional<EntrantRow> before;
+  absl::StatusOr<TournamentData> data =
+      Change(id, [&](const TournamentData& d) -> absl::StatusOr<TournamentChanges> {
+        for (const EntrantRow& e : d.entrants) {
+          if (e.number == number) before = e;
+        }
+        if (!before) return absl::NotFoundError(absl::StrCat(request.entrant(), " does not exist"));
+        if (caller->has_value() && std::find(before->players.begin(), before->players.end(),
+                                             **caller) == before->players.end()) {
+          return absl::PermissionDeniedError("a player withdraws only their own entry");
+        }
+        return PlanWithdraw(d, number, caller->value_or("operator"));
+      });
+  if (!data.ok()) return data.status();
+  Changed();
+  for (const EntrantRow& e : data->entrants) {
+    if (e.number == number) return EntrantOf(id, e);
+  }
+  v1::Entrant gone = EntrantOf(id, *before);  // removed before the start
+  gone.set_withdrawn(true);
+  return gone;
+}
+
+absl::StatusOr<v1::ListEntrantsResponse> TournamentLogic::ListEntrants(
+    const v1::ListEntrantsRequest& request) {
+  absl::StatusOr<std::string> id = TournamentId(request.tournament(), "tournament");
+  if (!id.ok()) return id.status();
+  if (request.page_size() < 0) return Invalid("page_size", "is negative");
+  const int size = request.page_size() == 0 ? 100 : std::min(request.page_size(), 1024);
+  if (absl::Status s = validation::CheckOptionalId("page_token", request.page_token(),
+                                                   validation::kMaxPageTokenBytes);
+      !s.ok()) {
+    return s;
+  }
+  const std::vector<std::string> identity = {"entrants", *id};
+  absl::StatusOr<std::optional<std::vector<std::string>>> cursor =
+      page_tokens_.DecodeCursor(request.page_token(), identity, 1);
+  if (!cursor.ok()) return cursor.status();
+  int after = 0;
+  if (cursor->has_value()) absl::SimpleAtoi((**cursor)[0], &after);
+  absl::StatusOr<std::optional<TournamentRow>> row = store_.GetTournament(*id);
+  if (!row.ok()) return row.status();
+  if (!row->has_value()) {
+    return absl::NotFoundError(absl::StrCat(request.tournament(), " does not exist"));
+  }
+  absl::StatusOr<std::vector<EntrantRow>> rows = store_.ListEntrants(*id, after, size + 1);
+  if (!rows.ok()) return rows.status();
+  v1::ListEntrantsResponse response;
+  for (int i = 0; i < std::min<int>(size, rows->size()); ++i) {
+    *response.add_entrants() = EntrantOf(*id, (*rows)[i]);
+  }
+  if (static_cast<int>(rows->size()) > size) {
+    std::vector<std::string> parts = identity;
+    parts.push_back(absl::StrCat((*rows)[size - 1].number));
+    response.set_next_page_token(page_tokens_.Encode(parts));
+  }
+  return response;
+}
+
+absl::StatusOr<v1::Tournament> TournamentLogic::StartTournament(
+    const Token& token, const v1::StartTournamentRequest& request) {
+  if (absl::Status s = RequireOperator(token); !s.ok()) return s;
+  absl::StatusOr<std::string> id = TournamentId(request.name(), "name");
+  if (!id.ok()) return id.status();
+  const absl::Time now = StoredNow();
+  absl::StatusOr<TournamentData> data = Change(*id, [&](const TournamentData& d) {
+    absl::StatusOr<TournamentChanges> c = PlanStart(d, now);
+    if (c.ok()) c->audit.push_back({"operator", "start", ""});
+    return c;
+  });
+  if (!data.ok()) return data.status();
+  Changed();
+  return Resource(*data);
+}
+
+absl::StatusOr<v1::Tournament> TournamentLogic::AdvanceTournament(
+    const Token& token, const v1::AdvanceTournamentRequest& request) {
+  if (absl::Status s = RequireOperator(token); !s.ok()) return s;
+  absl::StatusOr<std::string> id = TournamentId(request.name(), "name");
+  if (!id.ok()) return id.status();
+  const absl::Time now = StoredNow();
+  absl::StatusOr<TournamentData> data =
+      Change(*id, [&](const TournamentData& d) { return PlanAdvance(d, now); });
+  if (!data.ok()) return data.status();
+  Changed();
+  return Resource(*data);
+}
+
+absl::StatusOr<v1::ListRoundsResponse> TournamentLogic::ListRounds(
+    const Token& token, const v1::ListRoundsRequest& request) {
+  absl::StatusOr<std::optional<std::string>> viewer = Viewer(token);
+  if (!viewer.ok()) return viewer.status();
+  absl::StatusOr<std::string> id = TournamentId(request.tournament(), "tournament");
+  if (!id.ok()) return id.status();
+  if (request.page_size() < 0) return Invalid("page_size", "is negative");
+  const int size = request.page_size() == 0 ? 100 : std::min(request.page_size(), 100);
+  if (absl::Status s = validation::CheckOptionalId("page_token", request.page_token(),
+                                                   validation::kMaxPageTokenBytes);
+      !s.ok()) {
+    return s;
+  }
+  const std::vector<std::string> identity = {"rounds", *id};
+  absl::StatusOr<std::optional<std::vector<std::string>>> cursor =
+      page_tokens_.DecodeCursor(request.page_token(), identity, 1);
+  if (!cursor.ok()) return cursor.status();
+  int after = 0;
+  if (cursor->has_value()) absl::SimpleAtoi((**cursor)[0], &after);
+  absl::StatusOr<TournamentData> data = Load(*id);
+  if (!data.ok()) return data.status();
+  v1::ListRoundsResponse response;
+  for (const RoundRow& r : data->rounds) {
+    if (r.round <= after) continue;
+    if (response.rounds_size() == size) {
+      std::vector<std::string> parts = identity;
+      parts.push_back(absl::StrCat(r.round - 1));
+      response.set_next_page_token(page_tokens_.Encode(parts));
+      break;
+    }
+    *response.add_rounds() = RoundOf(*data, r.round, *viewer);
+  }
+  return response;
+}
+
+absl::StatusOr<v1::Round> TournamentLogic::GetPairings(const Token& token,
+                                                       const v1::GetPairingsRequest& request) {
+  absl::StatusOr<std::optional<std::string>> viewer = Viewer(token);
+  if (!viewer.ok()) return viewer.status();
+  absl::StatusOr<std::pair<std::string, int>> name = ChildName(request.round(), "rounds", "round");
+  if (!name.ok()) return name.status();
+  absl::StatusOr<TournamentData> data = Load(name->first);
+  if (!data.ok()) return data.status();
+  if (name->second > data->tournament.current_round) {
+    return absl::NotFoundError(absl::StrCat(request.round(), " is not paired yet"));
+  }
+  return RoundOf(*data, name->second, *viewer);
+}
+
+absl::StatusOr<v1::Standings> TournamentLogic::GetStandings(
+    const v1::GetStandingsRequest& request) {
+  absl::StatusOr<std::string> id = TournamentId(request.tournament(), "tournament");
+  if (!id.ok()) return id.status();
+  if (request.through_round() < 0) return Invalid("through_round", "is negative");
+  absl::StatusOr<TournamentData> data = Load(*id);
+  if (!data.ok()) return data.status();
+  return StandingsOf(*data, request.through_round());
+}
+
+absl::StatusOr<v1::Pairing> TournamentLogic::SetResult(const Token& token,
+                                                       const v1::SetResultRequest& request) {
+  if (absl::Status s = RequireOperator(token); !s.ok()) return s;
+  absl::StatusOr<std::pair<std::string, int>> name = ChildName(request.round(), "rounds", "round");
+  if (!name.ok()) return name.status();
+  if (absl::Status s = validation::CheckEnum("outcome", request.outcome()); !s.ok()) return s;
+  if (absl::Status s = validation::CheckText("reason", request.reason(), 800); !s.ok()) return s;
+  if (request.reason().empty()) return Invalid("reason", "is empty: say why, for the audit log");
+  if (request.board() < 1) return Invalid("board", "must be 1 or more");
+  absl::StatusOr<TournamentData> data = Change(name->first, [&](const TournamentData& d) {
+    return PlanSetResult(d, name->second, request.board(), request.outcome(), "operator",
+                         request.reason());
+  });
+  if (!data.ok()) return data.status();
+  Changed();
+  const v1::Round round = RoundOf(*data, name->second, std::nullopt);
+  for (const v1::Pairing& p : round.pairings()) {
+    if (p.board() == request.board()) return p;
+  }
+  return absl::InternalError("the board vanished");
+}
+
+absl::StatusOr<v1::ExportTrfResponse> TournamentLogic::ExportTrf(
+    const v1::ExportTrfRequest& request) {
+  absl::StatusOr<std::string> id = TournamentId(request.tournament(), "tournament");
+  if (!id.ok()) return id.status();
+  absl::StatusOr<TournamentData> data = Load(*id);
+  if (!data.ok()) return data.status();
+  if (data->tournament.state == kTournamentRegistration) {
+    return absl::FailedPreconditionError("the tournament has not started: no pairing numbers yet");
+  }
+  absl::StatusOr<tournament::EventRecord> event = EventRecordOf(*data);
+  if (!event.ok()) return event.status();
+  v1::ExportTrfResponse response;
+  response.set_trf(tournament::WriteTrf(*event));
+  return response;
+}
+
+absl::StatusOr<std::optional<std::string>> TournamentLogic::RecordGameResult(
+    const std::string& match_name, const std::string& result, absl::Time end_time) {
+  absl::StatusOr<std::optional<std::string>> before =
+      store_.RecordGameResult(match_name, result, end_time);
+  if (before.ok() && !before->has_value()) Changed();
+  return before;
+}
+
+absl::StatusOr<v1::TournamentUpdate> TournamentLogic::UpdateOf(
+    const std::string& id, const std::optional<std::string>& viewer) {
+  absl::StatusOr<TournamentData> data = Load(id);
+  if (!data.ok()) return data.status();
+  v1::TournamentUpdate update;
+  absl::StatusOr<v1::Tournament> t = Resource(*data);
+  if (!t.ok()) return t.status();
+  *update.mutable_tournament() = *t;
+  if (data->tournament.current_round > 0) {
+    *update.mutable_round() = RoundOf(*data, data->tournament.current_round, viewer);
+  }
+  if (data->tournament.state != kTournamentRegistration) {
+    absl::StatusOr<v1::Standings> standings = StandingsOf(*data, 0);
+    if (!standings.ok()) return standings.status();
+    *update.mutable_standings() = *standings;
+  }
+  return update;
+}
+
+absl::StatusOr<std::unique_ptr<TournamentWatch>> TournamentLogic::WatchTournament(
+    const Token& token, const v1::WatchTournamentRequest& request) {
+  absl::StatusOr<std::optional<std::string>> viewer = Viewer(token);
+  if (!viewer.ok()) return viewer.status();
+  absl::StatusOr<std::string> id = TournamentId(request.tournament(), "tournament");
+  if (!id.ok()) return id.status();
+  absl::StatusOr<int64_t> version = store_.Version(*id);
+  if (absl::IsNotFound(version.status())) {
+    return absl::NotFoundError(absl::StrCat(request.tournament(), " does not exist"));
+  }
+  if (!version.ok()) return version.status();
+  absl::StatusOr<v1::TournamentUpdate> first = UpdateOf(*id, *viewer);
+  if (!first.ok()) return first.status();
+  first->set_kind(v1::TournamentUpdate::SNAPSHOT);
+  return std::make_unique<TournamentWatch>(*this, *id, *viewer, *std::move(first), *version);
+}
+
+TournamentWatch::TournamentWatch(TournamentLogic& logic, std::string id,
+                                 std::optional<std::string> viewer, v1::TournamentUpdate first,
+                                 int64_t version)
+    : logic_(logic),
+      id_(std::move(id)),
+      viewer_(std::move(viewer)),
+      first_(std::move(first)),
+      version_(version),
+      round_(first_.tournament().current_round()),
+      last_round_(first_.round()),
+      done_(first_.tournament().state() == v1::Tournament::FINISHED) {}
+
+absl::StatusOr<std::optional<v1::TournamentUpdate>> TournamentWatch::Next(absl::Time deadline) {
+  while (true) {
+    absl::StatusOr<int64_t> version = logic_.store_.Version(id_);
+    if (!version.ok()) return version.status();
+    if (*version != version_) {
+      // Read after the version: a change between the two is sent again next time, never lost.
+      absl::StatusOr<v1::TournamentUpdate> update = logic_.UpdateOf(id_, viewer_);
+      if (!update.ok()) return update.status();
+      version_ = *version;
+      const v1::Tournament& t = update->tournament();
+      if (t.state() == v1::Tournament::FINISHED) {
+        update->set_kind(v1::TournamentUpdate::FINISHED);
+        done_ = true;
+      } else if (t.current_round() != round_) {
+        update->set_kind(v1::TournamentUpdate::ROUND_STARTED);
+      } else {
+        update->set_kind(v1::TournamentUpdate::CHANGED);
+        // A result: an outcome changed in the current round.
+        int before = 0, after = 0;
+        for (const v1::Pairing& p : last_round_.pairings()) before += p.outcome() != 0;
+        for (const v1::Pairing& p : update->round().pairings()) after += p.outcome() != 0;
+        if (after != before) update->set_kind(v1::TournamentUpdate::RESULT);
+      }
+      round_ = t.current_round();
+      last_round_ = update->round();
+      return std::optional<v1::TournamentUpdate>(*std::move(update));
+    }
+    if (absl::Now() + kWatchPoll > deadline) return std::optional<v1::TournamentUpdate>();
+    absl::SleepFor(kWatchPoll);
+  }
+}
+
+}  // namespace boneyard::matchmaking

@@ -1,0 +1,132 @@
+// The TournamentService's logic (proto/boneyard/v1/tournament.proto), with no gRPC in it: token
+// checks, request validation, page tokens, and the store's transactions around the decisions
+// of tournament_plan.h. The gRPC handlers (tournament_service.cc) only decode, call and encode.
+//
+// Tokens are the matchmaking service's: the operator's, or a player's (stored as a hash in
+// the players table). A missing or unknown token where one is needed is UNAUTHENTICATED; a
+// known one that does not grant the call PERMISSION_DENIED. Reads are public; a player's token
+// on a read shows that player's own seat tokens.
+#ifndef BONEYARD_SERVICES_MATCHMAKING_TOURNAMENT_LOGIC_H_
+#define BONEYARD_SERVICES_MATCHMAKING_TOURNAMENT_LOGIC_H_
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "boneyard/v1/tournament.pb.h"
+#include "services/common/page_token.h"
+#include "services/common/tokens.h"
+#include "services/matchmaking/pg_matchmaking_store.h"
+#include "services/matchmaking/pg_tournament_store.h"
+#include "services/matchmaking/rating_cache.h"
+
+namespace boneyard::matchmaking {
+
+struct TournamentOptions {
+  std::string operator_token;
+  // Players' ratings for the initial ranking; null: everyone at 0 (registration order).
+  RatingSource* ratings = nullptr;
+  // Called after a change the director should act on (a start, a result, an override); may be
+  // empty.
+  std::function<void()> on_change = nullptr;
+};
+
+class TournamentLogic;
+
+// One WatchTournament stream between its messages.
+class TournamentWatch {
+ public:
+  TournamentWatch(TournamentLogic& logic, std::string id, std::optional<std::string> viewer,
+                  v1::TournamentUpdate first, int64_t version);
+  const v1::TournamentUpdate& first() const { return first_; }
+  // The next update if the event changes by `deadline`; nullopt otherwise.
+  absl::StatusOr<std::optional<v1::TournamentUpdate>> Next(absl::Time deadline);
+  // The event finished: no update follows the last one sent.
+  bool done() const { return done_; }
+
+ private:
+  TournamentLogic& logic_;
+  const std::string id_;
+  const std::optional<std::string> viewer_;
+  v1::TournamentUpdate first_;
+  int64_t version_;
+  int round_;
+  v1::Round last_round_;  // the current round as last sent, to tell a result from a change
+  bool done_;
+};
+
+class TournamentLogic {
+ public:
+  // `players` (the matchmaking store: tokens, names, parties) and `store` must outlive it.
+  TournamentLogic(PgMatchmakingStore& players, PgTournamentStore& store, TournamentOptions options);
+
+  using Token = std::optional<std::string>;
+  absl::StatusOr<v1::Tournament> CreateTournament(const Token& token,
+                                                  const v1::CreateTournamentRequest& request);
+  absl::StatusOr<v1::Tournament> GetTournament(const v1::GetTournamentRequest& request);
+  absl::StatusOr<v1::ListTournamentsResponse> ListTournaments(
+      const v1::ListTournamentsRequest& request);
+  absl::StatusOr<v1::Entrant> RegisterPlayer(const Token& token,
+                                             const v1::RegisterPlayerRequest& request);
+  absl::StatusOr<v1::Entrant> RegisterTeam(const Token& token,
+                                           const v1::RegisterTeamRequest& request);
+  absl::StatusOr<v1::Entrant> WithdrawPlayer(const Token& token,
+                                             const v1::WithdrawPlayerRequest& request);
+  absl::StatusOr<v1::ListEntrantsResponse> ListEntrants(const v1::ListEntrantsRequest& request);
+  absl::StatusOr<v1::Tournament> StartTournament(const Token& token,
+                                                 const v1::StartTournamentRequest& request);
+  absl::StatusOr<v1::Tournament> AdvanceTournament(const Token& token,
+                                                   const v1::AdvanceTournamentRequest& request);
+  absl::StatusOr<v1::ListRoundsResponse> ListRounds(const Token& token,
+                                                    const v1::ListRoundsRequest& request);
+  absl::StatusOr<v1::Round> GetPairings(const Token& token, const v1::GetPairingsRequest& request);
+  absl::StatusOr<v1::Standings> GetStandings(const v1::GetStandingsRequest& request);
+  absl::StatusOr<v1::Pairing> SetResult(const Token& token, const v1::SetResultRequest& request);
+  absl::StatusOr<v1::ExportTrfResponse> ExportTrf(const v1::ExportTrfRequest& request);
+  absl::StatusOr<std::unique_ptr<TournamentWatch>> WatchTournament(
+      const Token& token, const v1::WatchTournamentRequest& request);
+
+  // A finished tournament game's result (MatchmakingLogic::RecordMatchResult passes on what
+  // no queue formed): nullopt when recorded now, the result recorded before otherwise;
+  // NOT_FOUND when no tournament game is that match.
+  absl::StatusOr<std::optional<std::string>> RecordGameResult(const std::string& match_name,
+                                                              const std::string& result,
+                                                              absl::Time end_time);
+
+ private:
+  friend class TournamentWatch;
+  // The update sent to a watcher: the event, its current round and standings.
+  absl::StatusOr<v1::TournamentUpdate> UpdateOf(const std::string& id,
+                                                const std::optional<std::string>& viewer);
+  // OK for the operator token.
+  absl::Status RequireOperator(const Token& token);
+  // The calling player; nullopt for the operator.
+  absl::StatusOr<std::optional<std::string>> Caller(const Token& token);
+  // Who sees seat tokens on a read: the player whose token it is; nullopt for none or the
+  // operator. UNAUTHENTICATED for an unknown token.
+  absl::StatusOr<std::optional<std::string>> Viewer(const Token& token);
+  // The event's facts; NOT_FOUND naming it.
+  absl::StatusOr<TournamentData> Load(const std::string& id);
+  // A change under the event's lock; `decide` runs on the state read in it.
+  absl::StatusOr<TournamentData> Change(const std::string& id, const PgTournamentStore::Decide& d);
+  // Checks and stores an entrant; `as_team` for RegisterTeam (refused in a single-player
+  // event, and RegisterPlayer in a team event).
+  absl::StatusOr<v1::Entrant> Register(const std::string& tournament, EntrantRow entrant,
+                                       bool as_team);
+  void Changed() {
+    if (options_.on_change) options_.on_change();
+  }
+
+  PgMatchmakingStore& players_;
+  PgTournamentStore& store_;
+  const TournamentOptions options_;
+  const Authenticator auth_;
+  const PageTokens page_tokens_;
+};
+
+}  // namespace boneyard::matchmaking
+
+#endif  // BONEYARD_SERVICES_MATCHMAKING_TOURNAMENT_LOGIC_H_

@@ -1,0 +1,380 @@
+// The tournament service's decisions (services/matchmaking/tournament_plan.h) on events held in
+// memory: settings checks naming the field, sides and seats per game, game and pairing
+// outcomes (forfeits, series), whole Swiss, round-robin and knockout events run to the end
+// with the changes applied as the store applies them, withdrawals, overrides, and seat tokens
+// shown to their own player only.
+#include "services/matchmaking/tournament_plan.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace boneyard::matchmaking {
+namespace {
+
+using ::testing::HasSubstr;
+
+const absl::Time kNow = absl::FromUnixSeconds(1'800'000'000);
+
+v1::Tournament Settings(v1::Tournament::Format format, const std::string& game = "muggins") {
+  v1::Tournament t;
+  t.set_display_name("Club night");
+  t.set_game(game);
+  t.set_format(format);
+  if (format == v1::Tournament::SWISS) t.set_rounds(3);
+  return t;
+}
+
+// The store's Write, in memory.
+void Apply(TournamentData& d, const TournamentChanges& c) {
+  for (int n : c.removed_entrants) {
+    std::erase_if(d.entrants, [&](const EntrantRow& e) { return e.number == n; });
+  }
+  for (EntrantRow& e : d.entrants) {
+    if (auto it = c.pairing_numbers.find(e.number); it != c.pairing_numbers.end()) {
+      e.pairing_number = it->second;
+    }
+    if (auto it = c.withdrawals.find(e.number); it != c.withdrawals.end()) {
+      e.withdrawn_round = it->second;
+    }
+  }
+  for (const RoundRow& r : c.new_rounds) d.rounds.push_back(r);
+  for (const PairingRow& p : c.new_pairings) d.pairings.push_back(p);
+  for (const auto& [key, outcome] : c.overrides) {
+    for (PairingRow& p : d.pairings) {
+      if (p.round == key.first && p.board == key.second) p.override_outcome = outcome;
+    }
+  }
+  for (const GameRow& g : c.new_games) d.games.push_back(g);
+  TournamentRow& t = d.tournament;
+  if (c.state) t.state = *c.state;
+  if (c.current_round) t.current_round = *c.current_round;
+  if (c.rounds) t.rounds = *c.rounds;
+  if (c.advance_requested) t.advance_requested = *c.advance_requested;
+}
+
+// An event in registration with `n` entrants: bots, or players "p1".."pn"; ratings descending
+// from entrant n (so pairing numbers run opposite to registration).
+TournamentData Event(const v1::Tournament& settings, int n, bool players = false) {
+  TournamentData d;
+  d.tournament.tournament_id = "t1";
+  d.tournament.game = settings.game();
+  d.tournament.settings = NormalizedSettings(settings).SerializeAsString();
+  d.tournament.state = kTournamentRegistration;
+  for (int i = 1; i <= n; ++i) {
+    EntrantRow e;
+    e.number = i;
+    e.display_name = absl::StrCat("E", i);
+    e.rating = 1000 + 10 * i;
+    if (players) {
+      e.players = {absl::StrCat("p", i)};
+    } else {
+      v1::Bot bot;
+      bot.set_kind("random");
+      e.bot = bot.SerializeAsString();
+    }
+    d.entrants.push_back(e);
+  }
+  return d;
+}
+
+// A finished match in which the side in seat `winner_seat` ranked first (-1: a draw).
+std::string Result(int seats, int winner_seat, std::vector<int> forfeited = {}) {
+  v1::MatchResult r;
+  for (int s = 0; s < seats; ++s) {
+    r.add_scores(0);
+    r.add_ranks(winner_seat < 0 ? 1 : (s % 2 == winner_seat % 2 ? 1 : 2));
+  }
+  for (int s : forfeited) r.add_forfeited_seats(s);
+  return r.SerializeAsString();
+}
+
+// Finishes every unfinished game: the lower pairing number wins, unless `draws`.
+void PlayAll(TournamentData& d, bool draws = false) {
+  std::map<int, int> pn;
+  for (const EntrantRow& e : d.entrants) pn[e.number] = e.pairing_number;
+  for (GameRow& g : d.games) {
+    if (!g.result.empty()) continue;
+    for (const PairingRow& p : d.pairings) {
+      if (p.round != g.round || p.board != g.board) continue;
+      const bool white_better = pn[p.white] < pn[p.black];
+      // White sits in seat 0 when white_first.
+      const int seat = white_better == g.white_first ? 0 : 1;
+      g.result = Result(2, draws ? -1 : seat);
+    }
+  }
+}
+
+void Step(TournamentData& d) {
+  absl::StatusOr<TournamentChanges> c = PlanStep(d, kNow);
+  ASSERT_TRUE(c.ok()) << c.status();
+  Apply(d, *c);
+}
+
+TEST(TournamentSettingsTest, EachBadFieldIsNamed) {
+  auto error = [](v1::Tournament t) { return std::string(CheckTournamentSettings(t).message()); };
+  v1::Tournament t = Settings(v1::Tournament::SWISS);
+  EXPECT_TRUE(CheckTournamentSettings(t).ok()) << CheckTournamentSettings(t);
+  t.set_format(v1::Tournament::FORMAT_UNSPECIFIED);
+  EXPECT_THAT(error(t), HasSubstr("tournament.format"));
+  t = Settings(v1::Tournament::SWISS);
+  t.set_rounds(0);
+  EXPECT_THAT(error(t), HasSubstr("tournament.rounds"));
+  t = Settings(v1::Tournament::SWISS);
+  t.add_tiebreaks("XYZ");
+  EXPECT_THAT(error(t), HasSubstr("tournament.tiebreaks"));
+  t = Settings(v1::Tournament::KNOCKOUT);
+  t.set_best_of(2);
+  EXPECT_THAT(error(t), HasSubstr("tournament.best_of"));
+  t = Settings(v1::Tournament::SWISS);
+  t.set_best_of(3);
+  EXPECT_THAT(error(t), HasSubstr("tournament.best_of"));
+  t = Settings(v1::Tournament::SWISS, "no_such_game");
+  EXPECT_THAT(error(t), HasSubstr("tournament.game"));
+  t = Settings(v1::Tournament::SWISS, "forty_two");
+  EXPECT_THAT(error(t), HasSubstr("tournament.team_size"));
+  t.set_team_size(2);
+  EXPECT_TRUE(CheckTournamentSettings(t).ok()) << CheckTournamentSettings(t);
+  t = Settings(v1::Tournament::ROUND_ROBIN);
+  t.set_rounds(4);
+  EXPECT_THAT(error(t), HasSubstr("tournament.rounds"));
+  t = Settings(v1::Tournament::SWISS);
+  t.mutable_clock()->set_timeout_policy(v1::ClockSettings::FORFEIT);
+  EXPECT_THAT(error(t), HasSubstr("tournament.clock.timeout_policy"));
+  t = Settings(v1::Tournament::SWISS);
+  t.set_max_entrants(1);
+  EXPECT_THAT(error(t), HasSubstr("tournament.max_entrants"));
+}
+
+TEST(TournamentSidesTest, HeadToHeadSeatsZeroAndOneTeamsByTheGamesOwnTeams) {
+  absl::StatusOr<std::array<std::vector<int>, 2>> duel =
+      SideSeats(NormalizedSettings(Settings(v1::Tournament::SWISS)));
+  ASSERT_TRUE(duel.ok()) << duel.status();
+  EXPECT_EQ((*duel)[0], std::vector<int>{0});
+  EXPECT_EQ((*duel)[1], std::vector<int>{1});
+  v1::Tournament teams = Settings(v1::Tournament::SWISS, "forty_two");
+  teams.set_team_size(2);
+  absl::StatusOr<std::array<std::vector<int>, 2>> partners = SideSeats(teams);
+  ASSERT_TRUE(partners.ok()) << partners.status();
+  EXPECT_EQ((*partners)[0], (std::vector<int>{0, 2}));
+  EXPECT_EQ((*partners)[1], (std::vector<int>{1, 3}));
+}
+
+TEST(TournamentOutcomeTest, RanksDecideForfeitsAreForfeitsAndSeatsFollowWhiteFirst) {
+  const std::array<std::vector<int>, 2> sides = {std::vector<int>{0}, std::vector<int>{1}};
+  GameRow g;
+  EXPECT_EQ(GameOutcome(g, sides), v1::OUTCOME_UNSPECIFIED);
+  g.result = Result(2, 0);
+  EXPECT_EQ(GameOutcome(g, sides), v1::WHITE_WON);
+  g.white_first = false;  // black sat in seat 0 and won
+  EXPECT_EQ(GameOutcome(g, sides), v1::BLACK_WON);
+  g.result = Result(2, -1);
+  EXPECT_EQ(GameOutcome(g, sides), v1::DRAWN);
+  g.white_first = true;
+  g.result = Result(2, 0, {1});
+  EXPECT_EQ(GameOutcome(g, sides), v1::BLACK_FORFEITED);
+  g.result = Result(2, 1, {0});
+  EXPECT_EQ(GameOutcome(g, sides), v1::WHITE_FORFEITED);
+}
+
+TEST(TournamentSwissTest, RunsToTheEndWithAByeEachRoundAndNoRematch) {
+  TournamentData d = Event(Settings(v1::Tournament::SWISS), 5);
+  absl::StatusOr<TournamentChanges> start = PlanStart(d, kNow);
+  ASSERT_TRUE(start.ok()) << start.status();
+  Apply(d, *start);
+  // The initial ranking is by rating: entrant 5 rated highest.
+  for (const EntrantRow& e : d.entrants) EXPECT_EQ(e.pairing_number, 6 - e.number);
+  EXPECT_EQ(d.tournament.rounds, 3);
+  ASSERT_EQ(d.tournament.current_round, 1);
+  std::set<std::pair<int, int>> met;
+  std::set<int> byes;
+  for (int round = 1; round <= 3; ++round) {
+    ASSERT_EQ(d.tournament.current_round, round);
+    int boards = 0;
+    for (const PairingRow& p : d.pairings) {
+      if (p.round != round) continue;
+      ++boards;
+      if (p.black == 0) {
+        EXPECT_EQ(p.override_outcome, v1::BYE);
+        EXPECT_TRUE(byes.insert(p.white).second) << "a second bye for " << p.white;
+        continue;
+      }
+      EXPECT_TRUE(met.insert(std::minmax(p.white, p.black)).second) << "a rematch";
+    }
+    EXPECT_EQ(boards, 3);
+    // One game per played board, its request naming the event's queue and both bots.
+    EXPECT_EQ(std::count_if(d.games.begin(), d.games.end(),
+                            [&](const GameRow& g) { return g.round == round; }),
+              2);
+    // Nothing moves while games are unfinished.
+    absl::StatusOr<TournamentChanges> idle = PlanStep(d, kNow);
+    ASSERT_TRUE(idle.ok());
+    EXPECT_TRUE(idle->empty());
+    PlayAll(d);
+    Step(d);
+  }
+  EXPECT_EQ(d.tournament.state, kTournamentFinished);
+  absl::StatusOr<v1::Standings> standings = StandingsOf(d, 0);
+  ASSERT_TRUE(standings.ok()) << standings.status();
+  double total = 0;
+  for (const v1::StandingRow& row : standings->rows()) total += row.points();
+  EXPECT_EQ(total, 9);  // per round two wins and a bye
+  // The top seed won every game it played.
+  EXPECT_EQ(standings->rows(0).entrant(), 5);
+  EXPECT_EQ(standings->rows(0).points(), 3);
+  v1::CreateMatchRequest request;
+  ASSERT_TRUE(request.ParseFromString(d.games[0].request));
+  EXPECT_EQ(request.queue(), "tournaments/t1");
+  EXPECT_EQ(request.request_id(), GameRequestId("t1", 1, 1, 1));
+  EXPECT_TRUE(request.casual());
+  EXPECT_EQ(request.seats(0).bot().kind(), "random");
+}
+
+TEST(TournamentSwissTest, HalfPointByesWithdrawalsAndOverridesCount) {
+  TournamentData d = Event(Settings(v1::Tournament::SWISS), 6, /*players=*/true);
+  d.entrants[0].bye_rounds = {2};
+  Apply(d, *PlanStart(d, kNow));
+  PlayAll(d);
+  // The operator overrides board 1 as a draw, with the reason in the audit log.
+  absl::StatusOr<TournamentChanges> set = PlanSetResult(d, 1, 1, v1::DRAWN, "operator", "agreed");
+  ASSERT_TRUE(set.ok()) << set.status();
+  ASSERT_EQ(set->audit.size(), 1u);
+  EXPECT_THAT(set->audit[0].detail, HasSubstr("agreed"));
+  Apply(d, *set);
+  EXPECT_EQ(PlanSetResult(d, 2, 1, v1::DRAWN, "operator", "x").status().code(),
+            absl::StatusCode::kFailedPrecondition);
+  EXPECT_EQ(PlanSetResult(d, 1, 9, v1::DRAWN, "operator", "x").status().code(),
+            absl::StatusCode::kNotFound);
+  // Entrant 2 withdraws during round 1: its result stands, it is not paired again.
+  absl::StatusOr<TournamentChanges> withdraw = PlanWithdraw(d, 2, "p2");
+  ASSERT_TRUE(withdraw.ok()) << withdraw.status();
+  EXPECT_EQ(withdraw->withdrawals.at(2), 2);
+  Apply(d, *withdraw);
+  Step(d);
+  ASSERT_EQ(d.tournament.current_round, 2);
+  for (const PairingRow& p : d.pairings) {
+    if (p.round != 2) continue;
+    EXPECT_NE(p.white, 2);
+    EXPECT_NE(p.black, 2);
+    EXPECT_NE(p.white, 1) << "entrant 1 asked for a half-point bye in round 2";
+    EXPECT_NE(p.black, 1);
+  }
+  PlayAll(d);
+  Step(d);
+  absl::StatusOr<v1::Standings> standings = StandingsOf(d, 2);
+  ASSERT_TRUE(standings.ok());
+  for (const v1::StandingRow& row : standings->rows()) {
+    EXPECT_EQ(row.withdrawn(), row.entrant() == 2);
+  }
+  absl::StatusOr<tournament::EventRecord> record = EventRecordOf(d);
+  ASSERT_TRUE(record.ok());
+  const tournament::Entrant& first = record->ByTpn(d.entrants[0].pairing_number);
+  EXPECT_EQ(first.rounds[1].code, tournament::RoundCode::kHalfBye);
+}
+
+TEST(TournamentRoundRobinTest, EveryPairMeetsOnceThenItEnds) {
+  TournamentData d = Event(Settings(v1::Tournament::ROUND_ROBIN), 4);
+  Apply(d, *PlanStart(d, kNow));
+  EXPECT_EQ(d.tournament.rounds, 3);
+  while (d.tournament.state == kTournamentRunning) {
+    PlayAll(d, /*draws=*/true);
+    Step(d);
+  }
+  std::set<std::pair<int, int>> met;
+  for (const PairingRow& p : d.pairings) met.insert(std::minmax(p.white, p.black));
+  EXPECT_EQ(met.size(), 6u);
+  EXPECT_EQ(d.pairings.size(), 6u);
+  absl::StatusOr<v1::Standings> standings = StandingsOf(d, 0);
+  ASSERT_TRUE(standings.ok());
+  for (const v1::StandingRow& row : standings->rows()) EXPECT_EQ(row.points(), 1.5);
+}
+
+TEST(TournamentKnockoutTest, BestOfThreeSeriesAlternateAndTheBracketPlacesEveryone) {
+  v1::Tournament settings = Settings(v1::Tournament::KNOCKOUT);
+  settings.set_best_of(3);
+  TournamentData d = Event(settings, 4);
+  Apply(d, *PlanStart(d, kNow));
+  ASSERT_EQ(d.pairings.size(), 2u);  // the semi-finals: seeds 1-4 and 2-3
+  EXPECT_EQ(d.pairings[0].tie, "W1-1");
+  // Game 1: white (the higher seed) first and winning; game 2 is added with black first.
+  PlayAll(d);
+  Step(d);
+  ASSERT_EQ(d.games.size(), 4u);
+  EXPECT_FALSE(d.games[2].white_first);
+  // Game 2 goes to the lower seed: 1-1, a third game, white first again.
+  for (GameRow& g : d.games) {
+    if (g.game == 2) g.result = Result(2, 0);  // seat 0 is black's this time
+  }
+  Step(d);
+  ASSERT_EQ(d.games.size(), 6u);
+  EXPECT_TRUE(d.games.back().white_first);
+  EXPECT_EQ(d.tournament.current_round, 1);
+  PlayAll(d);
+  Step(d);
+  ASSERT_EQ(d.tournament.current_round, 2);  // the final
+  const v1::Round semi = RoundOf(d, 1, std::nullopt);
+  EXPECT_EQ(semi.state(), v1::Round::FINISHED);
+  EXPECT_EQ(semi.pairings(0).white_wins(), 2);
+  EXPECT_EQ(semi.pairings(0).black_wins(), 1);
+  // A knockout tie has a winner: the operator cannot draw it.
+  EXPECT_EQ(PlanSetResult(d, 2, 1, v1::DRAWN, "operator", "x").status().code(),
+            absl::StatusCode::kInvalidArgument);
+  PlayAll(d);
+  Step(d);
+  PlayAll(d);
+  Step(d);
+  EXPECT_EQ(d.tournament.state, kTournamentFinished);
+  EXPECT_EQ(d.tournament.rounds, 2);
+  absl::StatusOr<v1::Standings> standings = StandingsOf(d, 0);
+  ASSERT_TRUE(standings.ok()) << standings.status();
+  ASSERT_EQ(standings->rows_size(), 4);
+  EXPECT_EQ(standings->rows(0).rank(), 1);
+  EXPECT_EQ(standings->rows(0).pairing_number(), 1);
+  EXPECT_EQ(standings->rows(1).rank(), 2);
+  EXPECT_EQ(standings->rows(2).rank(), 3);
+  EXPECT_EQ(standings->rows(3).rank(), 3);
+  // Finished: nothing changes any more.
+  EXPECT_EQ(PlanSetResult(d, 2, 1, v1::WHITE_WON, "operator", "x").status().code(),
+            absl::StatusCode::kFailedPrecondition);
+}
+
+TEST(TournamentRoundsTest, ManualRoundsWaitForTheOperator) {
+  v1::Tournament settings = Settings(v1::Tournament::SWISS);
+  settings.set_manual_rounds(true);
+  TournamentData d = Event(settings, 4);
+  Apply(d, *PlanStart(d, kNow));
+  EXPECT_EQ(PlanAdvance(d, kNow).status().code(), absl::StatusCode::kFailedPrecondition);
+  PlayAll(d);
+  Step(d);
+  EXPECT_EQ(d.tournament.current_round, 1);  // done, but waiting
+  absl::StatusOr<TournamentChanges> advance = PlanAdvance(d, kNow);
+  ASSERT_TRUE(advance.ok()) << advance.status();
+  Apply(d, *advance);
+  EXPECT_EQ(d.tournament.current_round, 2);
+}
+
+TEST(TournamentRoundTest, SeatTokensGoOnlyToTheirOwnPlayer) {
+  TournamentData d = Event(Settings(v1::Tournament::SWISS), 2, /*players=*/true);
+  Apply(d, *PlanStart(d, kNow));
+  ASSERT_EQ(d.games.size(), 1u);
+  d.games[0].match_name = "matches/m1";
+  d.games[0].seat_tokens = {"token-seat-0", "token-seat-1"};
+  v1::CreateMatchRequest request;
+  ASSERT_TRUE(request.ParseFromString(d.games[0].request));
+  const std::string seat0 = request.seats(0).player().player_id();
+  const v1::Round mine = RoundOf(d, 1, seat0);
+  ASSERT_EQ(mine.pairings(0).games(0).seat_tokens_size(), 1);
+  EXPECT_EQ(mine.pairings(0).games(0).seat_tokens(0).token(), "token-seat-0");
+  EXPECT_EQ(RoundOf(d, 1, std::nullopt).pairings(0).games(0).seat_tokens_size(), 0);
+  EXPECT_EQ(RoundOf(d, 1, "someone-else").pairings(0).games(0).seat_tokens_size(), 0);
+}
+
+}  // namespace
+}  // namespace boneyard::matchmaking

@@ -1,0 +1,215 @@
+// Tournaments with real processes: boneyard-matchmaking directing, boneyard-execution playing
+// the matches (built-in bots) and delivering each result back through its outbox. A Swiss of
+// Muggins runs to the end across two kills -9 of matchmaking — one with round 1's games stored
+// while execution was out of reach, one in the middle of round 2: every round paired
+// once, every game created once on execution and its result counted once, the stored pairings
+// the Dutch system's own for the stored results (re-paired from the exported TRF), and a
+// watcher started after the restart sees the rounds and the final standings.
+#include <grpcpp/grpcpp.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <csignal>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "boneyard/v1/execution.grpc.pb.h"
+#include "boneyard/v1/tournament.grpc.pb.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "services/common/bearer.h"
+#include "services/common/pg_pool.h"
+#include "services/matchmaking/tournament/dutch.h"
+#include "services/matchmaking/tournament/trf.h"
+#include "tests/services/service_process.h"
+
+namespace boneyard::matchmaking {
+namespace {
+
+std::unique_ptr<grpc::ClientContext> Context(const std::string& token = "", int seconds = 30) {
+  auto context = std::make_unique<grpc::ClientContext>();
+  context->set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(seconds));
+  context->set_wait_for_ready(true);
+  AddBearerToken(*context, token);
+  return context;
+}
+
+int64_t Count(PgPool& pool, const std::string& sql) {
+  absl::StatusOr<int64_t> n =
+      pool.Run([&](pqxx::work& tx) { return tx.exec1(sql)[0].as<int64_t>(); });
+  EXPECT_TRUE(n.ok()) << n.status();
+  return n.ok() ? *n : -1;
+}
+
+TEST(TournamentProcessTest, ASwissRunsToTheEndAcrossAKillWithNothingPairedOrCountedTwice) {
+  constexpr int kEntrants = 7;
+  constexpr int kRounds = 4;
+  absl::StatusOr<std::unique_ptr<testing::TestDatabase>> db = testing::TestDatabase::Create();
+  ASSERT_TRUE(db.ok()) << db.status();
+  absl::StatusOr<int> matchmaking_port = testing::PickFreePort();
+  ASSERT_TRUE(matchmaking_port.ok());
+  char dir_template[] = "/tmp/boneyard-tournament.XXXXXX";
+  ASSERT_NE(mkdtemp(dir_template), nullptr);
+  const std::string results_token_file = absl::StrCat(dir_template, "/results_token");
+  {
+    std::ofstream out(results_token_file);
+    out << "results-token-for-the-tournament-test";
+  }
+  // Execution first, told where matchmaking will listen; its results reach matchmaking once
+  // it is up (the outbox retries).
+  absl::StatusOr<testing::ServiceOnNewDatabase> execution = testing::StartOnNewDatabase(
+      BONEYARD_EXECUTION_BINARY,
+      {absl::StrCat("--matchmaking_target=127.0.0.1:", *matchmaking_port),
+       "--results_token_file=" + results_token_file});
+  ASSERT_TRUE(execution.ok()) << execution.status();
+  absl::StatusOr<int> dead_port = testing::PickFreePort();
+  ASSERT_TRUE(dead_port.ok());
+  auto start_matchmaking = [&](const std::string& execution_target) {
+    return testing::ServiceProcess::Start(
+        BONEYARD_MATCHMAKING_BINARY,
+        {"--database_url=" + (*db)->url(), "--log_level=info",
+         "--execution_target=" + execution_target,
+         "--execution_token_file=" + execution->service->operator_token_file(),
+         "--results_token_file=" + results_token_file, "--pass_interval=100ms"},
+        testing::ServiceProcess::kDefaultReadyTimeout, *matchmaking_port);
+  };
+  // First with execution out of reach: round 1 is paired and its games stored, not created.
+  absl::StatusOr<std::unique_ptr<testing::ServiceProcess>> matchmaking =
+      start_matchmaking(absl::StrCat("127.0.0.1:", *dead_port));
+  ASSERT_TRUE(matchmaking.ok()) << matchmaking.status();
+  auto stub = v1::TournamentService::NewStub(
+      grpc::CreateChannel((*matchmaking)->target(), grpc::InsecureChannelCredentials()));
+  const std::string operator_token = (*matchmaking)->operator_token();
+
+  v1::CreateTournamentRequest create;
+  create.set_tournament_id("swiss");
+  v1::Tournament& settings = *create.mutable_tournament();
+  settings.set_display_name("Muggins Swiss");
+  settings.set_game("muggins");
+  settings.set_format(v1::Tournament::SWISS);
+  settings.set_rounds(kRounds);
+  settings.add_tiebreaks("BH");
+  settings.add_tiebreaks("SB");
+  v1::Tournament tournament;
+  ASSERT_TRUE(stub->CreateTournament(Context(operator_token).get(), create, &tournament).ok());
+  for (int i = 0; i < kEntrants; ++i) {
+    v1::RegisterPlayerRequest request;
+    request.set_tournament("tournaments/swiss");
+    request.mutable_bot()->set_kind(i % 2 == 0 ? "random" : "greedy");
+    v1::Entrant entrant;
+    grpc::Status status = stub->RegisterPlayer(Context(operator_token).get(), request, &entrant);
+    ASSERT_TRUE(status.ok()) << status.error_message();
+  }
+  v1::StartTournamentRequest start;
+  start.set_name("tournaments/swiss");
+  ASSERT_TRUE(stub->StartTournament(Context(operator_token).get(), start, &tournament).ok());
+  absl::StatusOr<std::unique_ptr<PgPool>> pool = PgPool::Connect((*db)->url(), 1);
+  ASSERT_TRUE(pool.ok()) << pool.status();
+  EXPECT_EQ(Count(**pool, "SELECT count(*) FROM matchmaking.tournament_games"), 3);
+  absl::SleepFor(absl::Milliseconds(300));  // a few passes try execution and fail
+  EXPECT_EQ(Count(**pool,
+                  "SELECT count(*) FROM matchmaking.tournament_games WHERE "
+                  "match_name IS NOT NULL"),
+            0);
+  ASSERT_TRUE((*matchmaking)->Kill(SIGKILL).ok());
+
+  // Then with execution: the stored games are created (once), and the event goes on. Kill -9
+  // again once round 2 is paired and some of its games are created: mid-round.
+  matchmaking = start_matchmaking(execution->service->target());
+  ASSERT_TRUE(matchmaking.ok()) << matchmaking.status();
+  testing::ServiceProcess& mm = **matchmaking;
+  const absl::Time kill_deadline = absl::Now() + absl::Seconds(60);
+  while (absl::Now() < kill_deadline &&
+         Count(**pool,
+               "SELECT count(*) FROM matchmaking.tournament_games WHERE round = 2 AND "
+               "match_name IS NOT NULL") == 0) {
+    absl::SleepFor(absl::Milliseconds(20));
+  }
+  ASSERT_GT(Count(**pool, "SELECT count(*) FROM matchmaking.tournament_rounds"), 1) << mm.log();
+  ASSERT_TRUE(mm.Kill(SIGKILL).ok());
+  ASSERT_TRUE(mm.Restart().ok()) << mm.log();
+
+  // A watcher after the restart: updates until the event finishes.
+  v1::WatchTournamentRequest watch;
+  watch.set_tournament("tournaments/swiss");
+  auto watch_context = Context("", 120);
+  std::unique_ptr<grpc::ClientReader<v1::TournamentUpdate>> reader =
+      stub->WatchTournament(watch_context.get(), watch);
+  v1::TournamentUpdate update;
+  std::vector<v1::TournamentUpdate::Kind> kinds;
+  v1::TournamentUpdate last;
+  while (reader->Read(&update)) {
+    kinds.push_back(update.kind());
+    last = update;
+  }
+  grpc::Status watched = reader->Finish();
+  ASSERT_TRUE(watched.ok()) << watched.error_message() << "\n" << mm.log();
+  ASSERT_FALSE(kinds.empty());
+  EXPECT_EQ(kinds.front(), v1::TournamentUpdate::SNAPSHOT);
+  EXPECT_EQ(kinds.back(), v1::TournamentUpdate::FINISHED);
+  EXPECT_EQ(last.tournament().state(), v1::Tournament::FINISHED);
+  EXPECT_EQ(last.tournament().current_round(), kRounds);
+  ASSERT_EQ(last.standings().rows_size(), kEntrants);
+  double points = 0;
+  for (const v1::StandingRow& row : last.standings().rows()) points += row.points();
+  // Each round: three games worth one point between their players, and a bye worth one.
+  EXPECT_DOUBLE_EQ(points, kRounds * 4.0);
+
+  // Exactly once: a round each, three boards and a bye each, a game per board, each created
+  // once on execution and each result in.
+  EXPECT_EQ(Count(**pool, "SELECT count(*) FROM matchmaking.tournament_rounds"), kRounds);
+  EXPECT_EQ(Count(**pool, "SELECT count(*) FROM matchmaking.tournament_pairings"), kRounds * 4);
+  EXPECT_EQ(Count(**pool, "SELECT count(*) FROM matchmaking.tournament_games"), kRounds * 3);
+  EXPECT_EQ(Count(**pool,
+                  "SELECT count(*) FROM matchmaking.tournament_games WHERE result IS "
+                  "NOT NULL AND match_name IS NOT NULL"),
+            kRounds * 3);
+  auto execution_stub = v1::ExecutionService::NewStub(
+      grpc::CreateChannel(execution->service->target(), grpc::InsecureChannelCredentials()));
+  v1::ListMatchesRequest list;
+  list.set_page_size(100);
+  v1::ListMatchesResponse matches;
+  ASSERT_TRUE(execution_stub
+                  ->ListMatches(Context(execution->service->operator_token()).get(), list, &matches)
+                  .ok());
+  EXPECT_EQ(matches.matches_size(), kRounds * 3) << "a game created twice";
+  std::set<std::string> names;
+  for (const v1::Match& m : matches.matches()) {
+    names.insert(m.name());
+    EXPECT_EQ(m.queue(), "tournaments/swiss");
+  }
+  EXPECT_EQ(names.size(), static_cast<size_t>(kRounds * 3));
+
+  // Reproducible: each stored round is what the Dutch system pairs from the rounds before it.
+  v1::ExportTrfRequest export_request;
+  export_request.set_tournament("tournaments/swiss");
+  v1::ExportTrfResponse trf;
+  ASSERT_TRUE(stub->ExportTrf(Context().get(), export_request, &trf).ok());
+  absl::StatusOr<tournament::EventRecord> record = tournament::ParseTrf(trf.trf());
+  ASSERT_TRUE(record.ok()) << record.status();
+  for (int round = 1; round <= kRounds; ++round) {
+    tournament::EventRecord before = *record;
+    for (tournament::Entrant& e : before.entrants) e.rounds.resize(round - 1);
+    absl::StatusOr<std::vector<tournament::Board>> boards =
+        tournament::PairDutchRound(before, round);
+    ASSERT_TRUE(boards.ok()) << boards.status();
+    for (const tournament::Board& b : *boards) {
+      const tournament::RoundEntry& entry = record->ByTpn(b.white).rounds[round - 1];
+      EXPECT_EQ(entry.opponent, b.black) << "round " << round << " TPN " << b.white;
+      if (b.black != 0) {
+        EXPECT_EQ(entry.colour, tournament::Colour::kWhite);
+      }
+    }
+  }
+  ASSERT_TRUE(mm.Stop().ok()) << mm.log();
+  std::filesystem::remove_all(dir_template);
+}
+
+}  // namespace
+}  // namespace boneyard::matchmaking

@@ -1,0 +1,461 @@
+// The TournamentService's RPCs on loopback over the real store (the test PostgreSQL), without a
+// director (tournament_process_test.cc runs events to the end with real processes): who may do
+// what, registration, the start, overrides, the TRF export, and the hostile-input suite — every
+// bad request refused with a status naming the field, and the event exactly as before.
+#include "services/matchmaking/tournament_service.h"
+
+#include <grpcpp/grpcpp.h>
+
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "boneyard/v1/tournament.grpc.pb.h"
+#include "services/common/engine_proto.h"
+#include "services/matchmaking/execution_creator.h"
+#include "services/matchmaking/tournament/trf.h"
+#include "services/matchmaking/tournament_director.h"
+#include "services/matchmaking/tournament_logic.h"
+#include "tests/services/matchmaking/matchmaking_test_fixture.h"
+#include "tests/services/service_process.h"
+
+namespace boneyard::matchmaking {
+namespace {
+
+using ::testing::HasSubstr;
+
+class TournamentServiceTest : public MatchmakingTest {
+ protected:
+  void SetUp() override {
+    MatchmakingTest::SetUp();
+    tournament_store_ =
+        std::make_unique<PgTournamentStore>(store_->pool(), store_->quoted_schema());
+    tournament_logic_ = std::make_unique<TournamentLogic>(
+        *store_, *tournament_store_, TournamentOptions{.operator_token = kOperatorToken});
+    tournament_service_ = std::make_unique<TournamentServiceImpl>(*tournament_logic_);
+    absl::StatusOr<std::unique_ptr<GrpcServer>> server = GrpcServer::Start(
+        {.listen_address = "127.0.0.1:0", .services = {tournament_service_.get()}});
+    ASSERT_TRUE(server.ok()) << server.status();
+    tournament_server_ = *std::move(server);
+    t_ = v1::TournamentService::NewStub(
+        grpc::CreateChannel(absl::StrCat("127.0.0.1:", tournament_server_->port()),
+                            grpc::InsecureChannelCredentials()));
+  }
+  void TearDown() override {
+    tournament_service_->Stop();
+    tournament_server_->Shutdown(absl::Seconds(5));
+    MatchmakingTest::TearDown();
+  }
+
+  grpc::Status Create(const v1::Tournament& t, v1::Tournament* out, const std::string& id = "cup",
+                      std::optional<std::string> token = kOperatorToken) {
+    v1::CreateTournamentRequest request;
+    request.set_tournament_id(id);
+    *request.mutable_tournament() = t;
+    return t_->CreateTournament(Context(token).get(), request, out);
+  }
+  grpc::Status Register(std::optional<std::string> token, const std::string& player,
+                        v1::Entrant* out, const std::string& tournament = "tournaments/cup") {
+    v1::RegisterPlayerRequest request;
+    request.set_tournament(tournament);
+    request.set_player_id(player);
+    return t_->RegisterPlayer(Context(token).get(), request, out);
+  }
+  grpc::Status Start(v1::Tournament* out, std::optional<std::string> token = kOperatorToken) {
+    v1::StartTournamentRequest request;
+    request.set_name("tournaments/cup");
+    return t_->StartTournament(Context(token).get(), request, out);
+  }
+  // Every stored row of the event, as text: what a refused request must leave alone.
+  std::string EventSnapshot() {
+    absl::StatusOr<std::string> rows = pool_->Run([&](pqxx::work& tx) {
+      std::string out;
+      for (const char* table : {"tournaments", "tournament_entrants", "tournament_rounds",
+                                "tournament_pairings", "tournament_games"}) {
+        for (const pqxx::row& row : tx.exec(absl::StrCat("SELECT * FROM ", tx.quote_name(schema_),
+                                                         ".", table, " ORDER BY 1, 2"))) {
+          for (const pqxx::field& field : row) absl::StrAppend(&out, field.c_str(), "|");
+          out += "\n";
+        }
+      }
+      return out;
+    });
+    EXPECT_TRUE(rows.ok()) << rows.status();
+    return rows.ok() ? *rows : "";
+  }
+
+  static v1::Tournament Swiss() {
+    v1::Tournament t;
+    t.set_display_name("Thursday Swiss");
+    t.set_game("muggins");
+    t.set_format(v1::Tournament::SWISS);
+    t.set_rounds(3);
+    t.add_tiebreaks("BH");
+    return t;
+  }
+
+  std::unique_ptr<PgTournamentStore> tournament_store_;
+  std::unique_ptr<TournamentLogic> tournament_logic_;
+  std::unique_ptr<TournamentServiceImpl> tournament_service_;
+  std::unique_ptr<GrpcServer> tournament_server_;
+  std::unique_ptr<v1::TournamentService::Stub> t_;
+};
+
+TEST_F(TournamentServiceTest, OnlyTheOperatorCreatesAndBadSettingsAreRefusedByField) {
+  const std::vector<std::string> tokens = Players(1);
+  v1::Tournament out;
+  EXPECT_EQ(Create(Swiss(), &out, "cup", std::nullopt).error_code(),
+            grpc::StatusCode::UNAUTHENTICATED);
+  EXPECT_EQ(Create(Swiss(), &out, "cup", "not-a-token").error_code(),
+            grpc::StatusCode::UNAUTHENTICATED);
+  EXPECT_EQ(Create(Swiss(), &out, "cup", tokens[0]).error_code(),
+            grpc::StatusCode::PERMISSION_DENIED);
+  v1::Tournament bad = Swiss();
+  bad.set_rounds(0);
+  ExpectRefused(Create(bad, &out), "tournament.rounds", "no rounds");
+  bad = Swiss();
+  bad.set_display_name(kMegabyte);
+  ExpectRefused(Create(bad, &out), "tournament.display_name", "a megabyte of name");
+  bad = Swiss();
+  bad.set_game("chess");
+  ExpectRefused(Create(bad, &out), "tournament.game", "no such game");
+  bad = Swiss();
+  (*bad.mutable_rules())["no_such_rule"].set_int_value(1);
+  ExpectRefused(Create(bad, &out), "tournament.rules", "an unknown rule");
+  bad = Swiss();
+  bad.add_tiebreaks("coin toss");
+  ExpectRefused(Create(bad, &out), "tournament.tiebreaks", "an unknown tie-break");
+  bad = Swiss();
+  bad.set_format(static_cast<v1::Tournament::Format>(99));
+  ExpectRefused(Create(bad, &out), "tournament.format", "an enum value out of range");
+  ExpectRefused(Create(Swiss(), &out, "bad id!"), "tournament_id", "a malformed id");
+  EXPECT_EQ(EventSnapshot(), "");  // nothing stored by any of them
+
+  ASSERT_TRUE(Create(Swiss(), &out).ok());
+  EXPECT_EQ(out.name(), "tournaments/cup");
+  EXPECT_EQ(out.state(), v1::Tournament::REGISTRATION);
+  EXPECT_EQ(out.team_size(), 1);
+  EXPECT_EQ(Create(Swiss(), &out).error_code(), grpc::StatusCode::ALREADY_EXISTS);
+  v1::GetTournamentRequest get;
+  get.set_name("tournaments/cup");
+  v1::Tournament read;
+  ASSERT_TRUE(t_->GetTournament(Context().get(), get, &read).ok());
+  EXPECT_EQ(read.display_name(), "Thursday Swiss");
+  get.set_name("tournaments/none");
+  EXPECT_EQ(t_->GetTournament(Context().get(), get, &read).error_code(),
+            grpc::StatusCode::NOT_FOUND);
+  get.set_name("cups/cup");
+  ExpectRefused(t_->GetTournament(Context().get(), get, &read), "name", "a wrong collection");
+}
+
+TEST_F(TournamentServiceTest, RegistrationIsThePlayersOwnOnceEachAndClosesAtTheStart) {
+  const std::vector<std::string> tokens = Players(4);
+  v1::Tournament t;
+  ASSERT_TRUE(Create(Swiss(), &t).ok());
+  v1::Entrant e;
+  ASSERT_TRUE(Register(tokens[0], "", &e).ok());
+  EXPECT_EQ(e.number(), 1);
+  EXPECT_EQ(e.display_name(), "Player 0");
+  EXPECT_EQ(e.name(), "tournaments/cup/entrants/1");
+  EXPECT_EQ(Register(tokens[0], "", &e).error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+  EXPECT_EQ(Register(tokens[1], "p2", &e).error_code(), grpc::StatusCode::PERMISSION_DENIED);
+  EXPECT_EQ(Register(std::nullopt, "p2", &e).error_code(), grpc::StatusCode::UNAUTHENTICATED);
+  EXPECT_EQ(Register(tokens[1], "", &e, "tournaments/none").error_code(),
+            grpc::StatusCode::NOT_FOUND);
+  ExpectRefused(Register(tokens[1], "", &e, "tournaments/"), "tournament", "an empty id");
+  v1::RegisterPlayerRequest byes;
+  byes.set_tournament("tournaments/cup");
+  byes.add_bye_rounds(4);
+  ExpectRefused(t_->RegisterPlayer(Context(tokens[1]).get(), byes, &e), "bye_rounds",
+                "a bye after the last round");
+  v1::RegisterPlayerRequest bot;
+  bot.set_tournament("tournaments/cup");
+  bot.mutable_bot()->set_kind("random");
+  EXPECT_EQ(t_->RegisterPlayer(Context(tokens[1]).get(), bot, &e).error_code(),
+            grpc::StatusCode::PERMISSION_DENIED);
+  bot.mutable_bot()->set_kind("no_such_bot");
+  ExpectRefused(t_->RegisterPlayer(Context(kOperatorToken).get(), bot, &e), "bot.kind",
+                "an unknown bot");
+  v1::RegisterTeamRequest team;
+  team.set_tournament("tournaments/cup");
+  team.add_player_ids("p1");
+  team.add_player_ids("p2");
+  ExpectRefused(t_->RegisterTeam(Context(kOperatorToken).get(), team, &e), "tournament",
+                "a team in a single-player event");
+  const std::string before = EventSnapshot();
+  v1::Tournament started;
+  ASSERT_TRUE(Start(&started, tokens[0]).error_code() == grpc::StatusCode::PERMISSION_DENIED);
+  EXPECT_EQ(Start(&started).error_code(), grpc::StatusCode::FAILED_PRECONDITION)
+      << "one entrant is no event";
+  EXPECT_EQ(EventSnapshot(), before);
+
+  ASSERT_TRUE(Register(kOperatorToken, "p1", &e).ok());
+  bot.mutable_bot()->set_kind("random");
+  ASSERT_TRUE(t_->RegisterPlayer(Context(kOperatorToken).get(), bot, &e).ok());
+  EXPECT_EQ(e.display_name(), "random bot #3");
+  ASSERT_TRUE(Start(&started).ok());
+  EXPECT_EQ(started.state(), v1::Tournament::RUNNING);
+  EXPECT_EQ(started.current_round(), 1);
+  EXPECT_EQ(Register(tokens[2], "", &e).error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+  EXPECT_EQ(Start(&started).error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+
+  v1::GetPairingsRequest pairings;
+  pairings.set_round("tournaments/cup/rounds/1");
+  v1::Round round;
+  ASSERT_TRUE(t_->GetPairings(Context().get(), pairings, &round).ok());
+  ASSERT_EQ(round.pairings_size(), 2);  // three entrants: a game and a bye
+  EXPECT_EQ(round.pairings(1).outcome(), v1::BYE);
+  ASSERT_EQ(round.pairings(0).games_size(), 1);
+  EXPECT_EQ(round.pairings(0).games(0).match(), "");  // no director here: not created
+  pairings.set_round("tournaments/cup/rounds/2");
+  EXPECT_EQ(t_->GetPairings(Context().get(), pairings, &round).error_code(),
+            grpc::StatusCode::NOT_FOUND);
+  pairings.set_round("tournaments/cup/rounds/x");
+  ExpectRefused(t_->GetPairings(Context().get(), pairings, &round), "round", "a bad round");
+
+  // A player withdraws only their own entry.
+  v1::WithdrawPlayerRequest withdraw;
+  withdraw.set_entrant("tournaments/cup/entrants/2");
+  EXPECT_EQ(t_->WithdrawPlayer(Context(tokens[0]).get(), withdraw, &e).error_code(),
+            grpc::StatusCode::PERMISSION_DENIED);
+  ASSERT_TRUE(t_->WithdrawPlayer(Context(tokens[1]).get(), withdraw, &e).ok());
+  EXPECT_TRUE(e.withdrawn());
+  EXPECT_EQ(e.withdrawn_round(), 2);
+}
+
+TEST_F(TournamentServiceTest, OverridesAreTheOperatorsNeedAReasonAndAreAudited) {
+  const std::vector<std::string> tokens = Players(2);
+  v1::Tournament t;
+  ASSERT_TRUE(Create(Swiss(), &t).ok());
+  v1::Entrant e;
+  ASSERT_TRUE(Register(tokens[0], "", &e).ok());
+  ASSERT_TRUE(Register(tokens[1], "", &e).ok());
+  v1::ExportTrfRequest export_request;
+  export_request.set_tournament("tournaments/cup");
+  v1::ExportTrfResponse trf;
+  EXPECT_EQ(t_->ExportTrf(Context().get(), export_request, &trf).error_code(),
+            grpc::StatusCode::FAILED_PRECONDITION);
+  ASSERT_TRUE(Start(&t).ok());
+  const std::string before = EventSnapshot();
+  v1::SetResultRequest set;
+  set.set_round("tournaments/cup/rounds/1");
+  set.set_board(1);
+  set.set_outcome(v1::BLACK_FORFEITED);
+  v1::Pairing pairing;
+  EXPECT_EQ(t_->SetResult(Context(tokens[0]).get(), set, &pairing).error_code(),
+            grpc::StatusCode::PERMISSION_DENIED);
+  ExpectRefused(t_->SetResult(Context(kOperatorToken).get(), set, &pairing), "reason", "no reason");
+  set.set_reason("black did not come");
+  set.set_board(0);
+  ExpectRefused(t_->SetResult(Context(kOperatorToken).get(), set, &pairing), "board", "board 0");
+  set.set_board(1);
+  set.set_outcome(v1::BYE);
+  ExpectRefused(t_->SetResult(Context(kOperatorToken).get(), set, &pairing), "outcome", "a bye");
+  set.set_outcome(v1::BLACK_FORFEITED);
+  set.set_round("tournaments/cup/rounds/2");
+  EXPECT_EQ(t_->SetResult(Context(kOperatorToken).get(), set, &pairing).error_code(),
+            grpc::StatusCode::FAILED_PRECONDITION);
+  EXPECT_EQ(EventSnapshot(), before);
+
+  set.set_round("tournaments/cup/rounds/1");
+  ASSERT_TRUE(t_->SetResult(Context(kOperatorToken).get(), set, &pairing).ok());
+  EXPECT_EQ(pairing.outcome(), v1::BLACK_FORFEITED);
+  EXPECT_TRUE(pairing.overridden());
+  absl::StatusOr<std::string> audit = pool_->Run([&](pqxx::work& tx) {
+    return tx
+        .exec1("SELECT string_agg(actor || ':' || action || ':' || detail, ';') FROM " +
+               tx.quote_name(schema_) + ".tournament_audit WHERE action = 'set_result'")[0]
+        .as<std::string>();
+  });
+  ASSERT_TRUE(audit.ok()) << audit.status();
+  EXPECT_THAT(*audit, HasSubstr("operator:set_result:round 1 board 1: BLACK_FORFEITED"));
+  EXPECT_THAT(*audit, HasSubstr("black did not come"));
+
+  v1::GetStandingsRequest standings_request;
+  standings_request.set_tournament("tournaments/cup");
+  v1::Standings standings;
+  ASSERT_TRUE(t_->GetStandings(Context().get(), standings_request, &standings).ok());
+  ASSERT_EQ(standings.rows_size(), 2);
+  EXPECT_EQ(standings.columns(0), "PTS");
+  EXPECT_EQ(standings.columns(1), "BH");
+  EXPECT_EQ(standings.rows(0).points(), 1);
+  ASSERT_TRUE(t_->ExportTrf(Context().get(), export_request, &trf).ok());
+  absl::StatusOr<tournament::EventRecord> record = tournament::ParseTrf(trf.trf());
+  ASSERT_TRUE(record.ok()) << record.status() << "\n" << trf.trf();
+  EXPECT_EQ(record->total_rounds, 3);
+  ASSERT_EQ(record->entrants.size(), 2u);
+  EXPECT_EQ(record->entrants[0].rounds[0].code == tournament::RoundCode::kForfeitWin ||
+                record->entrants[1].rounds[0].code == tournament::RoundCode::kForfeitWin,
+            true);
+}
+
+TEST_F(TournamentServiceTest, ListsPageAndRefuseForeignPageTokens) {
+  v1::Tournament t;
+  for (int i = 0; i < 3; ++i) ASSERT_TRUE(Create(Swiss(), &t, absl::StrCat("cup", i)).ok());
+  v1::ListTournamentsRequest request;
+  request.set_page_size(2);
+  v1::ListTournamentsResponse page;
+  ASSERT_TRUE(t_->ListTournaments(Context().get(), request, &page).ok());
+  ASSERT_EQ(page.tournaments_size(), 2);
+  ASSERT_FALSE(page.next_page_token().empty());
+  request.set_page_token(page.next_page_token());
+  ASSERT_TRUE(t_->ListTournaments(Context().get(), request, &page).ok());
+  ASSERT_EQ(page.tournaments_size(), 1);
+  EXPECT_EQ(page.tournaments(0).name(), "tournaments/cup2");
+  EXPECT_TRUE(page.next_page_token().empty());
+  request.set_page_token("forged");
+  ExpectRefused(t_->ListTournaments(Context().get(), request, &page), "page_token",
+                "a forged page token");
+  request.set_page_token("");
+  request.set_page_size(-1);
+  ExpectRefused(t_->ListTournaments(Context().get(), request, &page), "page_size",
+                "a negative page size");
+  v1::ListEntrantsRequest entrants;
+  entrants.set_tournament("tournaments/cup0");
+  entrants.set_page_token(page.next_page_token() + "x");
+  v1::ListEntrantsResponse none;
+  ExpectRefused(t_->ListEntrants(Context().get(), entrants, &none), "page_token",
+                "a page token that is no token");
+}
+
+// Execution creates the match but its answer never arrives (a lost response, a crash before
+// the record): the next pass sends the same stored request again and gets the same match.
+class LostAnswerCreator : public MatchCreator {
+ public:
+  explicit LostAnswerCreator(MatchCreator& real) : real_(real) {}
+  absl::StatusOr<CreatedMatch> CreateMatch(const v1::CreateMatchRequest& request) override {
+    absl::StatusOr<CreatedMatch> created = real_.CreateMatch(request);
+    if (created.ok() && answered_.insert(request.request_id()).second) {
+      return absl::UnavailableError("the answer was lost");
+    }
+    return created;
+  }
+  std::string target() const override { return real_.target(); }
+
+ private:
+  MatchCreator& real_;
+  std::set<std::string> answered_;
+};
+
+TEST_F(TournamentServiceTest, AGameIsCreatedOnceAndItsResultCountedOnce) {
+  absl::StatusOr<testing::ServiceOnNewDatabase> execution =
+      testing::StartOnNewDatabase(BONEYARD_EXECUTION_BINARY);
+  ASSERT_TRUE(execution.ok()) << execution.status();
+  ExecutionCreator real(execution->service->target(), execution->service->operator_token());
+  LostAnswerCreator lossy(real);
+  TournamentDirector director(*tournament_store_, lossy);
+
+  const std::vector<std::string> tokens = Players(2);
+  v1::Tournament t;
+  ASSERT_TRUE(Create(Swiss(), &t).ok());
+  v1::Entrant e;
+  ASSERT_TRUE(Register(tokens[0], "", &e).ok());
+  ASSERT_TRUE(Register(tokens[1], "", &e).ok());
+  ASSERT_TRUE(Start(&t).ok());
+  absl::StatusOr<DirectorReport> first = director.RunPass(absl::Now());
+  ASSERT_TRUE(first.ok()) << first.status();
+  EXPECT_EQ(first->created, 0);
+  EXPECT_EQ(first->retry, 1);
+  absl::StatusOr<DirectorReport> second = director.RunPass(absl::Now());
+  ASSERT_TRUE(second.ok()) << second.status();
+  EXPECT_EQ(second->created, 1);
+  auto execution_stub = v1::ExecutionService::NewStub(
+      grpc::CreateChannel(execution->service->target(), grpc::InsecureChannelCredentials()));
+  v1::ListMatchesResponse matches;
+  ASSERT_TRUE(execution_stub
+                  ->ListMatches(Context(execution->service->operator_token()).get(),
+                                v1::ListMatchesRequest(), &matches)
+                  .ok());
+  ASSERT_EQ(matches.matches_size(), 1) << "the resend created a second match";
+
+  // Each player sees their own seat token, nobody else's.
+  v1::GetPairingsRequest pairings;
+  pairings.set_round("tournaments/cup/rounds/1");
+  v1::Round round;
+  ASSERT_TRUE(t_->GetPairings(Context(tokens[0]).get(), pairings, &round).ok());
+  ASSERT_EQ(round.pairings(0).games(0).seat_tokens_size(), 1);
+  const std::string token0 = round.pairings(0).games(0).seat_tokens(0).token();
+  ASSERT_TRUE(t_->GetPairings(Context(tokens[1]).get(), pairings, &round).ok());
+  ASSERT_EQ(round.pairings(0).games(0).seat_tokens_size(), 1);
+  EXPECT_NE(round.pairings(0).games(0).seat_tokens(0).token(), token0);
+  ASSERT_TRUE(t_->GetPairings(Context().get(), pairings, &round).ok());
+  EXPECT_EQ(round.pairings(0).games(0).seat_tokens_size(), 0);
+  ASSERT_TRUE(t_->GetPairings(Context(kOperatorToken).get(), pairings, &round).ok());
+  EXPECT_EQ(round.pairings(0).games(0).seat_tokens_size(), 0);
+
+  // The result, as execution's outbox delivers it: twice (at least once), then a forgery.
+  MatchmakingLogic results(
+      *store_,
+      MatchmakingOptions{.operator_token = kOperatorToken,
+                         .results_token = kResultsToken,
+                         .tournament_results = [&](const std::string& match,
+                                                   const std::string& result, absl::Time end) {
+                           return tournament_logic_->RecordGameResult(match, result, end);
+                         }});
+  v1::RecordMatchResultRequest delivered;
+  v1::Match& match = *delivered.mutable_match();
+  match.set_name(round.pairings(0).games(0).match());
+  match.set_state(v1::Match::FINISHED);
+  *match.mutable_end_time() = ToTimestamp(absl::Now());
+  v1::MatchResult& result = *match.mutable_result();
+  result.add_scores(61);
+  result.add_scores(20);
+  result.add_ranks(1);
+  result.add_ranks(2);
+  result.add_winners(0);
+  absl::StatusOr<v1::RecordMatchResultResponse> once =
+      results.RecordMatchResult(kResultsToken, delivered);
+  ASSERT_TRUE(once.ok()) << once.status();
+  EXPECT_FALSE(once->already_recorded());
+  const std::string after_once = EventSnapshot();
+  absl::StatusOr<v1::RecordMatchResultResponse> twice =
+      results.RecordMatchResult(kResultsToken, delivered);
+  ASSERT_TRUE(twice.ok()) << twice.status();
+  EXPECT_TRUE(twice->already_recorded());
+  result.set_ranks(0, 2);
+  result.set_ranks(1, 1);
+  EXPECT_EQ(results.RecordMatchResult(kResultsToken, delivered).status().code(),
+            absl::StatusCode::kAlreadyExists);
+  EXPECT_EQ(results.RecordMatchResult(tokens[0], delivered).status().code(),
+            absl::StatusCode::kPermissionDenied);
+  EXPECT_EQ(EventSnapshot(), after_once);
+  match.set_name("matches/not-a-tournament-game");
+  EXPECT_EQ(results.RecordMatchResult(kResultsToken, delivered).status().code(),
+            absl::StatusCode::kNotFound);
+
+  // The director decides what comes next, once however often it runs: the two have met, so
+  // no round 2 exists and the event ends, with the reason in the audit log.
+  ASSERT_TRUE(director.RunPass(absl::Now()).ok());
+  ASSERT_TRUE(director.RunPass(absl::Now()).ok());
+  v1::GetStandingsRequest standings_request;
+  standings_request.set_tournament("tournaments/cup");
+  v1::Standings standings;
+  ASSERT_TRUE(t_->GetStandings(Context().get(), standings_request, &standings).ok());
+  EXPECT_EQ(standings.rows(0).points(), 1);
+  EXPECT_EQ(standings.rows(1).points(), 0);
+  v1::ListRoundsRequest rounds_request;
+  rounds_request.set_tournament("tournaments/cup");
+  v1::ListRoundsResponse rounds;
+  ASSERT_TRUE(t_->ListRounds(Context().get(), rounds_request, &rounds).ok());
+  ASSERT_EQ(rounds.rounds_size(), 1);
+  EXPECT_EQ(rounds.rounds(0).state(), v1::Round::FINISHED);
+  EXPECT_EQ(rounds.rounds(0).pairings(0).outcome(), v1::WHITE_WON);
+  v1::GetTournamentRequest get;
+  get.set_name("tournaments/cup");
+  ASSERT_TRUE(t_->GetTournament(Context().get(), get, &t).ok());
+  EXPECT_EQ(t.state(), v1::Tournament::FINISHED);
+  EXPECT_EQ(t.current_round(), 1);
+  absl::StatusOr<int64_t> early = pool_->Run([&](pqxx::work& tx) {
+    return tx
+        .exec1("SELECT count(*) FROM " + tx.quote_name(schema_) +
+               ".tournament_audit WHERE action = 'finish_early'")[0]
+        .as<int64_t>();
+  });
+  ASSERT_TRUE(early.ok()) << early.status();
+  EXPECT_EQ(*early, 1);
+}
+
+}  // namespace
+}  // namespace boneyard::matchmaking
