@@ -7,7 +7,9 @@
 # service, wait until ratings has recorded every finished match, print each game's leaderboard;
 # then matchmaking: create a Forty-Two, an Eighty-Four and a Mexican Train queue, register
 # players and two parties, queue them all (remote bots play the seats they are given), print the
-# teams formed with each side's predicted chance and the results; print the address of the web
+# teams formed with each side's predicted chance and the results; run three tournaments of
+# built-in bots (a Muggins Swiss, a round robin of Forty-Two teams, a Forty-Two knockout of
+# best-of-3 series) and print their final standings; print the address of the web
 # dashboard that shows all of it (matches, replays, leaderboards, queues); and stop everything,
 # or, with --keep, keep the system up for a look in the browser until Ctrl-C.
 # Usage: deploy/local/demo.sh [--keep]        (from any directory)
@@ -273,6 +275,43 @@ for p in gus jon sam; do
   done
   echo "$p: $history"
 done
+
+# Tournaments (issue 21): three events of built-in bots at once, run by matchmaking's director
+# round after round through execution, each result back from execution's outbox.
+echo
+echo "==== tournaments: a Muggins Swiss, a round robin of Forty-Two teams, a Forty-Two knockout"
+"$boneyard" tournament create --id muggins-swiss --name "Muggins Swiss" --game muggins \
+  --format swiss --rounds 3 --tiebreaks BH/C1,BH,SB
+"$boneyard" tournament create --id forty-two-league --name "Forty-Two round robin" \
+  --game forty_two --team-size 2 --format round-robin --tiebreaks SB,WIN
+"$boneyard" tournament create --id forty-two-cup --name "Forty-Two Cup, best of 3" \
+  --game forty_two --team-size 2 --format knockout --best-of 3
+for i in 1 2 3 4 5 6 7 8; do
+  "$boneyard" tournament register muggins-swiss --bot "$( ((i % 2)) && echo greedy || echo random)" \
+    >/dev/null
+done
+for event in forty-two-league forty-two-cup; do
+  for i in 1 2 3 4; do
+    "$boneyard" tournament register-team "$event" --bot "$( ((i % 2)) && echo heuristic || echo random)" \
+      >/dev/null
+  done
+done
+for event in muggins-swiss forty-two-league forty-two-cup; do "$boneyard" tournament start "$event"; done
+for event in muggins-swiss forty-two-league forty-two-cup; do
+  for ((try = 0; try < 600; try++)); do
+    [[ $("$boneyard" tournament show "$event" --json | jq -r .state) == FINISHED ]] && break
+    sleep 0.5
+  done
+  echo
+  echo "==== boneyard tournament standings $event"
+  "$boneyard" tournament standings "$event"
+done
+echo
+echo "==== boneyard tournament pairings forty-two-cup 2 (the final)"
+"$boneyard" tournament pairings forty-two-cup 2
+echo
+echo "==== boneyard tournament export muggins-swiss | boneyard tournament check -"
+"$boneyard" tournament export muggins-swiss | "$boneyard" tournament check -
 echo
 echo "==== the web dashboard"
 echo "http://$BONEYARD_WEB_LISTEN/ (sign in as operator with the token in $service_var/operator_token)"

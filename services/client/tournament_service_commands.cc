@@ -145,7 +145,9 @@ std::string FormatText(const Tournament& t) {
 std::string TournamentLine(const Tournament& t) {
   std::string state = Tournament::State_Name(t.state());
   if (t.state() == Tournament::RUNNING) {
-    absl::StrAppend(&state, " round ", t.current_round(), " of ", t.rounds());
+    // A knockout's rounds are known only once its bracket is decided.
+    absl::StrAppend(&state, " round ", t.current_round());
+    if (t.rounds() > 0) absl::StrAppend(&state, " of ", t.rounds());
   }
   return absl::StrCat(t.name(), "  ", t.game(), "  ", FormatText(t), "  ", state, "  ",
                       t.entrant_count(), t.entrant_count() == 1 ? " entrant  " : " entrants  ",

@@ -15,6 +15,8 @@
 #include "boneyard/v1/execution.grpc.pb.h"
 #include "boneyard/v1/matchmaking.grpc.pb.h"
 #include "boneyard/v1/ratings.grpc.pb.h"
+#include "boneyard/v1/tournament.grpc.pb.h"
+#include "services/client/channel.h"
 
 namespace boneyard::web {
 
@@ -71,6 +73,23 @@ class Backends {
   // "matchmaking", "ratings"); false for one not configured.
   bool Serving(const std::string& service);
 
+  // A TournamentService call (served by matchmaking) with `token` ("": none), e.g.
+  //   Tournament(token, &v1::TournamentService::Stub::GetTournament, request);
+  template <typename Request, typename Response>
+  absl::StatusOr<Response> Tournament(const std::string& token,
+                                      grpc::Status (v1::TournamentService::Stub::*method)(
+                                          grpc::ClientContext*, const Request&, Response*),
+                                      const Request& request) {
+    if (!tournaments_) {
+      return absl::UnavailableError("the web service has no matchmaking service");
+    }
+    std::shared_ptr<grpc::ClientContext> context = Context(token);
+    Response response;
+    const grpc::Status status = ((*tournaments_).*method)(context.get(), request, &response);
+    if (!status.ok()) return client::FromGrpc(status);
+    return response;
+  }
+
  private:
   const BackendTargets targets_;
   std::shared_ptr<grpc::Channel> execution_channel_;
@@ -79,6 +98,7 @@ class Backends {
   std::unique_ptr<v1::ExecutionService::Stub> execution_;
   std::unique_ptr<v1::MatchmakingService::Stub> matchmaking_;
   std::unique_ptr<v1::RatingsService::Stub> ratings_;
+  std::unique_ptr<v1::TournamentService::Stub> tournaments_;
 };
 
 }  // namespace boneyard::web

@@ -9,6 +9,9 @@
 #include <string>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "nlohmann/json.hpp"
 #include "services/web/http_message.h"
 
 namespace boneyard::web {
@@ -26,6 +29,24 @@ HttpResponse ErrorResponse(const absl::Status& status);
 
 // A 200 (or `status`) response with a JSON body.
 HttpResponse JsonResponse(std::string body, int status = 200);
+
+// The longest resource id the services issue.
+inline constexpr std::size_t kMaxIdBytes = 64;
+
+// A resource id taken from a path: what the services issue (letters, digits, '-', '_');
+// INVALID_ARGUMENT naming `field` otherwise.
+absl::StatusOr<std::string> PathId(absl::string_view field, const std::string& id);
+
+// The request's JSON object body. A browser's cross-site form cannot send application/json,
+// so requiring it is part of the CSRF defence for the requests that have no session yet.
+absl::StatusOr<nlohmann::json> JsonBody(const HttpRequest& request);
+
+// A string field of a JSON body: `required` ones must be present and non-empty.
+absl::StatusOr<std::string> StringField(const nlohmann::json& body, const char* field,
+                                        std::size_t max, bool required = true);
+
+// The body as a 200 JSON response, or the error's response.
+HttpResponse Answer(const absl::StatusOr<std::string>& body);
 
 }  // namespace boneyard::web
 

@@ -27,64 +27,11 @@ constexpr char kCookie[] = "boneyard_session";
 constexpr std::size_t kMaxTokenBytes = 256;
 constexpr std::size_t kMaxReasonBytes = 1024;
 constexpr std::size_t kMaxActionBytes = 64;
-constexpr std::size_t kMaxIdBytes = 64;
-
-// A resource id taken from a path: what the services issue (letters, digits,
-// '-', '_').
-absl::StatusOr<std::string> PathId(absl::string_view field, const std::string& id) {
-  const bool ok =
-      !id.empty() && id.size() <= kMaxIdBytes && std::all_of(id.begin(), id.end(), [](char c) {
-        return absl::ascii_isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_';
-      });
-  if (!ok) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(field, ": not an id (1-64 letters, digits, '-' or '_')"));
-  }
-  return id;
-}
-
-// The request's JSON object body. A browser's cross-site form cannot send
-// application/json, so requiring it is part of the CSRF defence for the
-// requests that have no session yet.
-absl::StatusOr<json> JsonBody(const HttpRequest& request) {
-  if (!absl::StartsWith(absl::AsciiStrToLower(request.content_type), "application/json")) {
-    return absl::InvalidArgumentError("Content-Type: must be application/json");
-  }
-  json body = json::parse(request.body, nullptr, /*allow_exceptions=*/false);
-  if (body.is_discarded() || !body.is_object()) {
-    return absl::InvalidArgumentError("body: not a JSON object");
-  }
-  return body;
-}
-
-// A string field of a JSON body: `required` ones must be present and non-empty.
-absl::StatusOr<std::string> StringField(const json& body, const char* field, std::size_t max,
-                                        bool required = true) {
-  auto it = body.find(field);
-  if (it == body.end() || it->is_null()) {
-    if (required) return absl::InvalidArgumentError(absl::StrCat(field, ": required"));
-    return std::string();
-  }
-  if (!it->is_string()) return absl::InvalidArgumentError(absl::StrCat(field, ": not a string"));
-  std::string value = it->get<std::string>();
-  if (required && value.empty()) {
-    return absl::InvalidArgumentError(absl::StrCat(field, ": required"));
-  }
-  if (value.size() > max) {
-    return absl::InvalidArgumentError(absl::StrCat(field, ": longer than ", max, " bytes"));
-  }
-  return value;
-}
 
 std::string Outcome(const absl::Status& status) {
   return status.ok()
              ? "OK"
              : absl::StrCat(absl::StatusCodeToString(status.code()), ": ", status.message());
-}
-
-HttpResponse Answer(const absl::StatusOr<std::string>& body) {
-  if (!body.ok()) return ErrorResponse(body.status());
-  return JsonResponse(*body);
 }
 
 std::string SessionJson(const Session& session) {
@@ -245,6 +192,11 @@ std::optional<HttpResponse> WebApi::RouteApi(const HttpRequest& request,
       if (!party->ok()) return ErrorResponse(party->status());
       return JsonResponse(ProtoJson(**party));
     }
+  }
+
+  // Tournaments: reads for anyone signed in; the service decides who may change what.
+  if (n >= 1 && p[0] == "tournaments") {
+    if (std::optional<HttpResponse> answer = RouteTournaments(request, p)) return answer;
   }
 
   // Players.

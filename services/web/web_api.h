@@ -67,6 +67,14 @@ class WebApi {
   absl::StatusOr<std::string> WriteQueue(const Session& session, const HttpRequest& request,
                                          const std::string& update_id);
   absl::StatusOr<std::string> ListMatches(const HttpRequest& request);
+  // /api/tournaments... (tournament_api.cc); nullopt when no route matches.
+  std::optional<HttpResponse> RouteTournaments(const HttpRequest& request,
+                                               const std::vector<std::string>& parts);
+  // An event page's data: {tournament, entrants, rounds, standings}.
+  absl::StatusOr<std::string> TournamentPage(const std::string& name);
+  absl::StatusOr<std::string> CreateTournament(const Session& session, const HttpRequest& request);
+  absl::StatusOr<std::string> RegisterEntrant(const Session& session, const HttpRequest& request,
+                                              const std::string& name);
   absl::StatusOr<std::string> CreateTicket(const Session& session, const HttpRequest& request);
   absl::StatusOr<std::string> SubmitAction(const Session& session, const HttpRequest& request,
                                            const std::string& ticket);

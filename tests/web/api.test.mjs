@@ -341,3 +341,76 @@ for (const [game, flags] of PLAYABLE) {
     assert.ok(moves > 0);
   });
 }
+
+test('tournaments: operators create and start them, players enter and withdraw themselves; '
+  + 'bad requests are refused naming the field and change nothing; no seat token is served',
+async () => {
+  const op = await operator();
+  const ann = await player('tour');
+  const bob = await player('tour');
+  const id = `apicup${process.pid}`;
+  const swiss = { display_name: 'API Swiss', game: 'muggins', format: 'SWISS', rounds: 2 };
+  // Players cannot create; malformed bodies name what is wrong.
+  let r = await ann.call('POST', '/api/tournaments', { tournament_id: id, tournament: swiss });
+  assertError(r, 403, 'PERMISSION_DENIED');
+  r = await op.call('POST', '/api/tournaments', { tournament_id: id });
+  assertError(r, 400, 'INVALID_ARGUMENT', 'tournament');
+  r = await op.call('POST', '/api/tournaments', { tournament_id: id, tournament: { ...swiss, rounds: 0 } });
+  assertError(r, 400, 'INVALID_ARGUMENT', 'tournament.rounds');
+  r = await op.call('POST', '/api/tournaments', { tournament_id: id, tournament: { ...swiss, format: 'LADDER' } });
+  assertError(r, 400, 'INVALID_ARGUMENT', 'tournament');
+  r = await op.call('GET', `/api/tournaments/${id}`);
+  assertError(r, 404, 'NOT_FOUND');
+  r = await op.call('POST', '/api/tournaments', { tournament_id: id, tournament: swiss });
+  assert.equal(r.status, 200, r.text);
+  assert.equal(r.json.state, 'REGISTRATION');
+
+  // Players enter themselves; a second entry, another's withdrawal, a bad number are refused.
+  r = await ann.call('POST', `/api/tournaments/${id}/entrants`, {});
+  assert.equal(r.status, 200, r.text);
+  const annNumber = r.json.number;
+  r = await ann.call('POST', `/api/tournaments/${id}/entrants`, {});
+  assertError(r, 400, 'FAILED_PRECONDITION', 'registered already');
+  r = await ann.call('POST', `/api/tournaments/${id}/entrants`, { bot_kind: 'random' });
+  assertError(r, 403, 'PERMISSION_DENIED');
+  r = await bob.call('POST', `/api/tournaments/${id}/entrants`, {});
+  assert.equal(r.status, 200, r.text);
+  r = await bob.call('DELETE', `/api/tournaments/${id}/entrants/${annNumber}`);
+  assertError(r, 403, 'PERMISSION_DENIED');
+  r = await bob.call('DELETE', `/api/tournaments/${id}/entrants/zero`);
+  assertError(r, 400, 'INVALID_ARGUMENT', 'entrant');
+  r = await bob.call('POST', `/api/tournaments/${id}/entrants`, {}, { headers: { 'x-csrf-token': 'wrong' } });
+  assertError(r, 403, 'PERMISSION_DENIED');
+  r = await op.call('POST', `/api/tournaments/${id}/entrants`, { bot_kind: 'no_such_bot' });
+  assertError(r, 400, 'INVALID_ARGUMENT', 'bot.kind');
+  r = await op.call('POST', `/api/tournaments/${id}/entrants`, { bot_kind: 'greedy' });
+  assert.equal(r.status, 200, r.text);
+  const before = (await op.call('GET', `/api/tournaments/${id}`)).json;
+  assert.equal(before.entrants.length, 3);
+  r = await ann.call('POST', `/api/tournaments/${id}/start`, {});
+  assertError(r, 403, 'PERMISSION_DENIED');
+  r = await op.call('POST', `/api/tournaments/bad%20id/start`, {});
+  assertError(r, 400, 'INVALID_ARGUMENT', 'tournament id');
+  assert.deepEqual((await op.call('GET', `/api/tournaments/${id}`)).json, before);
+
+  r = await op.call('POST', `/api/tournaments/${id}/start`, {});
+  assert.equal(r.status, 200, r.text);
+  assert.equal(r.json.state, 'RUNNING');
+  // The page's data has round 1 and the standings; the players' seats are in it as matches,
+  // never as tokens — for the players themselves neither.
+  for (const who of [ann, op]) {
+    r = await who.call('GET', `/api/tournaments/${id}`);
+    assert.equal(r.status, 200, r.text);
+    assert.equal(r.json.rounds.length, 1);
+    assert.equal(r.json.standings.rows.length, 3);
+    assert.doesNotMatch(r.text, /"token":/);
+    for (const round of r.json.rounds) {
+      for (const pairing of round.pairings) {
+        for (const game of pairing.games) assert.deepEqual(game.seat_tokens, []);
+      }
+    }
+  }
+  const audit = (await op.call('GET', '/api/audit')).json.entries;
+  assert.ok(audit.some((e) => e.action === 'start_tournament' && e.target === `tournaments/${id}`));
+  assert.ok(audit.some((e) => e.action === 'create_tournament' && e.outcome === 'OK'));
+});

@@ -405,3 +405,88 @@ test('two people make a party by invite code in the lobby, the leader queues it,
   await leader.context.close();
   await member.context.close();
 });
+
+test('an operator creates a Swiss in the page, adds bots and starts it; the event page shows '
+  + 'the rounds and the standings change live until it finishes; a knockout shows its bracket; '
+  + 'a player enters and withdraws in the page', async () => {
+  const { context, page, received } = await recordingPage({ viewport: { width: 1280, height: 900 } });
+  await signInOperator(page);
+  await page.goto(WEB + '/tournaments');
+  await page.getByTestId('tournament-form').waitFor();
+  const id = `night${process.pid}`;
+  await page.getByTestId('tournament-id').fill(id);
+  await page.getByTestId('tournament-name').fill('Muggins night');
+  await page.getByTestId('tournament-game').selectOption('muggins');
+  await page.getByTestId('tournament-rounds').fill('2');
+  // The service's refusal is shown as it wrote it.
+  await page.getByTestId('tournament-tiebreaks').fill('BH,coin-toss');
+  await page.getByTestId('tournament-create').click();
+  await page.getByTestId('tournament-form-error').waitFor();
+  assert.match(await page.getByTestId('tournament-form-error').innerText(), /tournament\.tiebreaks/);
+  await page.getByTestId('tournament-tiebreaks').fill('BH,SB');
+  await page.getByTestId('tournament-create').click();
+  await page.waitForURL(new RegExp(`/tournaments/${id}$`));
+  await page.getByTestId('registration').waitFor();
+  for (const kind of ['greedy', 'random', 'greedy', 'random']) {
+    const before = await page.getByTestId('entrant').count();
+    await page.getByTestId('bot-kind').fill(kind);
+    await page.getByTestId('add-bot').click();
+    await until('the bot to be listed', async () =>
+      (await page.getByTestId('entrant').count()) === before + 1);
+  }
+  await shot(page, '19-tournament-registration');
+  await page.getByTestId('start').click();
+  await page.locator('[data-testid=tournament-state][data-state=RUNNING]').waitFor();
+  await page.locator('[data-testid=round][data-round="1"]').waitFor();
+  // Results arrive without a reload: the page reads the event again while it runs.
+  await page.locator('[data-testid=tournament-state][data-state=FINISHED]')
+    .waitFor({ timeout: 60000 });
+  await page.locator('[data-testid=round][data-round="2"]').waitFor();
+  assert.equal(await page.getByTestId('standing').count(), 4);
+  const results = await page.getByTestId('pairing-result').allInnerTexts();
+  assert.equal(results.length, 4);
+  for (const text of results) assert.match(text, /1-0|0-1|½-½/);
+  await shot(page, '20-tournament-finished');
+  assert.equal(received.filter((r) => /"token":/.test(r.data)).length, 0, 'no seat token');
+
+  // A knockout of bots: its bracket has the two semi-finals and the final.
+  const op = await operator();
+  const cup = `cup${process.pid}`;
+  let r = await op.call('POST', '/api/tournaments', { tournament_id: cup,
+    tournament: { display_name: 'Cup', game: 'muggins', format: 'KNOCKOUT' } });
+  assert.equal(r.status, 200, r.text);
+  for (let i = 0; i < 4; ++i) {
+    r = await op.call('POST', `/api/tournaments/${cup}/entrants`, { bot_kind: 'greedy' });
+    assert.equal(r.status, 200, r.text);
+  }
+  r = await op.call('POST', `/api/tournaments/${cup}/start`, {});
+  assert.equal(r.status, 200, r.text);
+  await page.goto(`${WEB}/tournaments/${cup}`);
+  await page.locator('[data-testid=tournament-state][data-state=FINISHED]')
+    .waitFor({ timeout: 60000 });
+  for (const tie of ['W1-1', 'W1-2', 'W2-1']) {
+    await page.locator(`[data-testid=bracket-tie][data-tie="${tie}"]`).waitFor();
+  }
+  await shot(page, '21-tournament-bracket');
+  await context.close();
+
+  // A player enters an event in registration from its page, then withdraws.
+  const open = `open${process.pid}`;
+  r = await op.call('POST', '/api/tournaments', { tournament_id: open,
+    tournament: { display_name: 'Open', game: 'muggins', format: 'SWISS', rounds: 3 } });
+  assert.equal(r.status, 200, r.text);
+  const ann = await player('tourpage');
+  const mine = await recordingPage({ viewport: { width: 390, height: 844 } });
+  await mine.page.goto(WEB + '/');
+  await mine.context.addCookies([{ name: 'boneyard_session', value: ann.cookie.split('=')[1],
+    url: WEB }]);
+  await mine.page.goto(`${WEB}/tournaments/${open}`);
+  await mine.page.getByTestId('enter').click();
+  await mine.page.getByTestId('withdraw').waitFor();
+  assert.equal(await mine.page.getByTestId('entrant').count(), 1);
+  await mine.page.getByTestId('withdraw').click();
+  await until('the entry to be gone', async () =>
+    (await mine.page.getByTestId('entrant').count()) === 0);
+  await mine.page.getByTestId('enter').waitFor();
+  await mine.context.close();
+});

@@ -14,6 +14,8 @@ import { Play } from './pages/Play.jsx';
 import { Player } from './pages/Player.jsx';
 import { Queues } from './pages/Queues.jsx';
 import { Ratings } from './pages/Ratings.jsx';
+import { Tournament } from './pages/Tournament.jsx';
+import { Tournaments } from './pages/Tournaments.jsx';
 import { Replay } from './pages/Replay.jsx';
 import { SignIn } from './pages/SignIn.jsx';
 import { Link, matchRoute, navigate, useLocation } from './router.js';
@@ -29,6 +31,8 @@ const pages = {
   replay: { role: 'any', Page: Replay },
   lobby: { role: 'player', Page: Lobby },
   play: { role: 'player', Page: Play },
+  tournaments: { role: 'any', Page: Tournaments },
+  tournament: { role: 'any', Page: Tournament },
 };
 
 const allows = (page, role) => page.role === 'any' || page.role === role;

@@ -15,6 +15,8 @@ const routes = [
   ['/replays/:matchId', 'replay'],
   ['/lobby', 'lobby'],
   ['/play/:ticketId', 'play'],
+  ['/tournaments', 'tournaments'],
+  ['/tournaments/:id', 'tournament'],
 ];
 
 // Returns {name, params} for a path, or {name: 'notfound'}.

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { tileKeys } from '../src/board/tiles.js';
 import { pure, sameProps, sameValue } from '../src/pure.js';
+import { bracketColumns, createBody, outcomeText, winnerOf } from '../src/tournaments/page.js';
 
 test('a freshly parsed train with the same tiles is the same', () => {
   const before = JSON.parse('{"name":"train 1","tiles":["3-5","5-4"],"size":22}');
@@ -37,4 +38,34 @@ test('tiles are keyed by themselves, repeats made unique', () => {
   assert.deepEqual(tileKeys(['2-4', '4-4', "4-4'"]), ['2-4', '4-4', "4-4'"]);
   assert.deepEqual(tileKeys(['6-4', '6-4', '1-1', '6-4']), ['6-4', '6-4#2', '1-1', '6-4#3']);
   assert.deepEqual(tileKeys([]), []);
+});
+
+
+test('tournament results read as a score sheet writes them', () => {
+  assert.equal(outcomeText('WHITE_WON'), '1-0');
+  assert.equal(outcomeText('DRAWN'), '½-½');
+  assert.equal(outcomeText('OUTCOME_UNSPECIFIED'), '');
+  assert.equal(winnerOf('BLACK_FORFEITED'), 'white');
+  assert.equal(winnerOf('WHITE_FORFEITED'), 'black');
+  assert.equal(winnerOf('BOTH_FORFEITED'), '');
+});
+
+test('a knockout bracket puts winners rounds first, then losers, then the grand final', () => {
+  const rounds = [
+    { pairings: [{ tie: 'W1-2' }, { tie: 'W1-1' }] },
+    { pairings: [{ tie: 'L1-1' }, { tie: 'W2-1' }] },
+    { pairings: [{ tie: 'GF' }] },
+  ];
+  const columns = bracketColumns(rounds);
+  assert.deepEqual(columns.map((c) => c.title), ['Round 1', 'Round 2', 'Losers 1', 'Grand final']);
+  assert.deepEqual(columns[0].ties.map((t) => t.tie), ['W1-1', 'W1-2']);
+  assert.deepEqual(bracketColumns([{ pairings: [{ tie: '' }] }]), []);
+});
+
+test('the create form sends only its format\'s settings', () => {
+  const swiss = createBody({ id: 'spring', name: 'Spring', game: 'muggins', format: 'SWISS', rounds: '5', team_size: '1', best_of: '3', tiebreaks: 'BH, SB,' });
+  assert.deepEqual(swiss, { tournament_id: 'spring', tournament: { display_name: 'Spring', game: 'muggins', format: 'SWISS', team_size: 1, rated: false, tiebreaks: ['BH', 'SB'], rounds: 5 } });
+  const cup = createBody({ id: 'cup', name: 'Cup', game: 'forty_two', format: 'KNOCKOUT', team_size: '2', best_of: '3', tiebreaks: '' });
+  assert.equal(cup.tournament.best_of, 3);
+  assert.equal(cup.tournament.rounds, undefined);
 });

@@ -6,11 +6,13 @@ const links = {
     ['/ops', 'Overview'],
     ['/ops/matches', 'Matches'],
     ['/ops/queues', 'Queues'],
+    ['/tournaments', 'Tournaments'],
     ['/ratings', 'Ratings'],
     ['/ops/audit', 'Audit'],
   ],
   player: (session) => [
     ['/lobby', 'Lobby'],
+    ['/tournaments', 'Tournaments'],
     ['/ratings', 'Ratings'],
     [`/players/${encodeURIComponent(session.player_id)}`, 'My page'],
   ],

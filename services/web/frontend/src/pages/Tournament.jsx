@@ -1,0 +1,177 @@
+// One tournament (GET /api/tournaments/{id}, read again every two seconds while it runs, so
+// results appear as they come in): registration (players enter or withdraw themselves; the
+// operator adds bots and starts it), the pairings of every round, the standings with the
+// event's tie-breaks, and for a knockout its bracket. No seat token reaches this page: the
+// pairings are read without one.
+import { useEffect, useState } from 'preact/hooks';
+import { del, get, post } from '../api.js';
+import { ErrorNote } from '../components/ErrorNote.jsx';
+import { enumText, formatNumber, gameName, resourceId } from '../format.js';
+import { Link } from '../router.js';
+import { bracketColumns, isLive, namesOf, outcomeText, winnerOf } from '../tournaments/page.js';
+import { formatLine } from './Tournaments.jsx';
+
+const pollMs = 2000;
+
+function Pairings({ round, names }) {
+  return (
+    <section class="card" data-testid="round" data-round={round.number}>
+      <h3>Round {round.number} <span class="muted small">{enumText(round.state)}</span></h3>
+      <table class="table">
+        <tbody>
+          {(round.pairings || []).map((p) => (
+            <tr key={p.board} data-testid="pairing" data-board={p.board} data-outcome={p.outcome}>
+              <td class="num">{p.board}</td>
+              {p.tie && <td class="mono small">{p.tie}</td>}
+              <td class={winnerOf(p.outcome) === 'white' ? 'strong' : ''}>{names.get(p.white) || p.white}</td>
+              <td class="num mono" data-testid="pairing-result">
+                {p.black === 0 ? 'bye' : outcomeText(p.outcome) || <span class="muted">playing</span>}
+                {p.games && p.games.length > 1 && <span class="muted small"> ({p.white_wins}-{p.black_wins})</span>}
+              </td>
+              <td class={winnerOf(p.outcome) === 'black' ? 'strong' : ''}>{p.black === 0 ? '' : names.get(p.black) || p.black}</td>
+              <td class="small">
+                {(p.games || []).filter((g) => g.match).map((g) => (
+                  <Link key={g.number} href={g.outcome && g.outcome !== 'OUTCOME_UNSPECIFIED' ? `/replays/${resourceId(g.match)}` : '#'} class="muted">
+                    {` g${g.number}`}
+                  </Link>
+                ))}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}
+
+function Standings({ standings }) {
+  if (!standings) return null;
+  return (
+    <section class="card">
+      <h2>Standings <span class="muted small">after round {standings.through_round}</span></h2>
+      <table class="table" data-testid="standings">
+        <thead>
+          <tr><th class="num">#</th><th>Entrant</th>{standings.columns.map((c) => <th key={c} class="num">{c}</th>)}</tr>
+        </thead>
+        <tbody>
+          {standings.rows.map((row) => (
+            <tr key={row.entrant} data-testid="standing" data-entrant={row.entrant}>
+              <td class="num">{row.rank || '—'}</td>
+              <td>{row.display_name}{row.withdrawn && <span class="chip">withdrawn</span>}</td>
+              {row.values.map((v, i) => <td key={i} class="num">{formatNumber(v, i === 0 && standings.columns[0] === 'PTS' ? 1 : 2)}</td>)}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}
+
+function Bracket({ rounds, names }) {
+  const columns = bracketColumns(rounds);
+  if (columns.length === 0) return null;
+  return (
+    <section class="card">
+      <h2>Bracket</h2>
+      <div class="bracket" data-testid="bracket">
+        {columns.map((column) => (
+          <div key={`${column.part}${column.round}`} class="bracket-column">
+            <h4>{column.title}</h4>
+            {column.ties.map((p) => (
+              <div key={p.tie} class="bracket-tie" data-testid="bracket-tie" data-tie={p.tie}>
+                <div class={winnerOf(p.outcome) === 'white' ? 'strong' : ''}>{names.get(p.white)} <span class="muted">{p.white_wins}</span></div>
+                <div class={winnerOf(p.outcome) === 'black' ? 'strong' : ''}>{names.get(p.black)} <span class="muted">{p.black_wins}</span></div>
+              </div>
+            ))}
+          </div>
+        ))}
+      </div>
+    </section>
+  );
+}
+
+function Registration({ page, session, reload }) {
+  const t = page.tournament;
+  const [error, setError] = useState(null);
+  const [bot, setBot] = useState('random');
+  const id = resourceId(t.name);
+  const act = (fn) => async () => {
+    setError(null);
+    try {
+      await fn();
+      reload();
+    } catch (err) {
+      setError(err);
+    }
+  };
+  const mine = (page.entrants || []).find((e) => session.player_id && (e.player_ids || []).includes(session.player_id));
+  const team = t.team_size > 1;
+  return (
+    <section class="card" data-testid="registration">
+      <h2>Entrants <span class="muted small">{page.entrants.length}</span></h2>
+      <ul class="entrants">
+        {page.entrants.map((e) => (
+          <li key={e.number} data-testid="entrant" data-entrant={e.number}>
+            {e.number}. {e.display_name}
+            {e.bot && e.bot.kind && <span class="chip">bot</span>}
+            {e.withdrawn && <span class="chip">withdrawn</span>}
+          </li>
+        ))}
+      </ul>
+      {t.state !== 'FINISHED' && session.role === 'player' && !team && !mine && t.state === 'REGISTRATION' && (
+        <button onClick={act(() => post(`/api/tournaments/${id}/entrants`, {}))} data-testid="enter">Enter</button>
+      )}
+      {t.state !== 'FINISHED' && mine && !mine.withdrawn && (
+        <button onClick={act(() => del(`/api/tournaments/${id}/entrants/${mine.number}`))} data-testid="withdraw">Withdraw</button>
+      )}
+      {session.role === 'operator' && t.state === 'REGISTRATION' && (
+        <div class="row">
+          <input value={bot} onInput={(e) => setBot(e.target.value)} data-testid="bot-kind" />
+          <button onClick={act(() => post(`/api/tournaments/${id}/entrants`, { bot_kind: bot, team }))} data-testid="add-bot">Add bot</button>
+          <button onClick={act(() => post(`/api/tournaments/${id}/start`, {}))} data-testid="start">Start</button>
+        </div>
+      )}
+      <ErrorNote error={error} testid="registration-error" />
+    </section>
+  );
+}
+
+export function Tournament({ params, session }) {
+  const [page, setPage] = useState(null);
+  const [error, setError] = useState(null);
+  const [tick, setTick] = useState(0);
+  const reload = () => setTick((n) => n + 1);
+  useEffect(() => {
+    let stopped = false;
+    get(`/api/tournaments/${encodeURIComponent(params.id)}`).then(
+      (p) => !stopped && (setPage(p), setError(null)),
+      (e) => !stopped && setError(e),
+    );
+    return () => {
+      stopped = true;
+    };
+  }, [params.id, tick]);
+  useEffect(() => {
+    if (!page || !isLive(page.tournament)) return undefined;
+    const timer = setTimeout(reload, pollMs);
+    return () => clearTimeout(timer);
+  }, [page]);
+  if (!page) return <main><ErrorNote error={error} />{!error && <p class="muted">Loading…</p>}</main>;
+  const t = page.tournament;
+  const names = namesOf(page.entrants);
+  const rounds = [...(page.rounds || [])].reverse();
+  return (
+    <main>
+      <h1 data-testid="tournament-title">{t.display_name}</h1>
+      <p class="muted" data-testid="tournament-state" data-state={t.state}>
+        {gameName(t.game)} · {formatLine(t)} · {enumText(t.state)}
+        {t.state === 'RUNNING' && ` · round ${t.current_round}`} · {t.rated ? 'rated' : 'casual'}
+      </p>
+      <ErrorNote error={error} />
+      <Standings standings={page.standings} />
+      {t.format === 'KNOCKOUT' && <Bracket rounds={page.rounds} names={names} />}
+      {rounds.map((r) => <Pairings key={r.number} round={r} names={names} />)}
+      <Registration page={page} session={session} reload={reload} />
+    </main>
+  );
+}

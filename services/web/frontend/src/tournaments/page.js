@@ -1,0 +1,79 @@
+// The event pages' plain logic (no DOM, tested with node): result text, who is who, rounds
+// grouped for a knockout bracket, and the body a create form sends.
+
+const outcomeTexts = {
+  WHITE_WON: '1-0',
+  BLACK_WON: '0-1',
+  DRAWN: '½-½',
+  BLACK_FORFEITED: '+ −',
+  WHITE_FORFEITED: '− +',
+  BOTH_FORFEITED: '− −',
+  BYE: 'bye',
+};
+
+// A pairing's result as a score sheet writes it; '' while it is played.
+export function outcomeText(outcome) {
+  return outcomeTexts[outcome] || '';
+}
+
+// entrant number -> display name.
+export function namesOf(entrants) {
+  return new Map((entrants || []).map((e) => [e.number, e.display_name]));
+}
+
+// Which side won a decided pairing: 'white', 'black', 'both' (a draw), '' (none yet or both
+// forfeited).
+export function winnerOf(outcome) {
+  if (outcome === 'WHITE_WON' || outcome === 'BLACK_FORFEITED' || outcome === 'BYE') return 'white';
+  if (outcome === 'BLACK_WON' || outcome === 'WHITE_FORFEITED') return 'black';
+  if (outcome === 'DRAWN') return 'both';
+  return '';
+}
+
+// A knockout's ties by bracket part and round ("W1-2" is winners' round 1, position 2), each
+// column in position order: [{part, round, title, ties: [pairing]}], winners first, then the
+// losers' bracket, then the grand final(s).
+export function bracketColumns(rounds) {
+  const columns = new Map();
+  for (const round of rounds || []) {
+    for (const p of round.pairings || []) {
+      const match = /^([WL])(\d+)-(\d+)$/.exec(p.tie || '');
+      const part = match ? match[1] : p.tie === 'GF' || p.tie === 'GF2' ? 'G' : '';
+      if (!part) continue;
+      const number = match ? Number(match[2]) : p.tie === 'GF' ? 1 : 2;
+      const key = `${part}${number}`;
+      if (!columns.has(key)) {
+        const title =
+          part === 'W' ? `Round ${number}` : part === 'L' ? `Losers ${number}` : number === 1 ? 'Grand final' : 'Reset';
+        columns.set(key, { part, round: number, title, ties: [] });
+      }
+      columns.get(key).ties.push({ ...p, position: match ? Number(match[3]) : 1 });
+    }
+  }
+  const order = { W: 0, L: 1, G: 2 };
+  const list = [...columns.values()].sort((a, b) => order[a.part] - order[b.part] || a.round - b.round);
+  for (const column of list) column.ties.sort((a, b) => a.position - b.position);
+  return list;
+}
+
+// The CreateTournament body from the form's fields.
+export function createBody(form) {
+  const tournament = {
+    display_name: form.name,
+    game: form.game,
+    format: form.format,
+    team_size: Number(form.team_size) || 1,
+    rated: !!form.rated,
+    tiebreaks: String(form.tiebreaks || '')
+      .split(',')
+      .map((t) => t.trim())
+      .filter(Boolean),
+  };
+  if (form.format === 'SWISS') tournament.rounds = Number(form.rounds) || 0;
+  if (form.format === 'KNOCKOUT') tournament.best_of = Number(form.best_of) || 1;
+  if (form.format === 'ROUND_ROBIN' && form.double) tournament.double_round_robin = true;
+  return { tournament_id: form.id, tournament };
+}
+
+// Whether the page should keep reading the event: it is running.
+export const isLive = (tournament) => !!tournament && tournament.state === 'RUNNING';
