@@ -1,10 +1,11 @@
 // Tournaments with real processes: boneyard-matchmaking directing, boneyard-execution playing
 // the matches (built-in bots) and delivering each result back through its outbox. A Swiss of
 // Muggins runs to the end across two kills -9 of matchmaking — one with round 1's games stored
-// while execution was out of reach, one in the middle of round 2: every round paired
-// once, every game created once on execution and its result counted once, the stored pairings
-// the Dutch system's own for the stored results (re-paired from the exported TRF), and a
-// watcher started after the restart sees the rounds and the final standings.
+// while execution was out of reach, one in the middle of round 2 — and one of execution in
+// round 3: every round paired once, every game created once on execution and its result counted
+// once, the stored pairings the Dutch system's own for the stored results (re-paired from the
+// exported TRF), and a watcher started after the restarts sees the rounds and the final
+// standings.
 #include <grpcpp/grpcpp.h>
 #include <unistd.h>
 
@@ -134,6 +135,16 @@ TEST(TournamentProcessTest, ASwissRunsToTheEndAcrossAKillWithNothingPairedOrCoun
   ASSERT_GT(Count(**pool, "SELECT count(*) FROM matchmaking.tournament_rounds"), 1) << mm.log();
   ASSERT_TRUE(mm.Kill(SIGKILL).ok());
   ASSERT_TRUE(mm.Restart().ok()) << mm.log();
+  // And execution, killed -9 once round 3 has games being played: it resumes them from its
+  // event log and its outbox still delivers every result, once.
+  const absl::Time exec_deadline = absl::Now() + absl::Seconds(60);
+  while (absl::Now() < exec_deadline &&
+         Count(**pool, "SELECT count(*) FROM matchmaking.tournament_games WHERE round = 3 AND "
+                       "match_name IS NOT NULL") == 0) {
+    absl::SleepFor(absl::Milliseconds(20));
+  }
+  ASSERT_TRUE(execution->service->Kill(SIGKILL).ok());
+  ASSERT_TRUE(execution->service->Restart().ok()) << execution->service->log();
 
   // A watcher after the restart: updates until the event finishes.
   v1::WatchTournamentRequest watch;
