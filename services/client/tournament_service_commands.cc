@@ -239,7 +239,7 @@ std::string StandingsText(const v1::Standings& standings) {
                     absl::StrFormat("%-5d %-24s", row.rank(), row.display_name().substr(0, 24)));
     for (int k = 0; k < row.values_size(); ++k) {
       const bool points = k < standings.columns_size() && standings.columns(k) == "PTS";
-      absl::StrAppend(&text, absl::StrFormat(points ? " %6.1f" : " %6.2f", row.values(k)));
+      absl::StrAppend(&text, absl::StrFormat(" %6.*f", points ? 1 : 2, row.values(k)));
     }
     absl::StrAppend(&text, row.withdrawn() ? "  withdrawn\n" : "\n");
   }

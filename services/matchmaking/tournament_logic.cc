@@ -361,7 +361,9 @@ absl::StatusOr<v1::Entrant> TournamentLogic::WithdrawPlayer(
   absl::StatusOr<std::pair<std::string, int>> name =
       ChildName(request.entrant(), "entrants", "entrant");
   if (!name.ok()) return name.status();
-  const auto& [id, number] = *name;
+  // Named copies: a lambda may not capture a structured binding before C++20's P1091 (clang).
+  const std::string id = name->first;
+  const int number = name->second;
   std::optional<EntrantRow> before;
   absl::StatusOr<TournamentData> data =
       Change(id, [&](const TournamentData& d) -> absl::StatusOr<TournamentChanges> {
@@ -401,7 +403,10 @@ absl::StatusOr<v1::ListEntrantsResponse> TournamentLogic::ListEntrants(
       page_tokens_.DecodeCursor(request.page_token(), identity, 1);
   if (!cursor.ok()) return cursor.status();
   int after = 0;
-  if (cursor->has_value()) absl::SimpleAtoi((**cursor)[0], &after);
+  // The cursor is ours (signed), so it is a number.
+  if (cursor->has_value() && !absl::SimpleAtoi((**cursor)[0], &after)) {
+    return Invalid("page_token", "is not a page token of this list");
+  }
   absl::StatusOr<std::optional<TournamentRow>> row = store_.GetTournament(*id);
   if (!row.ok()) return row.status();
   if (!row->has_value()) {
@@ -468,7 +473,10 @@ absl::StatusOr<v1::ListRoundsResponse> TournamentLogic::ListRounds(
       page_tokens_.DecodeCursor(request.page_token(), identity, 1);
   if (!cursor.ok()) return cursor.status();
   int after = 0;
-  if (cursor->has_value()) absl::SimpleAtoi((**cursor)[0], &after);
+  // The cursor is ours (signed), so it is a number.
+  if (cursor->has_value() && !absl::SimpleAtoi((**cursor)[0], &after)) {
+    return Invalid("page_token", "is not a page token of this list");
+  }
   absl::StatusOr<TournamentData> data = Load(*id);
   if (!data.ok()) return data.status();
   v1::ListRoundsResponse response;
