@@ -77,9 +77,8 @@ done
 end=$(date +%s.%N)
 printf '%d entrants, %d rounds of Muggins (bots): %.1f s from start to the final standings\n' \
   "$entrants" "$rounds" "$(echo "$end - $start" | bc)"
-psql -X -q -A -F ' ' "$url" <<'SQL'
-\pset footer off
-SELECT 'round', 'games', 'paired_after_last_result_ms', 'games_took_s';
+echo "round  games  paired_ms_after_last_result  games_took_s"
+psql -X -q -A -t -F '  ' "$url" <<'SQL'
 SELECT r.round,
        (SELECT count(*) FROM matchmaking.tournament_games g WHERE g.round = r.round),
        CASE WHEN r.round = 1 THEN NULL ELSE round(extract(epoch FROM r.start_time - (
