@@ -63,7 +63,7 @@ TournamentRow ReadTournament(const pqxx::row& r) {
 
 const std::string kEntrantColumns = absl::StrCat(
     "number, display_name, players, bot, rating, coalesce(pairing_number, 0), "
-    "coalesce(withdrawn_round, 0), bye_rounds, ",
+    "coalesce(withdrawn_round, 0), bye_rounds, coalesce(first_round, 0), ",
     EpochMicros("register_time"));
 
 EntrantRow ReadEntrant(const pqxx::row& r) {
@@ -73,9 +73,10 @@ EntrantRow ReadEntrant(const pqxx::row& r) {
           .bot = r[3].is_null() ? "" : Bytes(r[3]),
           .rating = r[4].as<double>(),
           .pairing_number = r[5].as<int>(),
+          .first_round = r[8].as<int>(),
           .withdrawn_round = r[6].as<int>(),
           .bye_rounds = NumberArray(r[7]),
-          .register_time = absl::FromUnixMicros(r[8].as<int64_t>())};
+          .register_time = absl::FromUnixMicros(r[9].as<int64_t>())};
 }
 
 const std::string kGameColumns = absl::StrCat(
@@ -239,14 +240,15 @@ absl::StatusOr<std::vector<EntrantRow>> PgTournamentStore::ListEntrants(const st
 
 absl::StatusOr<EntrantRow> PgTournamentStore::InsertEntrant(const std::string& id,
                                                             EntrantRow entrant, int max_entrants,
-                                                            absl::Time now) {
+                                                            bool late, absl::Time now) {
   return pool_.Run([&](pqxx::work& tx) -> absl::StatusOr<EntrantRow> {
     // The row lock orders registrations: numbers are dense and the count is exact.
     const pqxx::result t = tx.exec_params(absl::StrCat("SELECT state FROM ", Table("tournaments"),
                                                        " WHERE tournament_id = $1 FOR UPDATE"),
                                           id);
     if (t.empty()) return absl::NotFoundError("no such tournament");
-    if (t[0][0].as<int>() != kTournamentRegistration) {
+    const int state = t[0][0].as<int>();
+    if (state != kTournamentRegistration && !(late && state == kTournamentRunning)) {
       return absl::FailedPreconditionError("registration is closed");
     }
     const pqxx::row counts =
@@ -305,6 +307,11 @@ void PgTournamentStore::Write(pqxx::work& tx, const std::string& id,
                                  " SET pairing_number = $3 WHERE tournament_id = $1"
                                  " AND number = $2"),
                     id, number, pairing_number);
+  }
+  for (const auto& [number, round] : c.first_rounds) {
+    tx.exec_params0(absl::StrCat("UPDATE ", Table("tournament_entrants"),
+                                 " SET first_round = $3 WHERE tournament_id = $1 AND number = $2"),
+                    id, number, round);
   }
   for (const auto& [number, round] : c.withdrawals) {
     tx.exec_params0(absl::StrCat("UPDATE ", Table("tournament_entrants"),

@@ -48,7 +48,8 @@ struct EntrantRow {
   std::vector<std::string> players;  // seat order within the team; empty for a built-in bot
   std::string bot;                   // a serialized v1.Bot for a built-in bot
   double rating = 0;
-  int pairing_number = 0;   // 0 before the start
+  int pairing_number = 0;   // 0 before the start (and for a late entrant not yet paired)
+  int first_round = 0;      // the round it was first paired in; 0 before
   int withdrawn_round = 0;  // 0: not withdrawn
   std::vector<int> bye_rounds;
   absl::Time register_time;
@@ -109,6 +110,7 @@ struct TournamentChanges {
   std::optional<absl::Time> end_time;
   std::optional<bool> advance_requested;
   std::map<int, int> pairing_numbers;  // entrant number -> pairing number
+  std::map<int, int> first_rounds;     // entrant number -> first round paired in
   std::map<int, int> withdrawals;      // entrant number -> withdrawn_round
   std::vector<int> removed_entrants;   // withdrawn before the start
   std::vector<RoundRow> new_rounds;
@@ -119,7 +121,8 @@ struct TournamentChanges {
   std::vector<AuditRow> audit;
   bool empty() const {
     return !state && !current_round && !rounds && !start_time && !end_time && !advance_requested &&
-           pairing_numbers.empty() && withdrawals.empty() && removed_entrants.empty() &&
+           pairing_numbers.empty() && first_rounds.empty() && withdrawals.empty() &&
+           removed_entrants.empty() &&
            new_rounds.empty() && new_pairings.empty() && overrides.empty() && new_games.empty() &&
            audit.empty();
   }
@@ -145,12 +148,13 @@ class PgTournamentStore {
   // Up to `limit` entrants numbered above `after`.
   absl::StatusOr<std::vector<EntrantRow>> ListEntrants(const std::string& id, int after, int limit);
 
-  // Registers an entrant with the next number, if the event is in registration and has room
-  // (fewer than `max_entrants`) and none of its players is registered: FAILED_PRECONDITION
+  // Registers an entrant with the next number, if the event is in registration (or running,
+  // when `late` entries are allowed) and has room (fewer than `max_entrants`) and none of its
+  // players is registered: FAILED_PRECONDITION
   // saying which otherwise, NOT_FOUND for no such event. Returns the entrant as stored. A
   // display name ending in '#' gets the entrant's number appended (bots: "random bot #3").
   absl::StatusOr<EntrantRow> InsertEntrant(const std::string& id, EntrantRow entrant,
-                                           int max_entrants, absl::Time now);
+                                           int max_entrants, bool late, absl::Time now);
 
   // Locks the event's row, reads it whole and calls `decide` with it; writes the changes it
   // returns (and bumps the version when there are any) in the same transaction. An error from

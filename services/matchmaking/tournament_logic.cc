@@ -208,6 +208,9 @@ absl::StatusOr<v1::Entrant> TournamentLogic::Register(const std::string& tournam
       absl::Now() >= FromTimestamp(settings->registration_close_time())) {
     return absl::FailedPreconditionError("registration is closed");
   }
+  // Open until its close time, a Swiss takes late entries after its start too.
+  const bool late =
+      settings->format() == v1::Tournament::SWISS && settings->has_registration_close_time();
   if (as_team != (settings->team_size() > 1)) {
     return settings->team_size() == 1
                ? Invalid("tournament", "is for single players; use RegisterPlayer")
@@ -250,7 +253,7 @@ absl::StatusOr<v1::Entrant> TournamentLogic::Register(const std::string& tournam
     }
   }
   absl::StatusOr<EntrantRow> stored =
-      store_.InsertEntrant(*id, std::move(entrant), settings->max_entrants(), StoredNow());
+      store_.InsertEntrant(*id, std::move(entrant), settings->max_entrants(), late, StoredNow());
   if (absl::IsNotFound(stored.status())) {
     return absl::NotFoundError(absl::StrCat(tournament, " does not exist"));
   }

@@ -302,8 +302,34 @@ TournamentData Applied(const TournamentData& data, const TournamentChanges& chan
     if (auto it = changes.pairing_numbers.find(e.number); it != changes.pairing_numbers.end()) {
       e.pairing_number = it->second;
     }
+    if (auto it = changes.first_rounds.find(e.number); it != changes.first_rounds.end()) {
+      e.first_round = it->second;
+    }
   }
   return copy;
+}
+
+// The initial ranking: by rating, then registration. At the start everyone gets a pairing
+// number; when late entrants join a Swiss before `round`, everyone is numbered anew (FIDE
+// allows it before a round; the order of those already in is unchanged) and the late ones are
+// first paired in `round`.
+void NumberEntrants(const TournamentData& data, int round, TournamentChanges& changes) {
+  std::vector<const EntrantRow*> order;
+  for (const EntrantRow& e : data.entrants) order.push_back(&e);
+  std::stable_sort(order.begin(), order.end(),
+                   [](const EntrantRow* a, const EntrantRow* b) { return a->rating > b->rating; });
+  for (size_t i = 0; i < order.size(); ++i) {
+    const int number = static_cast<int>(i) + 1;
+    if (order[i]->pairing_number != number) {
+      changes.pairing_numbers[order[i]->number] = number;
+    }
+    if (order[i]->first_round == 0) changes.first_rounds[order[i]->number] = round;
+  }
+}
+
+bool HasLateEntrants(const TournamentData& data) {
+  return std::any_of(data.entrants.begin(), data.entrants.end(),
+                     [](const EntrantRow& e) { return e.pairing_number == 0; });
 }
 
 absl::StatusOr<TournamentChanges> NextRoundOrEnd(const TournamentData& data,
@@ -313,7 +339,11 @@ absl::StatusOr<TournamentChanges> NextRoundOrEnd(const TournamentData& data,
   const bool last =
       settings.format() != v1::Tournament::KNOCKOUT && current >= data.tournament.rounds;
   if (!last) {
-    absl::StatusOr<bool> paired = PairRound(data, settings, current + 1, now, changes);
+    if (settings.format() == v1::Tournament::SWISS && HasLateEntrants(data)) {
+      NumberEntrants(data, current + 1, changes);
+    }
+    absl::StatusOr<bool> paired =
+        PairRound(Applied(data, changes), settings, current + 1, now, changes);
     if (absl::IsFailedPrecondition(paired.status()) && settings.format() == v1::Tournament::SWISS) {
       // No pairing of the next round meets the absolute criteria (everyone left has met):
       // the event ends with the rounds played, and the log says why.
@@ -614,6 +644,11 @@ absl::StatusOr<tournament::EventRecord> EventRecordOf(const TournamentData& data
         entrant.rounds[r - 1].code = t::RoundCode::kHalfBye;
       }
     }
+    // A late entrant was absent from the rounds before it joined: zero-point byes, as a TRF
+    // writes them, so that those rounds re-pair without it.
+    for (int r = 1; r < e->first_round && r <= data.tournament.current_round; ++r) {
+      entrant.rounds[r - 1].code = t::RoundCode::kZeroBye;
+    }
     event.entrants.push_back(std::move(entrant));
   }
   for (const PairingRow& p : data.pairings) {
@@ -649,19 +684,13 @@ absl::StatusOr<TournamentChanges> PlanStart(const TournamentData& data, absl::Ti
   }
   absl::StatusOr<v1::Tournament> settings = SettingsOf(data.tournament);
   if (!settings.ok()) return settings.status();
-  std::vector<const EntrantRow*> order;
-  for (const EntrantRow& e : data.entrants) order.push_back(&e);
-  if (order.size() < 2) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("a tournament needs two entrants to start; it has ", order.size()));
+  if (data.entrants.size() < 2) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "a tournament needs two entrants to start; it has ", data.entrants.size()));
   }
-  std::stable_sort(order.begin(), order.end(),
-                   [](const EntrantRow* a, const EntrantRow* b) { return a->rating > b->rating; });
   TournamentChanges changes;
-  for (size_t i = 0; i < order.size(); ++i) {
-    changes.pairing_numbers[order[i]->number] = static_cast<int>(i) + 1;
-  }
-  const int n = static_cast<int>(order.size());
+  NumberEntrants(data, 1, changes);
+  const int n = static_cast<int>(data.entrants.size());
   switch (settings->format()) {
     case v1::Tournament::SWISS:
       changes.rounds = settings->rounds();

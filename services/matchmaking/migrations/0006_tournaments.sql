@@ -26,8 +26,9 @@ CREATE TABLE tournaments (
 CREATE INDEX tournaments_running ON tournaments (tournament_id) WHERE state = 2;
 
 -- Entrants by registration number. `players` is empty for a built-in bot (`bot`, a serialized
--- v1.Bot). `pairing_number` is set at the start (the initial ranking); `withdrawn_round` is
--- the first round the entrant is not paired in.
+-- v1.Bot). `pairing_number` is set at the start (the initial ranking), and given anew when a
+-- late entrant joins; `first_round` is the round an entrant is first paired in (1, or a late
+-- entrant's); `withdrawn_round` is the first round the entrant is not paired in.
 CREATE TABLE tournament_entrants (
   tournament_id text COLLATE "C" NOT NULL REFERENCES tournaments ON DELETE CASCADE,
   number int NOT NULL,
@@ -36,6 +37,7 @@ CREATE TABLE tournament_entrants (
   bot bytea,
   rating double precision NOT NULL,
   pairing_number int,
+  first_round int,
   withdrawn_round int,
   bye_rounds int[] NOT NULL,
   register_time timestamptz NOT NULL,

@@ -15,6 +15,7 @@
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "services/matchmaking/tournament/dutch.h"
 
 namespace boneyard::matchmaking {
 namespace {
@@ -277,6 +278,55 @@ TEST(TournamentSwissTest, HalfPointByesWithdrawalsAndOverridesCount) {
   ASSERT_TRUE(record.ok());
   const tournament::Entrant& first = record->ByTpn(d.entrants[0].pairing_number);
   EXPECT_EQ(first.rounds[1].code, tournament::RoundCode::kHalfBye);
+}
+
+TEST(TournamentSwissTest, ALateEntrantJoinsNextRoundWithZeroByesBeforeAndNumbersGivenAnew) {
+  TournamentData d = Event(Settings(v1::Tournament::SWISS), 4);
+  Apply(d, *PlanStart(d, kNow));
+  for (const EntrantRow& e : d.entrants) EXPECT_EQ(e.first_round, 1);
+  // During round 1, entrant 5 registers, rated above everyone.
+  EntrantRow late;
+  late.number = 5;
+  late.display_name = "E5";
+  late.rating = 5000;
+  late.players = {"p5"};
+  d.entrants.push_back(late);
+  PlayAll(d);
+  Step(d);
+  ASSERT_EQ(d.tournament.current_round, 2);
+  std::map<int, int> pairing_number;
+  for (const EntrantRow& e : d.entrants) pairing_number[e.number] = e.pairing_number;
+  EXPECT_EQ(pairing_number[5], 1);  // by rating: the late entrant heads the ranking
+  EXPECT_EQ(pairing_number[4], 2);  // and the others keep their order
+  EXPECT_EQ(pairing_number[1], 5);
+  EXPECT_EQ(d.entrants.back().first_round, 2);
+  bool paired = false;
+  for (const PairingRow& p : d.pairings) {
+    if (p.round == 2 && (p.white == 5 || p.black == 5)) paired = true;
+    if (p.round == 1) EXPECT_TRUE(p.white != 5 && p.black != 5);
+  }
+  EXPECT_TRUE(paired);
+  absl::StatusOr<tournament::EventRecord> record = EventRecordOf(d);
+  ASSERT_TRUE(record.ok()) << record.status();
+  EXPECT_EQ(record->ByTpn(1).rounds[0].code, tournament::RoundCode::kZeroBye);
+  // Round 1 re-paired from the record, with its absence kept, is what was paired then.
+  tournament::EventRecord before = *record;
+  for (tournament::Entrant& e : before.entrants) {
+    const tournament::RoundCode code = e.rounds[0].code;
+    e.rounds.assign(1, {});
+    if (code == tournament::RoundCode::kZeroBye) e.rounds[0].code = code;
+  }
+  absl::StatusOr<std::vector<tournament::Board>> again = tournament::PairDutchRound(before, 1);
+  ASSERT_TRUE(again.ok()) << again.status();
+  std::set<std::pair<int, int>> stored, repaired;
+  for (const PairingRow& p : d.pairings) {
+    if (p.round == 1) stored.insert({pairing_number[p.white], pairing_number[p.black]});
+  }
+  for (const tournament::Board& b : *again) repaired.insert({b.white, b.black});
+  EXPECT_EQ(repaired, stored);
+  absl::StatusOr<v1::Standings> standings = StandingsOf(d, 1);
+  ASSERT_TRUE(standings.ok());
+  EXPECT_EQ(standings->rows_size(), 5);
 }
 
 TEST(TournamentRoundRobinTest, EveryPairMeetsOnceThenItEnds) {

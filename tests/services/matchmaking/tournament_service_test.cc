@@ -291,6 +291,39 @@ TEST_F(TournamentServiceTest, OverridesAreTheOperatorsNeedAReasonAndAreAudited) 
             true);
 }
 
+TEST_F(TournamentServiceTest, ASwissOpenUntilItsCloseTimeTakesLateEntriesAKnockoutDoesNot) {
+  const std::vector<std::string> tokens = Players(4);
+  v1::Tournament swiss = Swiss();
+  *swiss.mutable_registration_close_time() = ToTimestamp(absl::Now() + absl::Hours(1));
+  v1::Tournament t;
+  ASSERT_TRUE(Create(swiss, &t).ok());
+  v1::Entrant e;
+  ASSERT_TRUE(Register(tokens[0], "", &e).ok());
+  ASSERT_TRUE(Register(tokens[1], "", &e).ok());
+  ASSERT_TRUE(Start(&t).ok());
+  ASSERT_TRUE(Register(tokens[2], "", &e).ok()) << "a late entry";
+  EXPECT_EQ(e.number(), 3);
+
+  v1::Tournament cup = Swiss();
+  cup.set_format(v1::Tournament::KNOCKOUT);
+  cup.set_rounds(0);
+  *cup.mutable_registration_close_time() = ToTimestamp(absl::Now() + absl::Hours(1));
+  ASSERT_TRUE(Create(cup, &t, "ko").ok());
+  ASSERT_TRUE(Register(tokens[0], "", &e, "tournaments/ko").ok());
+  ASSERT_TRUE(Register(tokens[1], "", &e, "tournaments/ko").ok());
+  v1::StartTournamentRequest start;
+  start.set_name("tournaments/ko");
+  ASSERT_TRUE(t_->StartTournament(Context(kOperatorToken).get(), start, &t).ok());
+  EXPECT_EQ(Register(tokens[3], "", &e, "tournaments/ko").error_code(),
+            grpc::StatusCode::FAILED_PRECONDITION);
+
+  v1::Tournament closed = Swiss();
+  *closed.mutable_registration_close_time() = ToTimestamp(absl::Now() - absl::Seconds(1));
+  ASSERT_TRUE(Create(closed, &t, "closed").ok());
+  EXPECT_EQ(Register(tokens[3], "", &e, "tournaments/closed").error_code(),
+            grpc::StatusCode::FAILED_PRECONDITION);
+}
+
 TEST_F(TournamentServiceTest, ListsPageAndRefuseForeignPageTokens) {
   v1::Tournament t;
   for (int i = 0; i < 3; ++i) ASSERT_TRUE(Create(Swiss(), &t, absl::StrCat("cup", i)).ok());
