@@ -42,6 +42,9 @@ void Apply(TournamentData& d, const TournamentChanges& c) {
     if (auto it = c.pairing_numbers.find(e.number); it != c.pairing_numbers.end()) {
       e.pairing_number = it->second;
     }
+    if (auto it = c.first_rounds.find(e.number); it != c.first_rounds.end()) {
+      e.first_round = it->second;
+    }
     if (auto it = c.withdrawals.find(e.number); it != c.withdrawals.end()) {
       e.withdrawn_round = it->second;
     }
@@ -303,7 +306,9 @@ TEST(TournamentSwissTest, ALateEntrantJoinsNextRoundWithZeroByesBeforeAndNumbers
   bool paired = false;
   for (const PairingRow& p : d.pairings) {
     if (p.round == 2 && (p.white == 5 || p.black == 5)) paired = true;
-    if (p.round == 1) EXPECT_TRUE(p.white != 5 && p.black != 5);
+    if (p.round == 1) {
+      EXPECT_TRUE(p.white != 5 && p.black != 5);
+    }
   }
   EXPECT_TRUE(paired);
   absl::StatusOr<tournament::EventRecord> record = EventRecordOf(d);
