@@ -286,17 +286,17 @@ echo "==== tournaments: a Muggins Swiss, a round robin of Forty-Two teams, a For
   --game forty_two --team-size 2 --format round-robin --tiebreaks SB,WIN
 "$boneyard" tournament create --id forty-two-cup --name "Forty-Two Cup, best of 3" \
   --game forty_two --team-size 2 --format knockout --best-of 3
-for i in 1 2 3 4 5 6 7 8; do
-  "$boneyard" tournament register muggins-swiss --bot "$( ((i % 2)) && echo greedy || echo random)" \
-    >/dev/null
+for kind in greedy random greedy random greedy random greedy random; do
+  "$boneyard" tournament register muggins-swiss --bot "$kind" >/dev/null
 done
 for event in forty-two-league forty-two-cup; do
-  for i in 1 2 3 4; do
-    "$boneyard" tournament register-team "$event" --bot "$( ((i % 2)) && echo heuristic || echo random)" \
-      >/dev/null
+  for kind in heuristic random heuristic random; do
+    "$boneyard" tournament register-team "$event" --bot "$kind" >/dev/null
   done
 done
-for event in muggins-swiss forty-two-league forty-two-cup; do "$boneyard" tournament start "$event"; done
+for event in muggins-swiss forty-two-league forty-two-cup; do
+  "$boneyard" tournament start "$event"
+done
 for event in muggins-swiss forty-two-league forty-two-cup; do
   for ((try = 0; try < 600; try++)); do
     [[ $("$boneyard" tournament show "$event" --json | jq -r .state) == FINISHED ]] && break

@@ -122,9 +122,8 @@ struct TournamentChanges {
   bool empty() const {
     return !state && !current_round && !rounds && !start_time && !end_time && !advance_requested &&
            pairing_numbers.empty() && first_rounds.empty() && withdrawals.empty() &&
-           removed_entrants.empty() &&
-           new_rounds.empty() && new_pairings.empty() && overrides.empty() && new_games.empty() &&
-           audit.empty();
+           removed_entrants.empty() && new_rounds.empty() && new_pairings.empty() &&
+           overrides.empty() && new_games.empty() && audit.empty();
   }
 };
 

@@ -685,8 +685,8 @@ absl::StatusOr<TournamentChanges> PlanStart(const TournamentData& data, absl::Ti
   absl::StatusOr<v1::Tournament> settings = SettingsOf(data.tournament);
   if (!settings.ok()) return settings.status();
   if (data.entrants.size() < 2) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "a tournament needs two entrants to start; it has ", data.entrants.size()));
+    return absl::FailedPreconditionError(
+        absl::StrCat("a tournament needs two entrants to start; it has ", data.entrants.size()));
   }
   TournamentChanges changes;
   NumberEntrants(data, 1, changes);

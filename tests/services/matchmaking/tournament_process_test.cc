@@ -139,8 +139,9 @@ TEST(TournamentProcessTest, ASwissRunsToTheEndAcrossAKillWithNothingPairedOrCoun
   // event log and its outbox still delivers every result, once.
   const absl::Time exec_deadline = absl::Now() + absl::Seconds(60);
   while (absl::Now() < exec_deadline &&
-         Count(**pool, "SELECT count(*) FROM matchmaking.tournament_games WHERE round = 3 AND "
-                       "match_name IS NOT NULL") == 0) {
+         Count(**pool,
+               "SELECT count(*) FROM matchmaking.tournament_games WHERE round = 3 AND "
+               "match_name IS NOT NULL") == 0) {
     absl::SleepFor(absl::Milliseconds(20));
   }
   ASSERT_TRUE(execution->service->Kill(SIGKILL).ok());
