@@ -21,22 +21,6 @@
 namespace boneyard::matchmaking {
 namespace {
 
-// Execution's answers that will not change on a resend: the request itself is wrong.
-bool RefusedForGood(const absl::Status& status) {
-  switch (status.code()) {
-    case absl::StatusCode::kInvalidArgument:
-    case absl::StatusCode::kAlreadyExists:
-    case absl::StatusCode::kFailedPrecondition:
-    case absl::StatusCode::kNotFound:
-    case absl::StatusCode::kOutOfRange:
-      return true;
-    default:
-      // Unavailable, deadline, resource exhausted, a wrong token (fixed by the operator): the
-      // match waits for the next pass.
-      return false;
-  }
-}
-
 // The matching library's tickets, each member at their known rating or the model's initial one,
 // with their recent partners.
 std::vector<Ticket> MatchingTickets(
@@ -138,6 +122,21 @@ absl::StatusOr<FormedMatchRow> Seat(const FormedMatch& formed, const v1::Queue& 
 }
 
 }  // namespace
+
+bool RefusedForGood(const absl::Status& status) {
+  switch (status.code()) {
+    case absl::StatusCode::kInvalidArgument:
+    case absl::StatusCode::kAlreadyExists:
+    case absl::StatusCode::kFailedPrecondition:
+    case absl::StatusCode::kNotFound:
+    case absl::StatusCode::kOutOfRange:
+      return true;
+    default:
+      // Unavailable, deadline, resource exhausted, a wrong token (fixed by the operator): the
+      // match waits for the next pass.
+      return false;
+  }
+}
 
 std::string FormedMatchRequestId(std::vector<std::string> ticket_ids) {
   std::sort(ticket_ids.begin(), ticket_ids.end());

@@ -60,6 +60,11 @@ class MatchCreator {
   virtual std::string target() const = 0;
 };
 
+// Execution's answers to CreateMatch that will not change on a resend (the request itself is
+// wrong): the matchmaker and the tournament director give up on such a match rather than
+// retry it every pass.
+bool RefusedForGood(const absl::Status& status);
+
 // How many of a player's last matches in a team queue count for "recent partners", whom a
 // team split keeps apart when it can (matching/team_split.h).
 inline constexpr int kRecentPartnerMatches = 3;

@@ -44,7 +44,7 @@ std::vector<int> NumberArray(const pqxx::field& f) {
 }
 
 const std::string kTournamentColumns = absl::StrCat(
-    "tournament_id, game, settings, state, current_round, rounds, advance_requested, version, ",
+    "tournament_id, game, settings, state, current_round, rounds, version, ",
     EpochMicros("create_time"), ", ", EpochMicros("start_time"), ", ", EpochMicros("end_time"));
 
 TournamentRow ReadTournament(const pqxx::row& r) {
@@ -54,11 +54,10 @@ TournamentRow ReadTournament(const pqxx::row& r) {
           .state = r[3].as<int>(),
           .current_round = r[4].as<int>(),
           .rounds = r[5].as<int>(),
-          .advance_requested = r[6].as<bool>(),
-          .version = r[7].as<int64_t>(),
-          .create_time = absl::FromUnixMicros(r[8].as<int64_t>()),
-          .start_time = OptionalTime(r[9]),
-          .end_time = OptionalTime(r[10])};
+          .version = r[6].as<int64_t>(),
+          .create_time = absl::FromUnixMicros(r[7].as<int64_t>()),
+          .start_time = OptionalTime(r[8]),
+          .end_time = OptionalTime(r[9])};
 }
 
 const std::string kEntrantColumns = absl::StrCat(
@@ -137,7 +136,7 @@ absl::StatusOr<std::optional<TournamentRow>> PgTournamentStore::GetTournament(
         id);
     if (rows.empty()) return std::nullopt;
     TournamentRow row = ReadTournament(rows[0]);
-    row.entrant_count = rows[0][11].as<int>();
+    row.entrant_count = rows[0][10].as<int>();
     return row;
   });
 }
@@ -154,19 +153,20 @@ absl::StatusOr<std::vector<TournamentRow>> PgTournamentStore::ListTournaments(
                           " ORDER BY tournament_id LIMIT $3"),
              after_id, state, limit)) {
       out.push_back(ReadTournament(r));
-      out.back().entrant_count = r[11].as<int>();
+      out.back().entrant_count = r[10].as<int>();
     }
     return out;
   });
 }
 
-absl::StatusOr<std::vector<std::string>> PgTournamentStore::RunningTournaments() {
+absl::StatusOr<std::vector<std::pair<std::string, int64_t>>>
+PgTournamentStore::RunningTournaments() {
   return pool_.Run([&](pqxx::work& tx) {
-    std::vector<std::string> out;
+    std::vector<std::pair<std::string, int64_t>> out;
     for (const pqxx::row& r :
-         tx.exec(absl::StrCat("SELECT tournament_id FROM ", Table("tournaments"),
+         tx.exec(absl::StrCat("SELECT tournament_id, version FROM ", Table("tournaments"),
                               " WHERE state = ", kTournamentRunning, " ORDER BY tournament_id"))) {
-      out.push_back(r[0].as<std::string>());
+      out.emplace_back(r[0].as<std::string>(), r[1].as<int64_t>());
     }
     return out;
   });
@@ -356,11 +356,10 @@ void PgTournamentStore::Write(pqxx::work& tx, const std::string& id,
                    " SET version = version + 1, state = coalesce($2, state),"
                    " current_round = coalesce($3, current_round), rounds = coalesce($4, rounds),"
                    " start_time = coalesce($5::timestamptz, start_time),"
-                   " end_time = coalesce($6::timestamptz, end_time),"
-                   " advance_requested = coalesce($7, advance_requested)"
+                   " end_time = coalesce($6::timestamptz, end_time)"
                    " WHERE tournament_id = $1"),
       id, c.state, c.current_round, c.rounds, OptionalTimestamp(c.start_time),
-      OptionalTimestamp(c.end_time), c.advance_requested);
+      OptionalTimestamp(c.end_time));
 }
 
 absl::StatusOr<TournamentData> PgTournamentStore::Change(const std::string& id,
@@ -442,18 +441,6 @@ absl::StatusOr<std::optional<std::string>> PgTournamentStore::RecordGameResult(
                                  " SET version = version + 1 WHERE tournament_id = $1"),
                     id);
     return std::optional<std::string>();
-  });
-}
-
-absl::StatusOr<std::optional<std::string>> PgTournamentStore::TournamentOfMatch(
-    const std::string& match_name) {
-  return pool_.Run([&](pqxx::work& tx) -> std::optional<std::string> {
-    const pqxx::result rows =
-        tx.exec_params(absl::StrCat("SELECT tournament_id FROM ", Table("tournament_games"),
-                                    " WHERE match_name = $1"),
-                       match_name);
-    if (rows.empty()) return std::nullopt;
-    return rows[0][0].as<std::string>();
   });
 }
 

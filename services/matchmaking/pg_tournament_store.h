@@ -34,7 +34,6 @@ struct TournamentRow {
   int state = kTournamentRegistration;
   int current_round = 0;
   int rounds = 0;
-  bool advance_requested = false;
   int64_t version = 0;
   int entrant_count = 0;  // read only
   absl::Time create_time;
@@ -108,7 +107,6 @@ struct TournamentChanges {
   std::optional<int> rounds;
   std::optional<absl::Time> start_time;
   std::optional<absl::Time> end_time;
-  std::optional<bool> advance_requested;
   std::map<int, int> pairing_numbers;  // entrant number -> pairing number
   std::map<int, int> first_rounds;     // entrant number -> first round paired in
   std::map<int, int> withdrawals;      // entrant number -> withdrawn_round
@@ -120,7 +118,7 @@ struct TournamentChanges {
   std::vector<GameRow> new_games;
   std::vector<AuditRow> audit;
   bool empty() const {
-    return !state && !current_round && !rounds && !start_time && !end_time && !advance_requested &&
+    return !state && !current_round && !rounds && !start_time && !end_time &&
            pairing_numbers.empty() && first_rounds.empty() && withdrawals.empty() &&
            removed_entrants.empty() && new_rounds.empty() && new_pairings.empty() &&
            overrides.empty() && new_games.empty() && audit.empty();
@@ -140,8 +138,8 @@ class PgTournamentStore {
   // Up to `limit` after `after_id` by id; `state` 0: every state.
   absl::StatusOr<std::vector<TournamentRow>> ListTournaments(int state, const std::string& after_id,
                                                              int limit);
-  // The ids of the RUNNING tournaments.
-  absl::StatusOr<std::vector<std::string>> RunningTournaments();
+  // The RUNNING tournaments' ids and versions.
+  absl::StatusOr<std::vector<std::pair<std::string, int64_t>>> RunningTournaments();
   // Everything about one event in one transaction. NOT_FOUND when there is none.
   absl::StatusOr<TournamentData> Load(const std::string& id);
   // Up to `limit` entrants numbered above `after`.
@@ -173,8 +171,6 @@ class PgTournamentStore {
   absl::StatusOr<std::optional<std::string>> RecordGameResult(const std::string& match_name,
                                                               const std::string& result,
                                                               absl::Time end_time);
-  // The tournament whose game was created as `match_name`, or nullopt.
-  absl::StatusOr<std::optional<std::string>> TournamentOfMatch(const std::string& match_name);
   // The event's version; NOT_FOUND when there is none.
   absl::StatusOr<int64_t> Version(const std::string& id);
 

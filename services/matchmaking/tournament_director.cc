@@ -2,21 +2,14 @@
 
 #include <spdlog/spdlog.h>
 
+#include <map>
+#include <utility>
 #include <vector>
 
 #include "boneyard/v1/execution.pb.h"
 #include "services/matchmaking/tournament_plan.h"
 
 namespace boneyard::matchmaking {
-namespace {
-
-// Execution will never accept the request as it is: retrying cannot help.
-bool RefusedForGood(const absl::Status& s) {
-  return absl::IsInvalidArgument(s) || absl::IsAlreadyExists(s) || absl::IsFailedPrecondition(s) ||
-         absl::IsPermissionDenied(s) || absl::IsUnauthenticated(s) || absl::IsOutOfRange(s);
-}
-
-}  // namespace
 
 TournamentDirector::TournamentDirector(PgTournamentStore& store, MatchCreator& creator,
                                        DirectorOptions options)
@@ -32,10 +25,19 @@ TournamentDirector::~TournamentDirector() { Stop(); }
 
 absl::StatusOr<DirectorReport> TournamentDirector::RunPass(absl::Time now) {
   DirectorReport report;
-  absl::StatusOr<std::vector<std::string>> running = store_.RunningTournaments();
+  absl::StatusOr<std::vector<std::pair<std::string, int64_t>>> running =
+      store_.RunningTournaments();
   if (!running.ok()) return running.status();
-  for (const std::string& id : *running) {
+  std::map<std::string, int64_t> settled;
+  for (const auto& [id, version] : *running) {
     ++report.tournaments;
+    // PlanStep is a function of the stored facts: an event unchanged since a pass that decided
+    // nothing for it has nothing to decide now, and is not read again.
+    if (auto it = settled_.find(id); it != settled_.end() && it->second == version) {
+      settled.insert(*it);
+      ++report.unchanged;
+      continue;
+    }
     bool changed = false;
     absl::StatusOr<TournamentData> data =
         store_.Change(id, [&](const TournamentData& d) -> absl::StatusOr<TournamentChanges> {
@@ -48,8 +50,13 @@ absl::StatusOr<DirectorReport> TournamentDirector::RunPass(absl::Time now) {
       spdlog::warn("director: tournaments/{}: {}", id, data.status().ToString());
       continue;
     }
-    report.changed += changed ? 1 : 0;
+    if (changed) {
+      ++report.changed;
+    } else {
+      settled[id] = data->tournament.version;
+    }
   }
+  settled_ = std::move(settled);  // finished events drop out
   absl::StatusOr<std::vector<GameRow>> pending =
       store_.PendingGames(options_.max_creations_per_pass);
   if (!pending.ok()) return pending.status();

@@ -2,7 +2,8 @@
 // MatchCreator), no SQL (the store), no tournament rules (tournament_plan.h).
 //
 // Every pass, in order:
-//   1. per running tournament, under its row lock (PgTournamentStore::Change): PlanStep —
+//   1. per running tournament whose version moved since a pass last decided nothing for it,
+//      under its row lock (PgTournamentStore::Change): PlanStep —
 //      a series' next game; once the current round is decided, the next round's pairings and
 //      their games (or the end). Computed from the stored facts and written in the same
 //      transaction, so a round is paired once, whichever director (thread, process) gets the
@@ -17,6 +18,7 @@
 #ifndef BONEYARD_SERVICES_MATCHMAKING_TOURNAMENT_DIRECTOR_H_
 #define BONEYARD_SERVICES_MATCHMAKING_TOURNAMENT_DIRECTOR_H_
 
+#include <map>
 #include <set>
 #include <string>
 
@@ -37,7 +39,8 @@ struct DirectorOptions {
 
 // What one pass did.
 struct DirectorReport {
-  int tournaments = 0;  // running ones looked at
+  int tournaments = 0;  // running ones
+  int unchanged = 0;    // of those, not read: nothing changed since a pass decided nothing
   int changed = 0;      // of those, with a change written
   int failed = 0;       // whose step failed (logged; tried again next pass)
   int created = 0;      // games created on execution
@@ -66,6 +69,8 @@ class TournamentDirector {
   const DirectorOptions options_;
   // Requests execution refused for good, so each is logged once (the pass thread's only).
   std::set<std::string> refused_;
+  // The events the last pass decided nothing for, at the version it read (the pass thread's).
+  std::map<std::string, int64_t> settled_;
   // Last: destroyed (stopped) first, before what its passes use.
   PassLoop loop_;
 };

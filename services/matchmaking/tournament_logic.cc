@@ -60,6 +60,16 @@ absl::Status CheckBot(absl::string_view field, const std::string& game, const v1
   return absl::OkStatus();
 }
 
+// A numbered list's cursor (entrants, rounds): 0 for the first page. The cursor is ours
+// (signed), so anything else was not issued for this list.
+absl::StatusOr<int> AfterNumber(const std::string& after) {
+  int number = 0;
+  if (!after.empty() && !absl::SimpleAtoi(after, &number)) {
+    return Invalid("page_token", "is not a page token of this list");
+  }
+  return number;
+}
+
 absl::StatusOr<v1::Tournament> Resource(const TournamentData& data) {
   absl::StatusOr<v1::Tournament> settings = SettingsOf(data.tournament);
   if (!settings.ok()) return settings.status();
@@ -111,6 +121,29 @@ absl::StatusOr<std::optional<std::string>> TournamentLogic::Caller(const Token& 
   if (!player.ok()) return player.status();
   if (!player->has_value()) return absl::UnauthenticatedError("unknown token");
   return player;
+}
+
+absl::StatusOr<TournamentLogic::ListPage> TournamentLogic::OpenPage(
+    int page_size, int default_size, int max_size, const std::string& page_token,
+    std::vector<std::string> identity) const {
+  if (page_size < 0) return Invalid("page_size", absl::StrCat(page_size, " is negative"));
+  if (absl::Status s =
+          validation::CheckOptionalId("page_token", page_token, validation::kMaxPageTokenBytes);
+      !s.ok()) {
+    return s;
+  }
+  absl::StatusOr<std::optional<std::vector<std::string>>> cursor =
+      page_tokens_.DecodeCursor(page_token, identity, 1);
+  if (!cursor.ok()) return cursor.status();
+  return ListPage{.size = page_size == 0 ? default_size : std::min(page_size, max_size),
+                  .after = cursor->has_value() ? (**cursor)[0] : std::string(),
+                  .identity = std::move(identity)};
+}
+
+std::string TournamentLogic::NextPageToken(const ListPage& page, const std::string& last) const {
+  std::vector<std::string> parts = page.identity;
+  parts.push_back(last);
+  return page_tokens_.Encode(parts);
 }
 
 absl::StatusOr<TournamentData> TournamentLogic::Load(const std::string& id) {
@@ -167,36 +200,28 @@ absl::StatusOr<v1::Tournament> TournamentLogic::GetTournament(
 absl::StatusOr<v1::ListTournamentsResponse> TournamentLogic::ListTournaments(
     const v1::ListTournamentsRequest& request) {
   if (absl::Status s = validation::CheckEnum("state", request.state()); !s.ok()) return s;
-  absl::StatusOr<int> size = validation::PageSize(request.page_size());
-  if (!size.ok()) return size.status();
-  if (absl::Status s = validation::CheckOptionalId("page_token", request.page_token(),
-                                                   validation::kMaxPageTokenBytes);
-      !s.ok()) {
-    return s;
-  }
-  const std::vector<std::string> identity = {"tournaments", absl::StrCat(request.state())};
-  absl::StatusOr<std::optional<std::vector<std::string>>> cursor =
-      page_tokens_.DecodeCursor(request.page_token(), identity, 1);
-  if (!cursor.ok()) return cursor.status();
+  absl::StatusOr<ListPage> page = OpenPage(request.page_size(), 50, 100, request.page_token(),
+                                           {"tournaments", absl::StrCat(request.state())});
+  if (!page.ok()) return page.status();
+  // One more than the page: whether there is a next page.
   absl::StatusOr<std::vector<TournamentRow>> rows =
-      store_.ListTournaments(request.state(), cursor->has_value() ? (**cursor)[0] : "", *size + 1);
+      store_.ListTournaments(request.state(), page->after, page->size + 1);
   if (!rows.ok()) return rows.status();
   v1::ListTournamentsResponse response;
-  for (int i = 0; i < std::min<int>(*size, rows->size()); ++i) {
+  for (int i = 0; i < std::min<int>(page->size, rows->size()); ++i) {
     absl::StatusOr<v1::Tournament> settings = SettingsOf((*rows)[i]);
     if (!settings.ok()) return settings.status();
     *response.add_tournaments() = TournamentOf((*rows)[i], *settings);
   }
-  if (static_cast<int>(rows->size()) > *size) {
-    std::vector<std::string> parts = identity;
-    parts.push_back((*rows)[*size - 1].tournament_id);
-    response.set_next_page_token(page_tokens_.Encode(parts));
+  if (static_cast<int>(rows->size()) > page->size) {
+    response.set_next_page_token(NextPageToken(*page, (*rows)[page->size - 1].tournament_id));
   }
   return response;
 }
 
 absl::StatusOr<v1::Entrant> TournamentLogic::Register(const std::string& tournament,
-                                                      EntrantRow entrant, bool as_team) {
+                                                      EntrantRow entrant, bool as_team,
+                                                      absl::string_view players_field) {
   absl::StatusOr<std::string> id = TournamentId(tournament, "tournament");
   if (!id.ok()) return id.status();
   absl::StatusOr<std::optional<TournamentRow>> row = store_.GetTournament(*id);
@@ -216,6 +241,11 @@ absl::StatusOr<v1::Entrant> TournamentLogic::Register(const std::string& tournam
                ? Invalid("tournament", "is for single players; use RegisterPlayer")
                : Invalid("tournament", absl::StrCat("is for teams of ", settings->team_size(),
                                                     "; use RegisterTeam"));
+  }
+  const size_t size = entrant.players.size();
+  if (as_team && size > 0 && size != static_cast<size_t>(settings->team_size())) {
+    return Invalid(players_field,
+                   absl::StrCat("a team here has ", settings->team_size(), " players, not ", size));
   }
   if (!entrant.bot.empty()) {
     v1::Bot bot;
@@ -337,24 +367,8 @@ absl::StatusOr<v1::Entrant> TournamentLogic::RegisterTeam(const Token& token,
       return Invalid("player_ids", "names a player twice");
     }
   }
-  const size_t size = entrant.players.size();
-  absl::StatusOr<std::string> id = TournamentId(request.tournament(), "tournament");
-  if (!id.ok()) return id.status();
-  absl::StatusOr<std::optional<TournamentRow>> row = store_.GetTournament(*id);
-  if (!row.ok()) return row.status();
-  if (row->has_value()) {
-    absl::StatusOr<v1::Tournament> settings = SettingsOf(**row);
-    if (!settings.ok()) return settings.status();
-    if (settings->team_size() == 1) {
-      return Invalid("tournament", "is for single players; use RegisterPlayer");
-    }
-    if (size != static_cast<size_t>(settings->team_size())) {
-      return Invalid(
-          request.party().empty() ? "player_ids" : "party",
-          absl::StrCat("a team here has ", settings->team_size(), " players, not ", size));
-    }
-  }
-  return Register(request.tournament(), std::move(entrant), /*as_team=*/true);
+  return Register(request.tournament(), std::move(entrant), /*as_team=*/true,
+                  request.party().empty() ? "player_ids" : "party");
 }
 
 absl::StatusOr<v1::Entrant> TournamentLogic::WithdrawPlayer(
@@ -394,37 +408,25 @@ absl::StatusOr<v1::ListEntrantsResponse> TournamentLogic::ListEntrants(
     const v1::ListEntrantsRequest& request) {
   absl::StatusOr<std::string> id = TournamentId(request.tournament(), "tournament");
   if (!id.ok()) return id.status();
-  if (request.page_size() < 0) return Invalid("page_size", "is negative");
-  const int size = request.page_size() == 0 ? 100 : std::min(request.page_size(), 1024);
-  if (absl::Status s = validation::CheckOptionalId("page_token", request.page_token(),
-                                                   validation::kMaxPageTokenBytes);
-      !s.ok()) {
-    return s;
-  }
-  const std::vector<std::string> identity = {"entrants", *id};
-  absl::StatusOr<std::optional<std::vector<std::string>>> cursor =
-      page_tokens_.DecodeCursor(request.page_token(), identity, 1);
-  if (!cursor.ok()) return cursor.status();
-  int after = 0;
-  // The cursor is ours (signed), so it is a number.
-  if (cursor->has_value() && !absl::SimpleAtoi((**cursor)[0], &after)) {
-    return Invalid("page_token", "is not a page token of this list");
-  }
+  absl::StatusOr<ListPage> page = OpenPage(request.page_size(), 100, kMaxTournamentEntrants,
+                                           request.page_token(), {"entrants", *id});
+  if (!page.ok()) return page.status();
+  absl::StatusOr<int> after = AfterNumber(page->after);
+  if (!after.ok()) return after.status();
   absl::StatusOr<std::optional<TournamentRow>> row = store_.GetTournament(*id);
   if (!row.ok()) return row.status();
   if (!row->has_value()) {
     return absl::NotFoundError(absl::StrCat(request.tournament(), " does not exist"));
   }
-  absl::StatusOr<std::vector<EntrantRow>> rows = store_.ListEntrants(*id, after, size + 1);
+  absl::StatusOr<std::vector<EntrantRow>> rows = store_.ListEntrants(*id, *after, page->size + 1);
   if (!rows.ok()) return rows.status();
   v1::ListEntrantsResponse response;
-  for (int i = 0; i < std::min<int>(size, rows->size()); ++i) {
+  for (int i = 0; i < std::min<int>(page->size, rows->size()); ++i) {
     *response.add_entrants() = EntrantOf(*id, (*rows)[i]);
   }
-  if (static_cast<int>(rows->size()) > size) {
-    std::vector<std::string> parts = identity;
-    parts.push_back(absl::StrCat((*rows)[size - 1].number));
-    response.set_next_page_token(page_tokens_.Encode(parts));
+  if (static_cast<int>(rows->size()) > page->size) {
+    response.set_next_page_token(
+        NextPageToken(*page, absl::StrCat((*rows)[page->size - 1].number)));
   }
   return response;
 }
@@ -464,31 +466,18 @@ absl::StatusOr<v1::ListRoundsResponse> TournamentLogic::ListRounds(
   if (!viewer.ok()) return viewer.status();
   absl::StatusOr<std::string> id = TournamentId(request.tournament(), "tournament");
   if (!id.ok()) return id.status();
-  if (request.page_size() < 0) return Invalid("page_size", "is negative");
-  const int size = request.page_size() == 0 ? 100 : std::min(request.page_size(), 100);
-  if (absl::Status s = validation::CheckOptionalId("page_token", request.page_token(),
-                                                   validation::kMaxPageTokenBytes);
-      !s.ok()) {
-    return s;
-  }
-  const std::vector<std::string> identity = {"rounds", *id};
-  absl::StatusOr<std::optional<std::vector<std::string>>> cursor =
-      page_tokens_.DecodeCursor(request.page_token(), identity, 1);
-  if (!cursor.ok()) return cursor.status();
-  int after = 0;
-  // The cursor is ours (signed), so it is a number.
-  if (cursor->has_value() && !absl::SimpleAtoi((**cursor)[0], &after)) {
-    return Invalid("page_token", "is not a page token of this list");
-  }
+  absl::StatusOr<ListPage> page =
+      OpenPage(request.page_size(), 100, 100, request.page_token(), {"rounds", *id});
+  if (!page.ok()) return page.status();
+  absl::StatusOr<int> after = AfterNumber(page->after);
+  if (!after.ok()) return after.status();
   absl::StatusOr<TournamentData> data = Load(*id);
   if (!data.ok()) return data.status();
   v1::ListRoundsResponse response;
   for (const RoundRow& r : data->rounds) {
-    if (r.round <= after) continue;
-    if (response.rounds_size() == size) {
-      std::vector<std::string> parts = identity;
-      parts.push_back(absl::StrCat(r.round - 1));
-      response.set_next_page_token(page_tokens_.Encode(parts));
+    if (r.round <= *after) continue;
+    if (response.rounds_size() == page->size) {
+      response.set_next_page_token(NextPageToken(*page, absl::StrCat(r.round - 1)));
       break;
     }
     *response.add_rounds() = RoundOf(*data, r.round, *viewer);

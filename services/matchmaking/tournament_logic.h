@@ -13,8 +13,10 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "absl/time/time.h"
 #include "boneyard/v1/tournament.pb.h"
 #include "services/common/page_token.h"
@@ -98,6 +100,19 @@ class TournamentLogic {
 
  private:
   friend class TournamentWatch;
+  // A list's page: its size (page_size, 0 meaning `default_size`, at most `max_size`) and the
+  // cursor it starts after ("" for the first page), from a page token issued for `identity`
+  // (the list's name and filters).
+  struct ListPage {
+    int size = 0;
+    std::string after;
+    std::vector<std::string> identity;
+  };
+  absl::StatusOr<ListPage> OpenPage(int page_size, int default_size, int max_size,
+                                    const std::string& page_token,
+                                    std::vector<std::string> identity) const;
+  // The token of the page after `page`, whose last item is `last`.
+  std::string NextPageToken(const ListPage& page, const std::string& last) const;
   // The update sent to a watcher: the event, its current round and standings.
   absl::StatusOr<v1::TournamentUpdate> UpdateOf(const std::string& id,
                                                 const std::optional<std::string>& viewer);
@@ -113,9 +128,10 @@ class TournamentLogic {
   // A change under the event's lock; `decide` runs on the state read in it.
   absl::StatusOr<TournamentData> Change(const std::string& id, const PgTournamentStore::Decide& d);
   // Checks and stores an entrant; `as_team` for RegisterTeam (refused in a single-player
-  // event, and RegisterPlayer in a team event).
+  // event, and RegisterPlayer in a team event), whose players, named by `players_field`, must
+  // be as many as the event's team size.
   absl::StatusOr<v1::Entrant> Register(const std::string& tournament, EntrantRow entrant,
-                                       bool as_team);
+                                       bool as_team, absl::string_view players_field = "");
   void Changed() {
     if (options_.on_change) options_.on_change();
   }

@@ -354,13 +354,11 @@ absl::StatusOr<TournamentChanges> NextRoundOrEnd(const TournamentData& data,
     } else if (!paired.ok()) {
       return paired.status();
     } else if (*paired) {
-      changes.advance_requested = false;
       return changes;
     }
   }
   changes.state = kTournamentFinished;
   changes.end_time = now;
-  changes.advance_requested = false;
   if (settings.format() == v1::Tournament::KNOCKOUT) changes.rounds = current;
   return changes;
 }
@@ -720,7 +718,8 @@ absl::StatusOr<TournamentChanges> PlanStep(const TournamentData& data, absl::Tim
       RoundDecided(data, *settings, data.tournament.current_round, now, &games);
   if (!decided.ok()) return decided.status();
   if (!*decided) return games;
-  if (settings->manual_rounds() && !data.tournament.advance_requested) return games;
+  // Manual rounds wait for AdvanceTournament, which pairs the next round itself.
+  if (settings->manual_rounds()) return games;
   return NextRoundOrEnd(data, *settings, now);
 }
 

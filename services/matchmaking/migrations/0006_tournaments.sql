@@ -16,8 +16,6 @@ CREATE TABLE tournaments (
   current_round int NOT NULL DEFAULT 0,
   -- The rounds to play once started (Swiss, round robin); 0 for a knockout until it ends.
   rounds int NOT NULL DEFAULT 0,
-  -- Asked for by AdvanceTournament (manual rounds): pair the next round when this one is done.
-  advance_requested boolean NOT NULL DEFAULT false,
   version bigint NOT NULL DEFAULT 1,
   create_time timestamptz NOT NULL,
   start_time timestamptz,

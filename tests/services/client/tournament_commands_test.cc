@@ -93,7 +93,7 @@ TEST(TournamentCommandsTest, AFortyTwoKnockoutOfBestOfThreeSeriesRunsFromCreateT
   EXPECT_EQ(final_tie.value("tie", ""), "W2-1");
   EXPECT_TRUE(final_tie.value("white_wins", 0) == 2 || final_tie.value("black_wins", 0) == 2)
       << final_tie.dump();
-  // Each game of a series seats the four bots of two teams, partners across the table.
+  // Every game of the series was created on execution.
   for (const json& game : final_tie["games"]) {
     EXPECT_THAT(game.value("match", ""), HasSubstr("matches/"));
   }

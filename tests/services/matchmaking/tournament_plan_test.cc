@@ -61,7 +61,6 @@ void Apply(TournamentData& d, const TournamentChanges& c) {
   if (c.state) t.state = *c.state;
   if (c.current_round) t.current_round = *c.current_round;
   if (c.rounds) t.rounds = *c.rounds;
-  if (c.advance_requested) t.advance_requested = *c.advance_requested;
 }
 
 // An event in registration with `n` entrants: bots, or players "p1".."pn"; ratings descending

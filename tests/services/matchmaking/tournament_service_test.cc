@@ -324,6 +324,39 @@ TEST_F(TournamentServiceTest, ASwissOpenUntilItsCloseTimeTakesLateEntriesAKnocko
             grpc::StatusCode::FAILED_PRECONDITION);
 }
 
+TEST_F(TournamentServiceTest, ATeamHasTheEventsTeamSizeAndIsRegisteredByItsPartysLeader) {
+  const std::vector<std::string> tokens = Players(4);
+  v1::Tournament teams = Swiss();
+  teams.set_game("forty_two");
+  teams.set_team_size(2);
+  v1::Tournament t;
+  ASSERT_TRUE(Create(teams, &t).ok());
+  const std::string before = EventSnapshot();
+  v1::RegisterTeamRequest request;
+  request.set_tournament("tournaments/cup");
+  for (const char* p : {"p0", "p1", "p2"}) request.add_player_ids(p);
+  v1::Entrant e;
+  ExpectRefused(t_->RegisterTeam(Context(kOperatorToken).get(), request, &e), "player_ids",
+                "three players in a team of two");
+  v1::Party party;
+  ASSERT_TRUE(CreateParty(tokens[0], &party).ok());
+  v1::RegisterTeamRequest by_party;
+  by_party.set_tournament("tournaments/cup");
+  by_party.set_party(party.name());
+  ExpectRefused(t_->RegisterTeam(Context(tokens[0]).get(), by_party, &e), "party",
+                "a party of one in a team of two");
+  EXPECT_EQ(Register(tokens[2], "", &e).error_code(), grpc::StatusCode::INVALID_ARGUMENT)
+      << "a single player in a team event";
+  EXPECT_EQ(EventSnapshot(), before);
+  ASSERT_TRUE(Join(tokens[1], party.invite_code(), &party).ok());
+  EXPECT_EQ(t_->RegisterTeam(Context(tokens[1]).get(), by_party, &e).error_code(),
+            grpc::StatusCode::PERMISSION_DENIED)
+      << "only the leader";
+  ASSERT_TRUE(t_->RegisterTeam(Context(tokens[0]).get(), by_party, &e).ok());
+  EXPECT_EQ(e.display_name(), "Player 0 & Player 1");
+  EXPECT_EQ(e.player_ids_size(), 2);
+}
+
 TEST_F(TournamentServiceTest, ListsPageAndRefuseForeignPageTokens) {
   v1::Tournament t;
   for (int i = 0; i < 3; ++i) ASSERT_TRUE(Create(Swiss(), &t, absl::StrCat("cup", i)).ok());
@@ -394,6 +427,14 @@ TEST_F(TournamentServiceTest, AGameIsCreatedOnceAndItsResultCountedOnce) {
   absl::StatusOr<DirectorReport> second = director.RunPass(absl::Now());
   ASSERT_TRUE(second.ok()) << second.status();
   EXPECT_EQ(second->created, 1);
+  // Recording the creation changed the event, so the next pass reads it; then, with nothing
+  // new, the pass after does not.
+  absl::StatusOr<DirectorReport> idle = director.RunPass(absl::Now());
+  ASSERT_TRUE(idle.ok()) << idle.status();
+  EXPECT_EQ(idle->unchanged, 0);
+  idle = director.RunPass(absl::Now());
+  ASSERT_TRUE(idle.ok()) << idle.status();
+  EXPECT_EQ(idle->unchanged, 1);
   auto execution_stub = v1::ExecutionService::NewStub(
       grpc::CreateChannel(execution->service->target(), grpc::InsecureChannelCredentials()));
   v1::ListMatchesResponse matches;

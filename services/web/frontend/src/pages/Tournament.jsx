@@ -106,6 +106,9 @@ function Registration({ page, session, reload }) {
   };
   const mine = (page.entrants || []).find((e) => session.player_id && (e.player_ids || []).includes(session.player_id));
   const team = t.team_size > 1;
+  // Until the start, or for a Swiss until its registration close time (late entries).
+  const closes = t.registration_close_time ? Date.parse(t.registration_close_time) : 0;
+  const open = t.state === 'REGISTRATION' || (t.state === 'RUNNING' && t.format === 'SWISS' && closes > Date.now());
   return (
     <section class="card" data-testid="registration">
       <h2>Entrants <span class="muted small">{page.entrants.length}</span></h2>
@@ -118,7 +121,7 @@ function Registration({ page, session, reload }) {
           </li>
         ))}
       </ul>
-      {t.state !== 'FINISHED' && session.role === 'player' && !team && !mine && t.state === 'REGISTRATION' && (
+      {session.role === 'player' && !team && !mine && open && (
         <button onClick={act(() => post(`/api/tournaments/${id}/entrants`, {}))} data-testid="enter">Enter</button>
       )}
       {t.state !== 'FINISHED' && mine && !mine.withdrawn && (
