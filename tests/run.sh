@@ -97,7 +97,10 @@ start_test_database() {
   local attempt port
   pgdir=$(mktemp -d /tmp/boneyard-pg.XXXXXX) || return 1
   for ((attempt = 1; attempt <= 3; attempt++)); do
-    port=$((55432 + RANDOM % 1000))
+    # Below Linux's ephemeral range (32768 and up), where outgoing connections take their local
+    # ports: a port picked there can be held by one, briefly, when the server binds it (it
+    # happened here: bind "Address already in use", the port free again a moment later).
+    port=$((20000 + RANDOM % 12000))
     port_is_free "$port" || continue
     if "$root/deploy/local/pg.sh" start "$pgdir" "$port"; then
       BONEYARD_TEST_DATABASE_URL=$("$root/deploy/local/pg.sh" url "$pgdir" "$port") || return 1
@@ -105,8 +108,8 @@ start_test_database() {
       echo "BONEYARD_TEST_DATABASE_URL=$BONEYARD_TEST_DATABASE_URL (data in $pgdir)"
       return 0
     fi
-    # Another program may have taken the port since it was checked; anything else is a failure.
-    port_is_free "$port" && return 1
+    # Only a port taken between the check and the bind is worth another try.
+    grep -q "Address already in use" "$pgdir/postgres.log" 2>/dev/null || return 1
   done
   echo "tests/run.sh: found no free loopback port for PostgreSQL" >&2
   return 1
