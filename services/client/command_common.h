@@ -62,12 +62,15 @@ inline constexpr absl::string_view kTournamentUsage =
     "standings FILE.trf [--tiebreaks BH/C1,BH,SB,DE,WIN] | "
     "create --game G --format swiss|round-robin|knockout [--id ID] [--name N] [--rounds N] "
     "[--team-size N] [--best-of N] [--double] [--elimination single|double] "
+    "[--table-size N [--min-table-size N] [--placement-points 3,2,1,0]] "
     "[--tiebreaks BH,SB,...] [--rated] [--rules k=v,...] [--per-move D] "
     "[--timeout-policy auto|forfeit] [--manual-rounds] | "
     "register ID [--player P | --bot KIND] [--bye-rounds 2,3] | "
     "register-team ID --players A,B | --party P | --bot KIND | withdraw ID NUMBER | start ID | "
     "advance ID | show ID | list [--state registration|running|finished] | "
-    "pairings ID [ROUND] | standings ID [--through ROUND] | export ID [--out FILE] [--json]";
+    "pairings ID [ROUND] | standings ID [--through ROUND] | export ID [--out FILE] | "
+    "import FILE.trf --game G [--id ID] [--rounds N] [--entrants P1,A+B,bot:KIND,...] "
+    "[create's other flags] [--json]";
 inline constexpr absl::string_view kQueueUsage =
     "boneyard queue list [--game G] | show ID | join ID [--party P] [--no-play] | "
     "create ID --game G [--name N] [--format duel|table:MIN-MAX|teams:TxS] [--rules k=v,...] "
@@ -76,7 +79,8 @@ inline constexpr absl::string_view kQueueUsage =
     "delete ID [--json]";
 inline constexpr absl::string_view kPartyUsage =
     "boneyard party create | join CODE | leave NAME | show NAME [--json]";
-inline constexpr absl::string_view kTicketUsage = "boneyard ticket show NAME | cancel NAME [--json]";
+inline constexpr absl::string_view kTicketUsage =
+    "boneyard ticket show NAME | cancel NAME [--json]";
 
 // The matchmaking commands talk to the matchmaking service: --matchmaking-target, else this
 // variable, else the default; a player's own calls take --player-token-file or this variable.
@@ -153,8 +157,8 @@ int RpcFailure(cli::Io& io, absl::string_view rpc, const grpc::Status& status);
 std::optional<int> GetOperatorToken(const cli::ParsedArgs& args, cli::Io& io,
                                     absl::string_view usage, std::string& token);
 // A seat token from --token or --token-file (exactly one), with the same exit codes.
-std::optional<int> GetSeatToken(const cli::ParsedArgs& args, cli::Io& io,
-                                absl::string_view usage, std::string& token);
+std::optional<int> GetSeatToken(const cli::ParsedArgs& args, cli::Io& io, absl::string_view usage,
+                                std::string& token);
 
 // The match named on the command line: "matches/ID" as given, or a bare ID prefixed.
 // INVALID_ARGUMENT when missing or empty.

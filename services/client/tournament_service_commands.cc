@@ -19,10 +19,12 @@
 #include <vector>
 
 #include "absl/strings/ascii.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
 #include "absl/types/span.h"
 #include "boneyard/v1/tournament.grpc.pb.h"
 #include "boneyard/v1/tournament.pb.h"
@@ -30,6 +32,7 @@
 #include "engine/cli/common.h"
 #include "services/client/command_common.h"
 #include "services/common/engine_proto.h"
+#include "services/matchmaking/tournament/trf.h"
 
 namespace boneyard::client {
 namespace {
@@ -196,6 +199,21 @@ std::string EntrantName(const EntrantNames& names, int32_t number) {
 }
 
 // "board  [tie]  white  result  black  [series W-B]", the columns aligned over the round.
+// A table of a round robin at tables: its entrants in seat order, each with "#place points"
+// once the game is over ("Ann #1 2  Bo #2 1  Cy #3 0"); one entrant alone "sits out".
+std::string TableText(const v1::Pairing& p, const EntrantNames& names) {
+  if (p.table_size() == 1) return absl::StrCat(EntrantName(names, p.table(0)), "  sits out");
+  std::vector<std::string> seats;
+  for (int seat = 0; seat < p.table_size(); ++seat) {
+    std::string text = EntrantName(names, p.table(seat));
+    if (seat < p.places_size() && seat < p.points_size()) {
+      absl::StrAppend(&text, " #", p.places(seat), " ", p.points(seat));
+    }
+    seats.push_back(std::move(text));
+  }
+  return absl::StrCat(absl::StrJoin(seats, "  "), p.places_size() == 0 ? "  playing" : "");
+}
+
 std::string PairingsText(const v1::Round& round, const EntrantNames& names, bool series) {
   size_t name_width = 0;
   size_t tie_width = 0;
@@ -207,6 +225,10 @@ std::string PairingsText(const v1::Round& round, const EntrantNames& names, bool
   std::string text = absl::StrCat(round.name(), "  ", v1::Round::State_Name(round.state()), "\n");
   for (const v1::Pairing& p : round.pairings()) {
     absl::StrAppend(&text, absl::StrFormat("%3d  ", p.board()));
+    if (p.table_size() > 0) {
+      absl::StrAppend(&text, TableText(p, names), "\n");
+      continue;
+    }
     if (tie_width > 0) absl::StrAppend(&text, absl::StrFormat("%-*s  ", tie_width, p.tie()));
     const std::string white = EntrantName(names, p.white());
     if (p.black() == 0) {
@@ -275,8 +297,13 @@ absl::Status ParseClock(const cli::ParsedArgs& args, Tournament& t) {
 
 // The flags that belong to one format: the service would refuse or ignore them with another.
 absl::Status CheckFormatFlags(const cli::ParsedArgs& args, Tournament::Format format) {
+  // At tables a round robin takes --rounds too (0 or unset: enough to meet everyone once).
+  const bool tables = args.Value("table-size").has_value();
   const std::pair<const char*, Tournament::Format> owners[] = {
-      {"rounds", Tournament::SWISS},
+      {"table-size", Tournament::ROUND_ROBIN},
+      {"min-table-size", Tournament::ROUND_ROBIN},
+      {"placement-points", Tournament::ROUND_ROBIN},
+      {"rounds", tables ? Tournament::ROUND_ROBIN : Tournament::SWISS},
       {"double", Tournament::ROUND_ROBIN},
       {"elimination", Tournament::KNOCKOUT},
       {"best-of", Tournament::KNOCKOUT}};
@@ -292,25 +319,38 @@ absl::Status CheckFormatFlags(const cli::ParsedArgs& args, Tournament::Format fo
   return absl::OkStatus();
 }
 
-absl::StatusOr<Tournament> TournamentFromFlags(const cli::ParsedArgs& args) {
+// The settings of `create`, or of `import` (`imported`: a Swiss whose rounds the file may
+// give, so neither --format nor --rounds is needed).
+absl::StatusOr<Tournament> TournamentFromFlags(const cli::ParsedArgs& args, bool imported) {
   Tournament t;
   const std::optional<std::string> game = args.Value("game");
   if (!game.has_value()) return absl::InvalidArgumentError("--game is required");
   t.set_game(*game);
-  t.set_display_name(args.Value("name").value_or(args.Value("id").value_or(*game)));
+  // An import is named as its file names it (the service's default) unless --name says.
+  t.set_display_name(imported ? args.Value("name").value_or("")
+                              : args.Value("name").value_or(args.Value("id").value_or(*game)));
   const std::optional<std::string> format = args.Value("format");
-  if (!format.has_value()) {
-    return absl::InvalidArgumentError("--format is required: swiss, round-robin or knockout");
+  if (imported) {
+    if (format.has_value() && *format != "swiss") {
+      return absl::InvalidArgumentError("import continues a swiss only");
+    }
+    t.set_format(Tournament::SWISS);
+  } else {
+    if (!format.has_value()) {
+      return absl::InvalidArgumentError("--format is required: swiss, round-robin or knockout");
+    }
+    absl::StatusOr<Tournament::Format> parsed_format =
+        ParseChoice<Tournament::Format>(kFormats, "--format", *format);
+    if (!parsed_format.ok()) return parsed_format.status();
+    t.set_format(*parsed_format);
+    if (absl::Status s = CheckFormatFlags(args, t.format()); !s.ok()) return s;
   }
-  absl::StatusOr<Tournament::Format> parsed_format =
-      ParseChoice<Tournament::Format>(kFormats, "--format", *format);
-  if (!parsed_format.ok()) return parsed_format.status();
-  t.set_format(*parsed_format);
-  if (absl::Status s = CheckFormatFlags(args, t.format()); !s.ok()) return s;
   const std::tuple<const char*, int64_t, void (Tournament::*)(int32_t)> numbers[] = {
-      {"rounds", 99, &Tournament::set_rounds},
+      {"rounds", 100, &Tournament::set_rounds},
       {"team-size", 4, &Tournament::set_team_size},
-      {"best-of", 9, &Tournament::set_best_of}};
+      {"best-of", 9, &Tournament::set_best_of},
+      {"table-size", 8, &Tournament::set_table_size},
+      {"min-table-size", 8, &Tournament::set_min_table_size}};
   for (const auto& [flag, max, set] : numbers) {
     absl::StatusOr<std::optional<int64_t>> value = args.Int(flag, 1, max);
     if (!value.ok()) return value.status();
@@ -323,6 +363,14 @@ absl::StatusOr<Tournament> TournamentFromFlags(const cli::ParsedArgs& args) {
         *elimination);
     if (!parsed.ok()) return parsed.status();
     t.set_elimination(*parsed);
+  }
+  for (const std::string& item : ParseList(args.Value("placement-points").value_or(""))) {
+    double points = 0;
+    if (!absl::SimpleAtod(item, &points)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--placement-points takes numbers (3,2,1,0), got '", item, "'"));
+    }
+    t.add_placement_points(points);
   }
   for (std::string& name : ParseList(args.Value("tiebreaks").value_or(""))) {
     t.add_tiebreaks(std::move(name));
@@ -343,7 +391,7 @@ int RunCreateTournament(const cli::ParsedArgs& args, cli::Io& io) {
     return cli::UsageError(io, absl::StrCat("unexpected argument '", args.positional()[1], "'"),
                            kTournamentUsage);
   }
-  absl::StatusOr<Tournament> settings = TournamentFromFlags(args);
+  absl::StatusOr<Tournament> settings = TournamentFromFlags(args, /*imported=*/false);
   if (!settings.ok()) return cli::UsageError(io, settings.status().message(), kTournamentUsage);
   std::string token;
   if (std::optional<int> code = GetToken(args, io, TokenUse::kOperator, token)) return *code;
@@ -355,6 +403,63 @@ int RunCreateTournament(const cli::ParsedArgs& args, cli::Io& io) {
       NewTournamentStub(args)->CreateTournament(CallContext(token).get(), request, &created);
   if (!status.ok()) return RpcFailure(io, "CreateTournament", status);
   return Print(args, io, created, TournamentLine(created));
+}
+
+// ----- import --------------------------------------------------------------------------------
+
+// One entrant of --entrants (or a name in the file): "bot:KIND", players joined by '+', or a
+// player id.
+absl::StatusOr<v1::ImportedEntrant> ImportedEntrantOf(absl::string_view item, size_t tpn) {
+  v1::ImportedEntrant out;
+  if (item.empty()) {
+    return absl::InvalidArgumentError(absl::StrCat("entrant ", tpn, " has no name to go by"));
+  }
+  if (absl::ConsumePrefix(&item, "bot:")) {
+    out.mutable_bot()->set_kind(std::string(item));
+    return out;
+  }
+  for (absl::string_view player : absl::StrSplit(item, '+')) {
+    out.add_player_ids(std::string(absl::StripAsciiWhitespace(player)));
+  }
+  return out;
+}
+
+int RunImport(const cli::ParsedArgs& args, cli::Io& io) {
+  if (args.positional().size() != 2) {
+    return cli::UsageError(io, "tournament import needs a TRF file (or - for standard input)",
+                           kTournamentUsage);
+  }
+  absl::StatusOr<Tournament> settings = TournamentFromFlags(args, /*imported=*/true);
+  if (!settings.ok()) return cli::UsageError(io, settings.status().message(), kTournamentUsage);
+  absl::StatusOr<std::string> text = cli::ReadInput(args.positional()[1], io.in);
+  if (!text.ok()) return cli::Fail(io, cli::kExitBadInput, text.status().message());
+  // Who the entrants are: --entrants by pairing number, else the names in the file.
+  std::vector<std::string> items;
+  if (const std::optional<std::string> entrants = args.Value("entrants")) {
+    items = ParseList(*entrants);
+  } else {
+    absl::StatusOr<tournament::EventRecord> event = tournament::ParseTrf(*text);
+    if (!event.ok()) return cli::Fail(io, cli::kExitBadInput, event.status().message());
+    for (const tournament::Entrant& e : event->entrants) {
+      items.emplace_back(absl::StripAsciiWhitespace(e.name));
+    }
+  }
+  v1::ImportTournamentRequest request;
+  for (size_t i = 0; i < items.size(); ++i) {
+    absl::StatusOr<v1::ImportedEntrant> entrant = ImportedEntrantOf(items[i], i + 1);
+    if (!entrant.ok()) return cli::Fail(io, cli::kExitBadInput, entrant.status().message());
+    *request.add_entrants() = *std::move(entrant);
+  }
+  std::string token;
+  if (std::optional<int> code = GetToken(args, io, TokenUse::kOperator, token)) return *code;
+  *request.mutable_tournament() = *std::move(settings);
+  request.set_tournament_id(args.Value("id").value_or(""));
+  request.set_trf(*std::move(text));
+  Tournament imported;
+  grpc::Status status =
+      NewTournamentStub(args)->ImportTournament(CallContext(token).get(), request, &imported);
+  if (!status.ok()) return RpcFailure(io, "ImportTournament", status);
+  return Print(args, io, imported, TournamentLine(imported));
 }
 
 // ----- entrants -----------------------------------------------------------------------------
@@ -598,9 +703,28 @@ int RunExport(const cli::ParsedArgs& args, cli::Io& io) {
 }  // namespace
 
 std::vector<cli::FlagSpec> TournamentServiceFlags(std::vector<cli::FlagSpec> specs) {
-  for (const char* name : {"id", "name", "game", "format", "rounds", "team-size", "best-of",
-                           "elimination", "rules", "per-move", "timeout-policy", "player", "bot",
-                           "bye-rounds", "players", "party", "state", "through"}) {
+  for (const char* name : {"id",
+                           "name",
+                           "game",
+                           "format",
+                           "rounds",
+                           "team-size",
+                           "best-of",
+                           "elimination",
+                           "rules",
+                           "per-move",
+                           "timeout-policy",
+                           "player",
+                           "bot",
+                           "bye-rounds",
+                           "players",
+                           "party",
+                           "state",
+                           "through",
+                           "entrants",
+                           "table-size",
+                           "min-table-size",
+                           "placement-points"}) {
     specs.push_back({name, cli::FlagKind::kValue});
   }
   for (const char* name : {"double", "rated", "manual-rounds"}) {
@@ -621,6 +745,7 @@ int RunTournamentService(const cli::ParsedArgs& args, cli::Io& io) {
   if (sub == "pairings") return RunPairings(args, io);
   if (sub == "standings") return RunServiceStandings(args, io);
   if (sub == "export") return RunExport(args, io);
+  if (sub == "import") return RunImport(args, io);
   return cli::UsageError(io, absl::StrCat("unknown tournament subcommand: ", sub),
                          kTournamentUsage);
 }

@@ -63,7 +63,7 @@ TournamentRow ReadTournament(const pqxx::row& r) {
 const std::string kEntrantColumns = absl::StrCat(
     "number, display_name, players, bot, rating, coalesce(pairing_number, 0), "
     "coalesce(withdrawn_round, 0), bye_rounds, coalesce(first_round, 0), ",
-    EpochMicros("register_time"));
+    EpochMicros("register_time"), ", zero_rounds");
 
 EntrantRow ReadEntrant(const pqxx::row& r) {
   return {.number = r[0].as<int>(),
@@ -75,6 +75,7 @@ EntrantRow ReadEntrant(const pqxx::row& r) {
           .first_round = r[8].as<int>(),
           .withdrawn_round = r[6].as<int>(),
           .bye_rounds = NumberArray(r[7]),
+          .zero_rounds = NumberArray(r[10]),
           .register_time = absl::FromUnixMicros(r[9].as<int64_t>())};
 }
 
@@ -122,6 +123,43 @@ absl::Status PgTournamentStore::InsertTournament(const TournamentRow& row) {
                     Timestamp(row.create_time));
     return absl::OkStatus();
   });
+  if (absl::IsAlreadyExists(s)) return absl::AlreadyExistsError("tournament_id: already taken");
+  return s;
+}
+
+absl::Status PgTournamentStore::InsertImported(const TournamentRow& row,
+                                               const std::vector<EntrantRow>& entrants,
+                                               const TournamentChanges& changes) {
+  absl::Status s = pool_.WithTransaction([&](pqxx::work& tx) {
+    tx.exec_params0(
+        absl::StrCat("INSERT INTO ", Table("tournaments"),
+                     " (tournament_id, game, settings, state, current_round, rounds,"
+                     " create_time, start_time, end_time) VALUES ($1, $2, $3::bytea, $4, $5, $6,"
+                     " $7::timestamptz, $8::timestamptz, $9::timestamptz)"),
+        row.tournament_id, row.game, Bytea(row.settings), row.state, row.current_round, row.rounds,
+        Timestamp(row.create_time), OptionalTimestamp(row.start_time),
+        OptionalTimestamp(row.end_time));
+    for (const EntrantRow& e : entrants) {
+      tx.exec_params0(
+          absl::StrCat("INSERT INTO ", Table("tournament_entrants"),
+                       " (tournament_id, number, display_name, players, bot, rating,"
+                       " pairing_number, first_round, withdrawn_round, bye_rounds, zero_rounds,"
+                       " register_time) VALUES ($1, $2, $3, $4::text[], $5::bytea, $6, $7, $8,"
+                       " nullif($9, 0), $10::int[], $11::int[], $12::timestamptz)"),
+          row.tournament_id, e.number, e.display_name, TextArray(e.players),
+          e.bot.empty() ? std::optional<std::string>() : Bytea(e.bot), e.rating, e.pairing_number,
+          e.first_round, e.withdrawn_round, IntArray(e.bye_rounds), IntArray(e.zero_rounds),
+          Timestamp(e.register_time));
+      for (const std::string& player : e.players) {
+        tx.exec_params0(absl::StrCat("INSERT INTO ", Table("tournament_players"),
+                                     " (tournament_id, player_id, number) VALUES ($1, $2, $3)"),
+                        row.tournament_id, player, e.number);
+      }
+    }
+    Write(tx, row.tournament_id, changes);
+    return absl::OkStatus();
+  });
+  // The players' key too: the caller checks that nobody is in two entrants.
   if (absl::IsAlreadyExists(s)) return absl::AlreadyExistsError("tournament_id: already taken");
   return s;
 }
@@ -190,7 +228,8 @@ TournamentData PgTournamentStore::ReadAll(pqxx::work& tx, const TournamentRow& r
         {.round = r[0].as<int>(), .start_time = absl::FromUnixMicros(r[1].as<int64_t>())});
   }
   for (const pqxx::row& r :
-       tx.exec_params(absl::StrCat("SELECT round, board, white, black, tie, tie_id, override FROM ",
+       tx.exec_params(absl::StrCat("SELECT round, board, white, black, tie, tie_id, override,"
+                                   " table_entrants FROM ",
                                    Table("tournament_pairings"),
                                    " WHERE tournament_id = $1 ORDER BY round, board"),
                       row.tournament_id)) {
@@ -200,7 +239,8 @@ TournamentData PgTournamentStore::ReadAll(pqxx::work& tx, const TournamentRow& r
                              .black = r[3].as<int>(),
                              .tie = r[4].as<std::string>(),
                              .tie_id = r[5].as<int>(),
-                             .override_outcome = r[6].as<int>()});
+                             .override_outcome = r[6].as<int>(),
+                             .table = NumberArray(r[7])});
   }
   for (const pqxx::row& r :
        tx.exec_params(absl::StrCat("SELECT ", kGameColumns, " FROM ", Table("tournament_games"),
@@ -328,8 +368,10 @@ void PgTournamentStore::Write(pqxx::work& tx, const std::string& id,
   for (const PairingRow& p : c.new_pairings) {
     tx.exec_params0(absl::StrCat("INSERT INTO ", Table("tournament_pairings"),
                                  " (tournament_id, round, board, white, black, tie, tie_id,"
-                                 " override) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"),
-                    id, p.round, p.board, p.white, p.black, p.tie, p.tie_id, p.override_outcome);
+                                 " override, table_entrants) VALUES ($1, $2, $3, $4, $5, $6, $7,"
+                                 " $8, $9::int[])"),
+                    id, p.round, p.board, p.white, p.black, p.tie, p.tie_id, p.override_outcome,
+                    IntArray(p.table));
   }
   for (const auto& [key, outcome] : c.overrides) {
     tx.exec_params0(absl::StrCat("UPDATE ", Table("tournament_pairings"),

@@ -51,6 +51,8 @@ struct EntrantRow {
   int first_round = 0;      // the round it was first paired in; 0 before
   int withdrawn_round = 0;  // 0: not withdrawn
   std::vector<int> bye_rounds;
+  // Rounds it is absent from with zero points (a TRF's Z, from an import), played or to come.
+  std::vector<int> zero_rounds;
   absl::Time register_time;
 };
 
@@ -67,6 +69,8 @@ struct PairingRow {
   std::string tie;  // a knockout tie's label
   int tie_id = -1;
   int override_outcome = 0;  // a v1.Outcome; 0 when the games decide
+  // At tables: the entrants in seat order (white and black 0); one alone sits out.
+  std::vector<int> table;
 };
 
 struct GameRow {
@@ -133,6 +137,11 @@ class PgTournamentStore {
 
   // ALREADY_EXISTS when the id is taken.
   absl::Status InsertTournament(const TournamentRow& row);
+  // An event whole, as an import decided it: the tournament, its entrants (numbered, with
+  // their players) and `changes`' rounds, pairings and audit, in one transaction.
+  // ALREADY_EXISTS when the id is taken.
+  absl::Status InsertImported(const TournamentRow& row, const std::vector<EntrantRow>& entrants,
+                              const TournamentChanges& changes);
   // The tournament, or nullopt.
   absl::StatusOr<std::optional<TournamentRow>> GetTournament(const std::string& id);
   // Up to `limit` after `after_id` by id; `state` 0: every state.

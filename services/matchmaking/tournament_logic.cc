@@ -1,6 +1,7 @@
 #include "services/matchmaking/tournament_logic.h"
 
 #include <algorithm>
+#include <map>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -21,6 +22,8 @@
 namespace boneyard::matchmaking {
 namespace {
 
+// The largest TRF file ImportTournament reads: 1,024 entrants of 99 rounds need about 1.1 MB.
+constexpr size_t kMaxTrfBytes = 2 << 20;
 // The most half-point byes an entrant may ask for.
 constexpr int kMaxByeRounds = kMaxSwissRounds;
 // How often a WatchTournament stream reads the event's version while nothing changes.
@@ -540,11 +543,109 @@ absl::StatusOr<v1::ExportTrfResponse> TournamentLogic::ExportTrf(
   if (data->tournament.state == kTournamentRegistration) {
     return absl::FailedPreconditionError("the tournament has not started: no pairing numbers yet");
   }
-  absl::StatusOr<tournament::EventRecord> event = EventRecordOf(*data);
+  absl::StatusOr<tournament::EventRecord> event = TrfRecordOf(*data);
   if (!event.ok()) return event.status();
   v1::ExportTrfResponse response;
   response.set_trf(tournament::WriteTrf(*event));
   return response;
+}
+
+absl::StatusOr<std::vector<ImportedEntrantRow>> TournamentLogic::ImportedEntrants(
+    const v1::Tournament& settings, const v1::ImportTournamentRequest& request) {
+  std::vector<ImportedEntrantRow> out;
+  std::map<std::string, int> entrant_of;  // player -> the entrant (index) naming them first
+  for (int i = 0; i < request.entrants_size(); ++i) {
+    const v1::ImportedEntrant& e = request.entrants(i);
+    const std::string field = absl::StrCat("entrants[", i, "]");
+    ImportedEntrantRow row;
+    if (e.has_bot()) {
+      if (e.player_ids_size() > 0) return Invalid(field + ".bot", "is set with player_ids");
+      if (absl::Status s = CheckBot(field + ".bot", settings.game(), e.bot()); !s.ok()) return s;
+      row.bot = e.bot().SerializeAsString();
+      row.fallback_name = absl::StrCat(e.bot().kind(), " bot #", i + 1);
+      out.push_back(std::move(row));
+      continue;
+    }
+    if (e.player_ids_size() != settings.team_size()) {
+      return Invalid(field + ".player_ids",
+                     absl::StrCat("has ", e.player_ids_size(), " players; an entrant here has ",
+                                  settings.team_size(), " (or a bot)"));
+    }
+    std::vector<std::string> names;
+    for (int j = 0; j < e.player_ids_size(); ++j) {
+      const std::string& player = e.player_ids(j);
+      const std::string player_field = absl::StrCat(field, ".player_ids[", j, "]");
+      if (absl::Status s = validation::CheckId(player_field, player); !s.ok()) return s;
+      if (auto [it, fresh] = entrant_of.emplace(player, i); !fresh) {
+        return Invalid(player_field, absl::StrCat("players/", player, " is in entrants[",
+                                                  it->second, "] already"));
+      }
+      absl::StatusOr<std::optional<PlayerRow>> p = players_.GetPlayer(player);
+      if (!p.ok()) return p.status();
+      if (!p->has_value()) {
+        return absl::NotFoundError(
+            absl::StrCat(player_field, ": players/", player, " does not exist"));
+      }
+      names.push_back((*p)->display_name);
+      row.players.push_back(player);
+    }
+    row.fallback_name = absl::StrJoin(names, " & ");
+    out.push_back(std::move(row));
+  }
+  return out;
+}
+
+absl::StatusOr<v1::Tournament> TournamentLogic::ImportTournament(
+    const Token& token, const v1::ImportTournamentRequest& request) {
+  if (absl::Status s = RequireOperator(token); !s.ok()) return s;
+  if (absl::Status s = validation::CheckOptionalId("tournament_id", request.tournament_id());
+      !s.ok()) {
+    return s;
+  }
+  if (request.trf().size() > kMaxTrfBytes) {
+    return Invalid("trf", absl::StrCat(request.trf().size(), " bytes; at most ", kMaxTrfBytes));
+  }
+  if (request.entrants_size() > kMaxTournamentEntrants) {
+    return Invalid("entrants", absl::StrCat("more than ", kMaxTournamentEntrants));
+  }
+  absl::StatusOr<tournament::TrfFile> file = tournament::ParseTrfFile(request.trf());
+  if (!file.ok()) return Invalid("trf", file.status().message());
+  v1::Tournament settings = request.tournament();
+  if (settings.format() == v1::Tournament::FORMAT_UNSPECIFIED) {
+    settings.set_format(v1::Tournament::SWISS);
+  }
+  if (settings.format() != v1::Tournament::SWISS) {
+    return Invalid("tournament.format", "only a SWISS continues from a TRF file");
+  }
+  // Named as the file names it, unless the request says otherwise.
+  if (settings.display_name().empty()) {
+    settings.set_display_name(!file->event.name.empty()          ? file->event.name
+                              : !request.tournament_id().empty() ? request.tournament_id()
+                                                                 : "Imported event");
+  }
+  if (settings.rounds() == 0) {
+    if (file->event.total_rounds == 0) {
+      return Invalid("tournament.rounds", "the file has no XXR line: say how many rounds");
+    }
+    settings.set_rounds(file->event.total_rounds);
+  }
+  if (absl::Status s = CheckTournamentSettings(settings); !s.ok()) return s;
+  settings = NormalizedSettings(settings);
+  absl::StatusOr<std::vector<ImportedEntrantRow>> who = ImportedEntrants(settings, request);
+  if (!who.ok()) return who.status();
+  const std::string id = request.tournament_id().empty() ? absl::BytesToHexString(RandomBytes(8))
+                                                         : request.tournament_id();
+  absl::StatusOr<TournamentImport> import = PlanImport(id, settings, *file, *who, StoredNow());
+  if (!import.ok()) return import.status();
+  if (absl::Status s = store_.InsertImported(import->tournament, import->entrants, import->changes);
+      !s.ok()) {
+    return s;
+  }
+  Changed();
+  import->tournament.entrant_count = static_cast<int>(import->entrants.size());
+  absl::StatusOr<v1::Tournament> stored = SettingsOf(import->tournament);
+  if (!stored.ok()) return stored.status();
+  return TournamentOf(import->tournament, *stored);
 }
 
 absl::StatusOr<std::optional<std::string>> TournamentLogic::RecordGameResult(

@@ -24,6 +24,7 @@
 #include "services/matchmaking/pg_matchmaking_store.h"
 #include "services/matchmaking/pg_tournament_store.h"
 #include "services/matchmaking/rating_cache.h"
+#include "services/matchmaking/tournament_import.h"
 
 namespace boneyard::matchmaking {
 
@@ -88,6 +89,8 @@ class TournamentLogic {
   absl::StatusOr<v1::Standings> GetStandings(const v1::GetStandingsRequest& request);
   absl::StatusOr<v1::Pairing> SetResult(const Token& token, const v1::SetResultRequest& request);
   absl::StatusOr<v1::ExportTrfResponse> ExportTrf(const v1::ExportTrfRequest& request);
+  absl::StatusOr<v1::Tournament> ImportTournament(const Token& token,
+                                                  const v1::ImportTournamentRequest& request);
   absl::StatusOr<std::unique_ptr<TournamentWatch>> WatchTournament(
       const Token& token, const v1::WatchTournamentRequest& request);
 
@@ -132,6 +135,10 @@ class TournamentLogic {
   // be as many as the event's team size.
   absl::StatusOr<v1::Entrant> Register(const std::string& tournament, EntrantRow entrant,
                                        bool as_team, absl::string_view players_field = "");
+  // Who an import's entrants are, checked: each `team_size` existing players (or a bot), no
+  // player twice.
+  absl::StatusOr<std::vector<ImportedEntrantRow>> ImportedEntrants(
+      const v1::Tournament& settings, const v1::ImportTournamentRequest& request);
   void Changed() {
     if (options_.on_change) options_.on_change();
   }

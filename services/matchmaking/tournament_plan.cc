@@ -15,6 +15,7 @@
 #include "services/matchmaking/tournament/round_robin.h"
 #include "services/matchmaking/tournament/swiss.h"
 #include "services/matchmaking/tournament/tiebreaks.h"
+#include "services/matchmaking/tournament_tables.h"
 
 namespace boneyard::matchmaking {
 namespace {
@@ -52,37 +53,6 @@ std::pair<t::RoundCode, t::RoundCode> CodesOf(v1::Outcome o) {
   }
 }
 
-std::vector<const GameRow*> GamesOf(const TournamentData& data, int round, int board) {
-  std::vector<const GameRow*> out;
-  for (const GameRow& g : data.games) {
-    if (g.round == round && g.board == board) out.push_back(&g);
-  }
-  return out;
-}
-
-const EntrantRow* EntrantByNumber(const TournamentData& data, int number) {
-  for (const EntrantRow& e : data.entrants) {
-    if (e.number == number) return &e;
-  }
-  return nullptr;
-}
-
-// Entrants in the event (pairing number set), by pairing number.
-std::vector<const EntrantRow*> Ranked(const TournamentData& data) {
-  std::vector<const EntrantRow*> out;
-  for (const EntrantRow& e : data.entrants) {
-    if (e.pairing_number > 0) out.push_back(&e);
-  }
-  std::sort(out.begin(), out.end(), [](const EntrantRow* a, const EntrantRow* b) {
-    return a->pairing_number < b->pairing_number;
-  });
-  return out;
-}
-
-bool WithdrawnBy(const EntrantRow& e, int round) {
-  return e.withdrawn_round > 0 && e.withdrawn_round <= round;
-}
-
 // A withdrawn entrant's game is not played: it forfeits (both, when both are withdrawn).
 int ForfeitFor(const EntrantRow& white, const EntrantRow& black, int round) {
   const bool w = WithdrawnBy(white, round);
@@ -93,48 +63,17 @@ int ForfeitFor(const EntrantRow& white, const EntrantRow& black, int round) {
   return 0;
 }
 
-// One side's seat in a game.
-void FillSide(const EntrantRow& entrant, const std::vector<int>& seats,
-              v1::CreateMatchRequest& request) {
-  v1::Bot bot;
-  const bool is_bot = entrant.players.empty() && bot.ParseFromString(entrant.bot);
-  for (size_t i = 0; i < seats.size(); ++i) {
-    v1::Seat& seat = *request.mutable_seats(seats[i]);
-    if (is_bot) {
-      *seat.mutable_bot() = bot;
-    } else {
-      seat.mutable_player()->set_player_id(entrant.players[i % entrant.players.size()]);
-    }
-  }
-}
-
 GameRow MakeGame(const TournamentData& data, const v1::Tournament& settings,
                  const std::array<std::vector<int>, 2>& sides, const PairingRow& p, int number,
                  bool white_first, absl::Time now) {
-  const std::string& id = data.tournament.tournament_id;
-  v1::CreateMatchRequest request;
-  request.set_game(settings.game());
-  *request.mutable_rules() = settings.rules();
   const int seats = static_cast<int>(sides[0].size() + sides[1].size());
-  for (int i = 0; i < seats; ++i) request.add_seats();
-  *request.mutable_clock() = settings.clock();
-  request.set_casual(!settings.rated());
-  request.set_queue(absl::StrCat("tournaments/", id));
-  request.set_request_id(GameRequestId(id, p.round, p.board, number));
-  const EntrantRow* white = EntrantByNumber(data, p.white);
-  const EntrantRow* black = EntrantByNumber(data, p.black);
-  FillSide(*white, sides[white_first ? 0 : 1], request);
-  FillSide(*black, sides[white_first ? 1 : 0], request);
-  GameRow game;
-  game.tournament_id = id;
-  game.round = p.round;
-  game.board = p.board;
-  game.game = number;
-  game.white_first = white_first;
-  game.request_id = request.request_id();
-  game.request = request.SerializeAsString();
-  game.create_time = now;
-  return game;
+  return NewGame(
+      data, settings, p, number, white_first, seats,
+      [&](v1::CreateMatchRequest& request) {
+        FillSeats(*EntrantByNumber(data, p.white), sides[white_first ? 0 : 1], request);
+        FillSeats(*EntrantByNumber(data, p.black), sides[white_first ? 1 : 0], request);
+      },
+      now);
 }
 
 // Boards from the library (TPNs) as pairings of entrant numbers, board order kept, the bye
@@ -205,6 +144,12 @@ absl::StatusOr<KnockoutView> EvaluateKnockout(const TournamentData& data,
 // Pairs `round` (the next) into `changes`; false for a knockout with nothing left to pair.
 absl::StatusOr<bool> PairRound(const TournamentData& data, const v1::Tournament& settings,
                                int round, absl::Time now, TournamentChanges& changes) {
+  if (AtTables(settings)) {
+    if (absl::Status s = PairTables(data, settings, round, now, changes); !s.ok()) return s;
+    changes.new_rounds.push_back({.round = round, .start_time = now});
+    changes.current_round = round;
+    return true;
+  }
   absl::StatusOr<std::array<std::vector<int>, 2>> sides = SideSeats(settings);
   if (!sides.ok()) return sides.status();
   const std::vector<const EntrantRow*> ranked = Ranked(data);
@@ -216,10 +161,11 @@ absl::StatusOr<bool> PairRound(const TournamentData& data, const v1::Tournament&
       for (t::Entrant& e : event->entrants) {
         const EntrantRow& row = *ranked[e.tpn - 1];
         e.withdrawn = WithdrawnBy(row, round);
-        if (std::find(row.bye_rounds.begin(), row.bye_rounds.end(), round) !=
-            row.bye_rounds.end()) {
+        const bool half = std::count(row.bye_rounds.begin(), row.bye_rounds.end(), round) > 0;
+        const bool zero = std::count(row.zero_rounds.begin(), row.zero_rounds.end(), round) > 0;
+        if (half || zero) {
           if (e.rounds.size() < static_cast<size_t>(round)) e.rounds.resize(round);
-          e.rounds[round - 1].code = t::RoundCode::kHalfBye;
+          e.rounds[round - 1].code = half ? t::RoundCode::kHalfBye : t::RoundCode::kZeroBye;
         }
       }
       const int fast_above = settings.fast_above() > 0 ? settings.fast_above() : kDefaultFastAbove;
@@ -252,7 +198,9 @@ absl::StatusOr<bool> PairRound(const TournamentData& data, const v1::Tournament&
                             .white = ranked[high - 1]->number,
                             .black = ranked[low - 1]->number,
                             .tie = TieLabel(ko->bracket.ties[tie_id]),
-                            .tie_id = tie_id});
+                            .tie_id = tie_id,
+                            .override_outcome = 0,
+                            .table = {}});
       }
       if (pairings.empty()) return false;
       break;
@@ -278,6 +226,12 @@ absl::StatusOr<bool> PairRound(const TournamentData& data, const v1::Tournament&
 // Whether every pairing of `round` is decided; adds a series' next games to `changes`.
 absl::StatusOr<bool> RoundDecided(const TournamentData& data, const v1::Tournament& settings,
                                   int round, absl::Time now, TournamentChanges* changes) {
+  if (AtTables(settings)) {
+    return std::all_of(data.pairings.begin(), data.pairings.end(), [&](const PairingRow& p) {
+      return p.round != round ||
+             EvaluateTable(settings, p, GamesOf(data, p.round, p.board)).decided();
+    });
+  }
   absl::StatusOr<std::array<std::vector<int>, 2>> sides = SideSeats(settings);
   if (!sides.ok()) return sides.status();
   bool decided = true;
@@ -365,6 +319,76 @@ absl::StatusOr<TournamentChanges> NextRoundOrEnd(const TournamentData& data,
 
 }  // namespace
 
+std::vector<const GameRow*> GamesOf(const TournamentData& data, int round, int board) {
+  std::vector<const GameRow*> out;
+  for (const GameRow& g : data.games) {
+    if (g.round == round && g.board == board) out.push_back(&g);
+  }
+  return out;
+}
+
+const EntrantRow* EntrantByNumber(const TournamentData& data, int number) {
+  for (const EntrantRow& e : data.entrants) {
+    if (e.number == number) return &e;
+  }
+  return nullptr;
+}
+
+// Entrants in the event (pairing number set), by pairing number.
+std::vector<const EntrantRow*> Ranked(const TournamentData& data) {
+  std::vector<const EntrantRow*> out;
+  for (const EntrantRow& e : data.entrants) {
+    if (e.pairing_number > 0) out.push_back(&e);
+  }
+  std::sort(out.begin(), out.end(), [](const EntrantRow* a, const EntrantRow* b) {
+    return a->pairing_number < b->pairing_number;
+  });
+  return out;
+}
+
+bool WithdrawnBy(const EntrantRow& e, int round) {
+  return e.withdrawn_round > 0 && e.withdrawn_round <= round;
+}
+
+void FillSeats(const EntrantRow& entrant, const std::vector<int>& seats,
+               v1::CreateMatchRequest& request) {
+  v1::Bot bot;
+  const bool is_bot = entrant.players.empty() && bot.ParseFromString(entrant.bot);
+  for (size_t i = 0; i < seats.size(); ++i) {
+    v1::Seat& seat = *request.mutable_seats(seats[i]);
+    if (is_bot) {
+      *seat.mutable_bot() = bot;
+    } else {
+      seat.mutable_player()->set_player_id(entrant.players[i % entrant.players.size()]);
+    }
+  }
+}
+
+GameRow NewGame(const TournamentData& data, const v1::Tournament& settings, const PairingRow& p,
+                int number, bool white_first, int seats,
+                const std::function<void(v1::CreateMatchRequest&)>& fill, absl::Time now) {
+  const std::string& id = data.tournament.tournament_id;
+  v1::CreateMatchRequest request;
+  request.set_game(settings.game());
+  *request.mutable_rules() = settings.rules();
+  for (int i = 0; i < seats; ++i) request.add_seats();
+  *request.mutable_clock() = settings.clock();
+  request.set_casual(!settings.rated());
+  request.set_queue(absl::StrCat("tournaments/", id));
+  request.set_request_id(GameRequestId(id, p.round, p.board, number));
+  fill(request);
+  GameRow game;
+  game.tournament_id = id;
+  game.round = p.round;
+  game.board = p.board;
+  game.game = number;
+  game.white_first = white_first;
+  game.request_id = request.request_id();
+  game.request = request.SerializeAsString();
+  game.create_time = now;
+  return game;
+}
+
 std::string GameRequestId(const std::string& tournament_id, int round, int board, int game) {
   return absl::StrCat("tournaments/", tournament_id, "/rounds/", round, "/boards/", board,
                       "/games/", game);
@@ -392,11 +416,22 @@ absl::Status CheckTournamentSettings(const v1::Tournament& t) {
     return InvalidSetting("rounds",
                           absl::StrCat("a Swiss needs 1 to ", kMaxSwissRounds, " rounds"));
   }
-  if (t.format() != v1::Tournament::SWISS && t.rounds() != 0) {
-    return InvalidSetting("rounds", "is set by the service for this format; leave it 0");
+  if (t.format() != v1::Tournament::SWISS && t.initial_colour_black()) {
+    return InvalidSetting("initial_colour_black", "is for SWISS");
   }
   if (t.team_size() < 0 || t.team_size() > 4) return InvalidSetting("team_size", "must be 0 to 4");
-  if (absl::Status s = SideSeats(NormalizedSettings(t)).status(); !s.ok()) return s;
+  if (t.table_size() != 0) {
+    // Tables have their own rounds, seats and tie-breaks; the rest is checked as for any event.
+    if (absl::Status s = CheckTableSettings(t); !s.ok()) return s;
+  } else {
+    if (t.min_table_size() != 0 || t.placement_points_size() != 0) {
+      return InvalidSetting("table_size", "is needed for min_table_size and placement_points");
+    }
+    if (t.format() != v1::Tournament::SWISS && t.rounds() != 0) {
+      return InvalidSetting("rounds", "is set by the service for this format; leave it 0");
+    }
+    if (absl::Status s = SideSeats(NormalizedSettings(t)).status(); !s.ok()) return s;
+  }
   if (absl::Status s = validation::CheckDuration("tournament.clock.per_move", t.clock().per_move());
       !s.ok()) {
     return s;
@@ -498,6 +533,7 @@ v1::Entrant EntrantOf(const std::string& tournament_id, const EntrantRow& row) {
   out.set_withdrawn(row.withdrawn_round > 0);
   out.set_withdrawn_round(row.withdrawn_round);
   for (int r : row.bye_rounds) out.add_bye_rounds(r);
+  for (int r : row.zero_rounds) out.add_zero_rounds(r);
   *out.mutable_register_time() = ToTimestamp(row.register_time);
   return out;
 }
@@ -620,6 +656,9 @@ PairingState EvaluatePairing(const v1::Tournament& settings, const PairingRow& p
 absl::StatusOr<tournament::EventRecord> EventRecordOf(const TournamentData& data) {
   absl::StatusOr<v1::Tournament> settings = SettingsOf(data.tournament);
   if (!settings.ok()) return settings.status();
+  if (AtTables(*settings)) {
+    return absl::FailedPreconditionError("an event at tables has no two-sided record (TRF)");
+  }
   absl::StatusOr<std::array<std::vector<int>, 2>> sides = SideSeats(*settings);
   if (!sides.ok()) return sides.status();
   const std::vector<const EntrantRow*> ranked = Ranked(data);
@@ -629,6 +668,7 @@ absl::StatusOr<tournament::EventRecord> EventRecordOf(const TournamentData& data
   event.total_rounds =
       data.tournament.rounds > 0 ? data.tournament.rounds : data.tournament.current_round;
   if (settings->format() == v1::Tournament::ROUND_ROBIN) event.points.pairing_bye = 0;
+  if (settings->initial_colour_black()) event.initial_colour = t::Colour::kBlack;
   for (const EntrantRow* e : ranked) {
     tpn[e->number] = e->pairing_number;
     t::Entrant entrant;
@@ -640,6 +680,11 @@ absl::StatusOr<tournament::EventRecord> EventRecordOf(const TournamentData& data
     for (int r : e->bye_rounds) {
       if (r >= 1 && r <= data.tournament.current_round) {
         entrant.rounds[r - 1].code = t::RoundCode::kHalfBye;
+      }
+    }
+    for (int r : e->zero_rounds) {
+      if (r >= 1 && r <= data.tournament.current_round) {
+        entrant.rounds[r - 1].code = t::RoundCode::kZeroBye;
       }
     }
     // A late entrant was absent from the rounds before it joined: zero-point byes, as a TRF
@@ -676,6 +721,31 @@ absl::StatusOr<tournament::EventRecord> EventRecordOf(const TournamentData& data
   return event;
 }
 
+absl::StatusOr<tournament::EventRecord> TrfRecordOf(const TournamentData& data) {
+  absl::StatusOr<t::EventRecord> event = EventRecordOf(data);
+  if (!event.ok()) return event.status();
+  const std::vector<const EntrantRow*> ranked = Ranked(data);
+  const int rounds = data.tournament.rounds;
+  for (t::Entrant& e : event->entrants) {
+    const EntrantRow& row = *ranked[e.tpn - 1];
+    auto mark = [&](int r, t::RoundCode code) {
+      if (r < 1 || r > rounds) return;
+      if (e.rounds.size() < static_cast<size_t>(r)) e.rounds.resize(r);
+      if (e.rounds[r - 1].code == t::RoundCode::kNone) e.rounds[r - 1].code = code;
+    };
+    // Byes asked for rounds to come: what the next pairing reads.
+    for (int r : row.bye_rounds) {
+      if (r > data.tournament.current_round) mark(r, t::RoundCode::kHalfBye);
+    }
+    for (int r : row.zero_rounds) {
+      if (r > data.tournament.current_round) mark(r, t::RoundCode::kZeroBye);
+    }
+    if (row.withdrawn_round == 0) continue;
+    for (int r = row.withdrawn_round; r <= rounds; ++r) mark(r, t::RoundCode::kZeroBye);
+  }
+  return event;
+}
+
 absl::StatusOr<TournamentChanges> PlanStart(const TournamentData& data, absl::Time now) {
   if (data.tournament.state != kTournamentRegistration) {
     return absl::FailedPreconditionError("the tournament has started already");
@@ -694,7 +764,9 @@ absl::StatusOr<TournamentChanges> PlanStart(const TournamentData& data, absl::Ti
       changes.rounds = settings->rounds();
       break;
     case v1::Tournament::ROUND_ROBIN:
-      changes.rounds = t::BergerRounds(n) * (settings->double_round_robin() ? 2 : 1);
+      changes.rounds = AtTables(*settings)
+                           ? TableRounds(*settings, n)
+                           : t::BergerRounds(n) * (settings->double_round_robin() ? 2 : 1);
       break;
     default:
       changes.rounds = 0;
@@ -776,8 +848,12 @@ absl::StatusOr<TournamentChanges> PlanSetResult(const TournamentData& data, int 
     if (p.round == round && p.board == board) pairing = &p;
   }
   if (pairing == nullptr) return absl::NotFoundError("board: no such board in the round");
+  if (!pairing->table.empty()) {
+    return absl::FailedPreconditionError("board: a table's places come from its game");
+  }
   if (pairing->black == 0) return absl::FailedPreconditionError("board: a bye has no result");
-  if (outcome == v1::OUTCOME_UNSPECIFIED || outcome == v1::BYE || !v1::Outcome_IsValid(outcome)) {
+  if (outcome == v1::OUTCOME_UNSPECIFIED || outcome == v1::BYE || outcome == v1::PLACED ||
+      !v1::Outcome_IsValid(outcome)) {
     return absl::InvalidArgumentError("outcome: must be a game's result or a forfeit");
   }
   absl::StatusOr<v1::Tournament> settings = SettingsOf(data.tournament);
@@ -806,9 +882,12 @@ v1::Round RoundOf(const TournamentData& data, int round, const std::optional<std
     if (r.round == round) *out.mutable_start_time() = ToTimestamp(r.start_time);
   }
   absl::StatusOr<v1::Tournament> settings = SettingsOf(data.tournament);
+  const bool tables = settings.ok() && AtTables(*settings);
   absl::StatusOr<std::array<std::vector<int>, 2>> sides =
-      settings.ok() ? SideSeats(*settings)
-                    : absl::StatusOr<std::array<std::vector<int>, 2>>(settings.status());
+      !settings.ok() ? absl::StatusOr<std::array<std::vector<int>, 2>>(settings.status())
+      : tables       ? absl::StatusOr<std::array<std::vector<int>, 2>>(
+                     absl::FailedPreconditionError("tables have no sides"))
+               : SideSeats(*settings);
   bool finished = true;
   for (const PairingRow& p : data.pairings) {
     if (p.round != round) continue;
@@ -819,7 +898,14 @@ v1::Round RoundOf(const TournamentData& data, int round, const std::optional<std
     pairing.set_tie(p.tie);
     pairing.set_overridden(p.override_outcome != 0 && p.override_outcome != v1::BYE);
     const std::vector<const GameRow*> games = GamesOf(data, p.round, p.board);
-    if (sides.ok()) {
+    if (tables) {
+      const TableState s = EvaluateTable(*settings, p, games);
+      for (int entrant : p.table) pairing.add_table(entrant);
+      for (int place : s.places) pairing.add_places(place);
+      for (double points : s.points) pairing.add_points(points);
+      pairing.set_outcome(s.outcome);
+      finished = finished && s.decided();
+    } else if (sides.ok()) {
       const PairingState s = EvaluatePairing(*settings, p, games, *sides);
       pairing.set_outcome(s.outcome);
       pairing.set_white_wins(s.white_wins);
@@ -833,6 +919,7 @@ v1::Round RoundOf(const TournamentData& data, int round, const std::optional<std
       game.set_execution_target(g->execution_target);
       game.set_white_first(g->white_first);
       if (sides.ok()) game.set_outcome(GameOutcome(*g, *sides));
+      if (tables && !g->result.empty()) game.set_outcome(v1::PLACED);
       if (!viewer || g->seat_tokens.empty()) continue;
       v1::CreateMatchRequest request;
       if (!request.ParseFromString(g->request)) continue;
@@ -858,6 +945,7 @@ absl::StatusOr<v1::Standings> StandingsOf(const TournamentData& data, int throug
   const int through = through_round > 0 ? std::min(through_round, data.tournament.current_round)
                                         : data.tournament.current_round;
   out.set_through_round(through);
+  if (AtTables(*settings)) return TableStandings(data, *settings, through);
   const std::vector<const EntrantRow*> ranked = Ranked(data);
   auto fill = [&](v1::StandingRow& row, const EntrantRow& e) {
     row.set_entrant(e.number);

@@ -18,6 +18,7 @@
 #define BONEYARD_SERVICES_MATCHMAKING_TOURNAMENT_PLAN_H_
 
 #include <array>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -94,6 +95,31 @@ v1::Round RoundOf(const TournamentData& data, int round, const std::optional<std
 absl::StatusOr<v1::Standings> StandingsOf(const TournamentData& data, int through_round);
 // The two-sided record of the event (TPNs are pairing numbers), through its decided results.
 absl::StatusOr<tournament::EventRecord> EventRecordOf(const TournamentData& data);
+
+// The record ExportTrf writes: EventRecordOf's, with the byes asked for rounds to come ('H',
+// 'Z') and each withdrawn entrant's rounds from its withdrawal to the event's last marked 'Z'
+// — a TRF has no withdrawal field, and that is how pair-next and an import
+// (tournament_import.h) read one.
+absl::StatusOr<tournament::EventRecord> TrfRecordOf(const TournamentData& data);
+
+// Reading the facts.
+// A pairing's games, first first.
+std::vector<const GameRow*> GamesOf(const TournamentData& data, int round, int board);
+// The entrant with registration number `number`; null when there is none.
+const EntrantRow* EntrantByNumber(const TournamentData& data, int number);
+// The entrants in the event (pairing number set), by pairing number.
+std::vector<const EntrantRow*> Ranked(const TournamentData& data);
+// Whether the entrant has withdrawn from `round` on.
+bool WithdrawnBy(const EntrantRow& e, int round);
+
+// A new game of pairing `p`: the event's game, rules, clock and queue, `seats` seats filled by
+// `fill` (FillSeats per entrant), and its request id.
+GameRow NewGame(const TournamentData& data, const v1::Tournament& settings, const PairingRow& p,
+                int number, bool white_first, int seats,
+                const std::function<void(v1::CreateMatchRequest&)>& fill, absl::Time now);
+// Seats `entrant` in `seats`: its players in turn, or its built-in bot in each.
+void FillSeats(const EntrantRow& entrant, const std::vector<int>& seats,
+               v1::CreateMatchRequest& request);
 
 // The request id of a game: derived from where it is, so it names one match for ever.
 std::string GameRequestId(const std::string& tournament_id, int round, int board, int game);

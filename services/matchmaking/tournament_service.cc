@@ -89,6 +89,12 @@ grpc::Status TournamentServiceImpl::ExportTrf(grpc::ServerContext*,
   return Reply(logic_.ExportTrf(*request), response);
 }
 
+grpc::Status TournamentServiceImpl::ImportTournament(grpc::ServerContext* context,
+                                                     const v1::ImportTournamentRequest* request,
+                                                     v1::Tournament* response) {
+  return Reply(logic_.ImportTournament(BearerToken(*context), *request), response);
+}
+
 grpc::Status TournamentServiceImpl::WatchTournament(
     grpc::ServerContext* context, const v1::WatchTournamentRequest* request,
     grpc::ServerWriter<v1::TournamentUpdate>* writer) {

@@ -52,6 +52,9 @@ class TournamentServiceImpl final : public v1::TournamentService::Service {
                          v1::Pairing* response) override;
   grpc::Status ExportTrf(grpc::ServerContext* context, const v1::ExportTrfRequest* request,
                          v1::ExportTrfResponse* response) override;
+  grpc::Status ImportTournament(grpc::ServerContext* context,
+                                const v1::ImportTournamentRequest* request,
+                                v1::Tournament* response) override;
   grpc::Status WatchTournament(grpc::ServerContext* context,
                                const v1::WatchTournamentRequest* request,
                                grpc::ServerWriter<v1::TournamentUpdate>* writer) override;

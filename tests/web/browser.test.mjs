@@ -468,6 +468,30 @@ test('an operator creates a Swiss in the page, adds bots and starts it; the even
     await page.locator(`[data-testid=bracket-tie][data-tie="${tie}"]`).waitFor();
   }
   await shot(page, '21-tournament-bracket');
+
+  // A round robin at tables: three bots at one table of three, each round; the page shows the
+  // table's seats with their places once played.
+  const night = `tables${process.pid}`;
+  r = await op.call('POST', '/api/tournaments', { tournament_id: night,
+    tournament: { display_name: 'Night', game: 'muggins', format: 'ROUND_ROBIN', table_size: 3,
+      rounds: 2 } });
+  assert.equal(r.status, 200, r.text);
+  for (let i = 0; i < 3; ++i) {
+    r = await op.call('POST', `/api/tournaments/${night}/entrants`, { bot_kind: 'greedy' });
+    assert.equal(r.status, 200, r.text);
+  }
+  r = await op.call('POST', `/api/tournaments/${night}/start`, {});
+  assert.equal(r.status, 200, r.text);
+  await page.goto(`${WEB}/tournaments/${night}`);
+  await page.locator('[data-testid=tournament-state][data-state=FINISHED]')
+    .waitFor({ timeout: 60000 });
+  const seats = page.locator('[data-testid=round][data-round="1"] [data-testid=table-seat]');
+  assert.equal(await seats.count(), 3);
+  const places = (await seats.evaluateAll((els) => els.map((e) => Number(e.dataset.place))))
+    .sort();
+  assert.deepEqual(places.slice(0, 1), [1], 'someone placed first');
+  assert.ok(places.every((p) => p >= 1 && p <= 3), `places ${places}`);
+  await shot(page, '22-tournament-tables');
   await context.close();
 
   // A player enters an event in registration from its page, then withdraws.

@@ -2,7 +2,9 @@
 // process against a real boneyard-matchmaking (directing) and boneyard-execution (playing the
 // built-in bots and delivering the results back): an operator runs a Forty-Two knockout of four
 // bot teams, each tie best of three, from `create` to the final standings and the TRF export,
-// and a command the event's state forbids fails naming why.
+// and a command the event's state forbids fails naming why; then a Swiss begun elsewhere is
+// imported from its TRF file and finished, its next round paired as the file's pairing says;
+// then a Muggins round robin of six bots at tables of three is played to the end.
 #ifndef BONEYARD_TESTDATA
 #define BONEYARD_TESTDATA ""
 #endif
@@ -49,6 +51,19 @@ TEST(TournamentCommandsTest, AFortyTwoKnockoutOfBestOfThreeSeriesRunsFromCreateT
     args.push_back("--operator-token-file=" + (*matchmaking)->operator_token_file());
     return RunCli(args);
   };
+  // The event's state once it finished or `within` passed.
+  auto finished = [&](const std::string& id, absl::Duration within) {
+    const absl::Time deadline = absl::Now() + within;
+    std::string state;
+    while (absl::Now() < deadline) {
+      const CliResult shown = run({"tournament", "show", id, "--json"});
+      if (shown.exit_code != 0) return Describe(shown);
+      state = json::parse(shown.out).value("state", "");
+      if (state == "FINISHED") break;
+      absl::SleepFor(absl::Milliseconds(250));
+    }
+    return state;
+  };
 
   const CliResult made =
       run({"tournament", "create", "--id", "cup", "--name", "Forty-Two Cup", "--game", "forty_two",
@@ -69,16 +84,7 @@ TEST(TournamentCommandsTest, AFortyTwoKnockoutOfBestOfThreeSeriesRunsFromCreateT
   EXPECT_THAT(again.err, HasSubstr("started already"));
 
   // Two semi-finals and a final, each up to three matches to 7 marks.
-  const absl::Time deadline = absl::Now() + absl::Seconds(240);
-  std::string state;
-  while (absl::Now() < deadline) {
-    const CliResult shown = run({"tournament", "show", "cup", "--json"});
-    ASSERT_EQ(shown.exit_code, 0) << Describe(shown);
-    state = json::parse(shown.out).value("state", "");
-    if (state == "FINISHED") break;
-    absl::SleepFor(absl::Milliseconds(250));
-  }
-  ASSERT_EQ(state, "FINISHED") << (*matchmaking)->log();
+  ASSERT_EQ(finished("cup", absl::Seconds(240)), "FINISHED") << (*matchmaking)->log();
   const CliResult pairings = run({"tournament", "pairings", "cup", "1"});
   ASSERT_EQ(pairings.exit_code, 0) << Describe(pairings);
   EXPECT_THAT(pairings.out, HasSubstr("W1-1"));
@@ -103,6 +109,64 @@ TEST(TournamentCommandsTest, AFortyTwoKnockoutOfBestOfThreeSeriesRunsFromCreateT
   const CliResult exported = run({"tournament", "export", "cup"});
   ASSERT_EQ(exported.exit_code, 0) << Describe(exported);
   EXPECT_THAT(exported.out, HasSubstr("012 Forty-Two Cup"));
+
+  // A Swiss of six begun elsewhere: the corpus file's two rounds, entrants 1 and 2 asking for
+  // a half-point bye in round 3; its `.pairs` is round 3 as the Dutch system pairs it.
+  const std::string corpus = std::string(BONEYARD_TOURNAMENT_TESTDATA) + "/dutch/n06-s1-r3";
+  const std::string six_bots = "bot:random,bot:random,bot:random,bot:random,bot:random,bot:random";
+  const CliResult short_list = run({"tournament", "import", corpus + ".trf", "--game", "muggins",
+                                    "--entrants", "bot:random,bot:random"});
+  EXPECT_NE(short_list.exit_code, 0);
+  EXPECT_THAT(short_list.err, HasSubstr("entrants: 2 given for the file's 6"));
+  const CliResult imported = run({"tournament", "import", corpus + ".trf", "--game", "muggins",
+                                  "--id", "resumed", "--entrants", six_bots});
+  ASSERT_EQ(imported.exit_code, 0) << Describe(imported);
+  EXPECT_THAT(imported.out, HasSubstr("tournaments/resumed"));
+  ASSERT_EQ(finished("resumed", absl::Seconds(120)), "FINISHED") << (*matchmaking)->log();
+  const CliResult third = run({"tournament", "pairings", "resumed", "3", "--json"});
+  ASSERT_EQ(third.exit_code, 0) << Describe(third);
+  std::ifstream pairs_file(corpus + ".pairs");
+  int boards = 0;
+  pairs_file >> boards;
+  const json third_json = json::parse(third.out);
+  ASSERT_EQ(third_json["pairings"].size(), static_cast<size_t>(boards)) << third.out;
+  for (const json& pairing : third_json["pairings"]) {
+    int white = 0;
+    int black = 0;
+    pairs_file >> white >> black;
+    EXPECT_EQ(pairing.value("white", 0), white) << third.out;
+    EXPECT_EQ(pairing.value("black", 0), black) << third.out;
+  }
+
+  // A Muggins round robin of six bots at tables of three: three rounds, two tables each.
+  const CliResult tables =
+      run({"tournament", "create", "--id", "tables", "--game", "muggins", "--format", "round-robin",
+           "--table-size", "3", "--tiebreaks", "WIN"});
+  ASSERT_EQ(tables.exit_code, 0) << Describe(tables);
+  EXPECT_THAT(tables.out, HasSubstr("round-robin"));
+  for (int i = 0; i < 6; ++i) {
+    const CliResult bot = run({"tournament", "register", "tables", "--bot", "random"});
+    ASSERT_EQ(bot.exit_code, 0) << Describe(bot);
+  }
+  ASSERT_EQ(run({"tournament", "start", "tables"}).exit_code, 0);
+  ASSERT_EQ(finished("tables", absl::Seconds(120)), "FINISHED") << (*matchmaking)->log();
+  const CliResult table_round = run({"tournament", "pairings", "tables", "3", "--json"});
+  ASSERT_EQ(table_round.exit_code, 0) << Describe(table_round);
+  const json table_json = json::parse(table_round.out);
+  ASSERT_EQ(table_json["pairings"].size(), 2u) << table_round.out;
+  for (const json& table : table_json["pairings"]) {
+    EXPECT_EQ(table["table"].size(), 3u) << table.dump();
+    EXPECT_EQ(table.value("outcome", ""), "PLACED") << table.dump();
+    EXPECT_EQ(table["points"].size(), 3u) << table.dump();
+  }
+  const CliResult table_text = run({"tournament", "pairings", "tables", "1"});
+  EXPECT_THAT(table_text.out, ::testing::ContainsRegex("random bot #[0-9] #1 2"));
+  const CliResult table_standings = run({"tournament", "standings", "tables"});
+  ASSERT_EQ(table_standings.exit_code, 0) << Describe(table_standings);
+  EXPECT_THAT(table_standings.out, HasSubstr("WIN"));
+  const CliResult no_trf = run({"tournament", "export", "tables"});
+  EXPECT_NE(no_trf.exit_code, 0);
+  EXPECT_THAT(no_trf.err, HasSubstr("tables"));
   ASSERT_TRUE((*matchmaking)->Stop().ok()) << (*matchmaking)->log();
 }
 

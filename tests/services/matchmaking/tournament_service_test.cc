@@ -15,6 +15,7 @@
 #include "boneyard/v1/tournament.grpc.pb.h"
 #include "services/common/engine_proto.h"
 #include "services/matchmaking/execution_creator.h"
+#include "services/matchmaking/tournament/dutch.h"
 #include "services/matchmaking/tournament/trf.h"
 #include "services/matchmaking/tournament_director.h"
 #include "services/matchmaking/tournament_logic.h"
@@ -529,6 +530,124 @@ TEST_F(TournamentServiceTest, AGameIsCreatedOnceAndItsResultCountedOnce) {
   });
   ASSERT_TRUE(early.ok()) << early.status();
   EXPECT_EQ(*early, 1);
+}
+
+// A round of four players written as a pairing program would: 1 (w) beat 3, 2 (w) drew 4.
+std::string FourPlayerFile(const std::string& name) {
+  tournament::EventRecord e;
+  e.name = name;
+  e.total_rounds = 3;
+  for (int tpn = 1; tpn <= 4; ++tpn) {
+    tournament::Entrant x;
+    x.tpn = tpn;
+    x.name = absl::StrCat("Player ", tpn - 1);
+    x.rating = 1800 - 10 * tpn;
+    x.rounds.resize(1);
+    e.entrants.push_back(x);
+  }
+  using tournament::Colour;
+  using tournament::RoundCode;
+  e.ByTpn(1).rounds[0] = {.opponent = 3, .colour = Colour::kWhite, .code = RoundCode::kWin};
+  e.ByTpn(3).rounds[0] = {.opponent = 1, .colour = Colour::kBlack, .code = RoundCode::kLoss};
+  e.ByTpn(2).rounds[0] = {.opponent = 4, .colour = Colour::kWhite, .code = RoundCode::kDraw};
+  e.ByTpn(4).rounds[0] = {.opponent = 2, .colour = Colour::kBlack, .code = RoundCode::kDraw};
+  return tournament::WriteTrf(e);
+}
+
+TEST_F(TournamentServiceTest, AnImportedFileContinuesAndBadImportsChangeNothing) {
+  const std::vector<std::string> tokens = Players(4);
+  v1::ImportTournamentRequest request;
+  request.set_tournament_id("cup");
+  *request.mutable_tournament() = Swiss();
+  request.mutable_tournament()->set_rounds(0);         // the file's XXR
+  request.mutable_tournament()->clear_display_name();  // the file's name
+  request.mutable_tournament()->set_manual_rounds(true);
+  const std::string trf = FourPlayerFile(Swiss().display_name());
+  request.set_trf(trf);
+  for (int i = 0; i < 4; ++i) request.add_entrants()->add_player_ids(absl::StrCat("p", i));
+  auto import = [&](const v1::ImportTournamentRequest& r,
+                    std::optional<std::string> token = kOperatorToken) {
+    v1::Tournament out;
+    return t_->ImportTournament(Context(token).get(), r, &out);
+  };
+
+  EXPECT_EQ(import(request, std::nullopt).error_code(), grpc::StatusCode::UNAUTHENTICATED);
+  EXPECT_EQ(import(request, tokens[0]).error_code(), grpc::StatusCode::PERMISSION_DENIED);
+  v1::ImportTournamentRequest bad = request;
+  bad.set_trf("001 abcd Only a name");
+  ExpectRefused(import(bad), "trf", "a file that does not parse");
+  bad.set_trf(kMegabyte + kMegabyte + "x");
+  ExpectRefused(import(bad), "trf", "a file over 2 MiB");
+  bad = request;
+  bad.mutable_entrants()->RemoveLast();
+  ExpectRefused(import(bad), "entrants", "an entrant missing");
+  bad = request;
+  bad.mutable_entrants(1)->set_player_ids(0, "p0");
+  ExpectRefused(import(bad), "entrants[1].player_ids[0]", "a player twice");
+  bad = request;
+  bad.mutable_entrants(2)->set_player_ids(0, "bad id!");
+  ExpectRefused(import(bad), "entrants[2].player_ids[0]", "a malformed player id");
+  bad = request;
+  bad.mutable_entrants(2)->clear_player_ids();
+  bad.mutable_entrants(2)->mutable_bot()->set_kind("grandmaster");
+  ExpectRefused(import(bad), "entrants[2].bot.kind", "a bot the game does not have");
+  bad = request;
+  bad.mutable_tournament()->set_format(v1::Tournament::KNOCKOUT);
+  ExpectRefused(import(bad), "tournament.", "a knockout");
+  bad = request;
+  bad.mutable_tournament()->set_rounds(0);
+  bad.set_trf(trf.substr(0, trf.find("XXR")));
+  ExpectRefused(import(bad), "tournament.rounds", "no rounds anywhere");
+  bad = request;
+  bad.mutable_entrants(3)->set_player_ids(0, "nobody");
+  EXPECT_EQ(import(bad).error_code(), grpc::StatusCode::NOT_FOUND);
+  EXPECT_EQ(EventSnapshot(), "");  // nothing stored by any of them
+
+  v1::Tournament imported;
+  grpc::Status ok = t_->ImportTournament(Context(kOperatorToken).get(), request, &imported);
+  ASSERT_TRUE(ok.ok()) << ok.error_message();
+  EXPECT_EQ(imported.state(), v1::Tournament::RUNNING);
+  EXPECT_EQ(imported.current_round(), 1);
+  EXPECT_EQ(imported.rounds(), 3);
+  EXPECT_EQ(imported.entrant_count(), 4);
+  EXPECT_EQ(imported.display_name(), Swiss().display_name());
+  const std::string before = EventSnapshot();
+  EXPECT_EQ(import(request).error_code(), grpc::StatusCode::ALREADY_EXISTS);
+  EXPECT_EQ(EventSnapshot(), before);
+
+  // The event is the file: exported unchanged, its standings the file's results.
+  v1::ExportTrfRequest export_request;
+  export_request.set_tournament("tournaments/cup");
+  v1::ExportTrfResponse exported;
+  ASSERT_TRUE(t_->ExportTrf(Context().get(), export_request, &exported).ok());
+  EXPECT_EQ(exported.trf(), trf);
+  v1::GetStandingsRequest standings_request;
+  standings_request.set_tournament("tournaments/cup");
+  v1::Standings standings;
+  ASSERT_TRUE(t_->GetStandings(Context().get(), standings_request, &standings).ok());
+  ASSERT_EQ(standings.rows_size(), 4);
+  EXPECT_EQ(standings.rows(0).entrant(), 1);
+  EXPECT_EQ(standings.rows(0).points(), 1);
+
+  // Round 2 is paired by the service, as pair-next pairs the file, with games to play.
+  v1::AdvanceTournamentRequest advance;
+  advance.set_name("tournaments/cup");
+  ASSERT_TRUE(t_->AdvanceTournament(Context(kOperatorToken).get(), advance, &imported).ok());
+  EXPECT_EQ(imported.current_round(), 2);
+  absl::StatusOr<tournament::EventRecord> record = tournament::ParseTrf(trf);
+  ASSERT_TRUE(record.ok());
+  absl::StatusOr<std::vector<tournament::Board>> expected = tournament::PairDutchRound(*record, 2);
+  ASSERT_TRUE(expected.ok()) << expected.status();
+  v1::GetPairingsRequest pairings;
+  pairings.set_round("tournaments/cup/rounds/2");
+  v1::Round round;
+  ASSERT_TRUE(t_->GetPairings(Context().get(), pairings, &round).ok());
+  ASSERT_EQ(round.pairings_size(), static_cast<int>(expected->size()));
+  for (int i = 0; i < round.pairings_size(); ++i) {
+    EXPECT_EQ(round.pairings(i).white(), (*expected)[i].white);
+    EXPECT_EQ(round.pairings(i).black(), (*expected)[i].black);
+    EXPECT_EQ(round.pairings(i).games_size(), 1);
+  }
 }
 
 }  // namespace

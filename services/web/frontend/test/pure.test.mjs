@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { tileKeys } from '../src/board/tiles.js';
 import { pure, sameProps, sameValue } from '../src/pure.js';
-import { bracketColumns, createBody, outcomeText, winnerOf } from '../src/tournaments/page.js';
+import { bracketColumns, createBody, outcomeText, tableSeats, winnerOf } from '../src/tournaments/page.js';
 
 test('a freshly parsed train with the same tiles is the same', () => {
   const before = JSON.parse('{"name":"train 1","tiles":["3-5","5-4"],"size":22}');
@@ -68,4 +68,21 @@ test('the create form sends only its format\'s settings', () => {
   const cup = createBody({ id: 'cup', name: 'Cup', game: 'forty_two', format: 'KNOCKOUT', team_size: '2', best_of: '3', tiebreaks: '' });
   assert.equal(cup.tournament.best_of, 3);
   assert.equal(cup.tournament.rounds, undefined);
+});
+
+test('a round robin at tables sends its table size, not a double cycle', () => {
+  const tables = createBody({ id: 'night', name: 'Night', game: 'moon', format: 'ROUND_ROBIN', table_size: '3', double: true, team_size: '1', tiebreaks: 'WIN' });
+  assert.equal(tables.tournament.table_size, 3);
+  assert.equal(tables.tournament.double_round_robin, undefined);
+  const duel = createBody({ id: 'rr', name: 'RR', game: 'muggins', format: 'ROUND_ROBIN', table_size: '0', double: true, team_size: '1', tiebreaks: '' });
+  assert.equal(duel.tournament.table_size, undefined);
+  assert.equal(duel.tournament.double_round_robin, true);
+});
+
+test('a table shows its seats in order with places and points once played', () => {
+  const names = new Map([[4, 'Ann'], [2, 'Bo']]);
+  assert.deepEqual(tableSeats({ table: [4, 2, 9] }, names).map((s) => [s.name, s.place]),
+    [['Ann', 0], ['Bo', 0], ['9', 0]]);
+  const done = tableSeats({ table: [4, 2], places: [2, 1], points: [0, 1] }, names);
+  assert.deepEqual(done.map((s) => [s.entrant, s.place, s.points]), [[4, 2, 0], [2, 1, 1]]);
 });

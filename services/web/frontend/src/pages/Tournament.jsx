@@ -8,10 +8,40 @@ import { del, get, post } from '../api.js';
 import { ErrorNote } from '../components/ErrorNote.jsx';
 import { enumText, formatNumber, gameName, resourceId } from '../format.js';
 import { Link } from '../router.js';
-import { bracketColumns, isLive, namesOf, outcomeText, winnerOf } from '../tournaments/page.js';
+import { bracketColumns, isLive, namesOf, outcomeText, tableSeats, winnerOf } from '../tournaments/page.js';
 import { formatLine } from './Tournaments.jsx';
 
 const pollMs = 2000;
+
+function GameLinks({ games }) {
+  return (games || []).filter((g) => g.match).map((g) => (
+    <Link key={g.number} href={g.outcome && g.outcome !== 'OUTCOME_UNSPECIFIED' ? `/replays/${resourceId(g.match)}` : '#'} class="muted">
+      {` g${g.number}`}
+    </Link>
+  ));
+}
+
+// A table of a round robin at tables: its seats in order, each with its place and points once
+// the game is over; one entrant alone sits the round out.
+function TableRow({ p, names }) {
+  const seats = tableSeats(p, names);
+  return (
+    <tr data-testid="pairing" data-board={p.board} data-outcome={p.outcome}>
+      <td class="num">{p.board}</td>
+      <td colSpan={3} data-testid="table-seats">
+        {seats.length === 1 && <span>{seats[0].name} <span class="muted">sits out</span></span>}
+        {seats.length > 1 && seats.map((s) => (
+          <span key={s.entrant} class={s.place === 1 ? 'strong' : ''} style={{ marginRight: '1.5em' }} data-testid="table-seat" data-place={s.place}>
+            {s.name}
+            {s.place > 0 && <span class="muted small">{` #${s.place} · ${formatNumber(s.points)}`}</span>}
+          </span>
+        ))}
+        {seats.length > 1 && p.outcome !== 'PLACED' && <span class="muted">playing</span>}
+      </td>
+      <td class="small"><GameLinks games={p.games} /></td>
+    </tr>
+  );
+}
 
 function Pairings({ round, names }) {
   return (
@@ -19,7 +49,7 @@ function Pairings({ round, names }) {
       <h3>Round {round.number} <span class="muted small">{enumText(round.state)}</span></h3>
       <table class="table">
         <tbody>
-          {(round.pairings || []).map((p) => (
+          {(round.pairings || []).map((p) => (p.table && p.table.length ? <TableRow key={p.board} p={p} names={names} /> : (
             <tr key={p.board} data-testid="pairing" data-board={p.board} data-outcome={p.outcome}>
               <td class="num">{p.board}</td>
               {p.tie && <td class="mono small">{p.tie}</td>}
@@ -29,15 +59,9 @@ function Pairings({ round, names }) {
                 {p.games && p.games.length > 1 && <span class="muted small"> ({p.white_wins}-{p.black_wins})</span>}
               </td>
               <td class={winnerOf(p.outcome) === 'black' ? 'strong' : ''}>{p.black === 0 ? '' : names.get(p.black) || p.black}</td>
-              <td class="small">
-                {(p.games || []).filter((g) => g.match).map((g) => (
-                  <Link key={g.number} href={g.outcome && g.outcome !== 'OUTCOME_UNSPECIFIED' ? `/replays/${resourceId(g.match)}` : '#'} class="muted">
-                    {` g${g.number}`}
-                  </Link>
-                ))}
-              </td>
+              <td class="small"><GameLinks games={p.games} /></td>
             </tr>
-          ))}
+          )))}
         </tbody>
       </table>
     </section>

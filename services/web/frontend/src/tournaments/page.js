@@ -21,6 +21,19 @@ export function namesOf(entrants) {
   return new Map((entrants || []).map((e) => [e.number, e.display_name]));
 }
 
+// A table's seats in seat order (a round robin at tables): each entrant's name and, once its
+// game is over, its place (1 best) and points.
+export function tableSeats(pairing, names) {
+  const places = pairing.places || [];
+  const points = pairing.points || [];
+  return (pairing.table || []).map((entrant, seat) => ({
+    entrant,
+    name: names.get(entrant) || String(entrant),
+    place: places[seat] || 0,
+    points: points[seat] || 0,
+  }));
+}
+
 // Which side won a decided pairing: 'white', 'black', 'both' (a draw), '' (none yet or both
 // forfeited).
 export function winnerOf(outcome) {
@@ -71,7 +84,11 @@ export function createBody(form) {
   };
   if (form.format === 'SWISS') tournament.rounds = Number(form.rounds) || 0;
   if (form.format === 'KNOCKOUT') tournament.best_of = Number(form.best_of) || 1;
-  if (form.format === 'ROUND_ROBIN' && form.double) tournament.double_round_robin = true;
+  if (form.format === 'ROUND_ROBIN' && Number(form.table_size) > 0) {
+    tournament.table_size = Number(form.table_size);
+  } else if (form.format === 'ROUND_ROBIN' && form.double) {
+    tournament.double_round_robin = true;
+  }
   return { tournament_id: form.id, tournament };
 }
 

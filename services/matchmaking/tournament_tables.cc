@@ -1,0 +1,266 @@
+#include "services/matchmaking/tournament_tables.h"
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "engine/core/registry.h"
+#include "services/common/engine_proto.h"
+#include "services/matchmaking/tournament/round_robin.h"
+#include "services/matchmaking/tournament_plan.h"
+
+namespace boneyard::matchmaking {
+namespace {
+
+namespace t = ::boneyard::tournament;
+
+absl::Status InvalidSetting(absl::string_view field, absl::string_view why) {
+  return absl::InvalidArgumentError(absl::StrCat("tournament.", field, ": ", why));
+}
+
+bool HasPlayersOption(const GameSpec& spec) {
+  return std::any_of(spec.options.begin(), spec.options.end(),
+                     [](const OptionSpec& o) { return o.name == "players"; });
+}
+
+// OK when the game under the event's rules seats `seats` players, each alone.
+absl::Status SeatsAlone(const v1::Tournament& settings, int seats) {
+  const GameSpec* spec = DefaultRegistry().Find(settings.game());
+  if (spec == nullptr) return InvalidSetting("game", "unknown game");
+  absl::StatusOr<std::map<std::string, OptionValue>> values =
+      RuleValuesFromProto(settings.rules(), *spec);
+  if (!values.ok()) return InvalidSetting("rules", values.status().message());
+  if (HasPlayersOption(*spec)) (*values)["players"] = static_cast<int64_t>(seats);
+  absl::StatusOr<std::shared_ptr<const Game>> game =
+      DefaultRegistry().CreateGame(spec->name, *values);
+  if (!game.ok() || (*game)->num_seats() != seats || !(*game)->teams().empty()) {
+    return InvalidSetting("table_size",
+                          absl::StrCat(settings.game(), " under these rules does not seat ", seats,
+                                       " players each alone"));
+  }
+  return absl::OkStatus();
+}
+
+int MinTableSize(const v1::Tournament& settings) {
+  return settings.min_table_size() > 0 ? settings.min_table_size() : settings.table_size();
+}
+
+// The schedule's seed: the event's id, hashed the same way everywhere (FNV-1a).
+uint64_t SeedOf(const std::string& tournament_id) {
+  uint64_t h = 14695981039346656037ull;
+  for (unsigned char c : tournament_id) {
+    h ^= c;
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+PairingRow SitOut(int round, int board, int number) {
+  PairingRow p;
+  p.round = round;
+  p.board = board;
+  p.table = {number};
+  p.override_outcome = v1::BYE;
+  return p;
+}
+
+// Points by place for a table of `seats`: placement_points, or one per entrant placed below.
+double PointsForPlace(const v1::Tournament& settings, int seats, int place) {
+  if (settings.placement_points_size() == 0) return seats - place;
+  return place <= settings.placement_points_size() ? settings.placement_points(place - 1) : 0;
+}
+
+}  // namespace
+
+absl::Status CheckTableSettings(const v1::Tournament& s) {
+  if (s.format() != v1::Tournament::ROUND_ROBIN) {
+    return InvalidSetting("table_size", "tables are for ROUND_ROBIN");
+  }
+  if (s.team_size() > 1) return InvalidSetting("team_size", "at tables everyone plays alone");
+  if (s.double_round_robin()) {
+    return InvalidSetting("double_round_robin", "is for two-sided round robins; set rounds");
+  }
+  if (s.table_size() < 2 || s.table_size() > t::kMaxTableSize) {
+    return InvalidSetting("table_size", absl::StrCat("must be 2 to ", t::kMaxTableSize));
+  }
+  if (s.min_table_size() < 0 || s.min_table_size() == 1 || s.min_table_size() > s.table_size()) {
+    return InvalidSetting("min_table_size", "must be 2 to table_size (0: table_size)");
+  }
+  if (s.rounds() < 0 || s.rounds() > t::kMaxTableRounds) {
+    return InvalidSetting("rounds", absl::StrCat("at tables, 0 to ", t::kMaxTableRounds));
+  }
+  for (int seats = MinTableSize(s); seats <= s.table_size(); ++seats) {
+    if (absl::Status st = SeatsAlone(s, seats); !st.ok()) return st;
+  }
+  if (s.placement_points_size() != 0 && s.placement_points_size() != s.table_size()) {
+    return InvalidSetting(
+        "placement_points",
+        absl::StrCat("has ", s.placement_points_size(), " values for tables of ", s.table_size()));
+  }
+  for (double p : s.placement_points()) {
+    if (!(p >= 0 && p <= 1000)) return InvalidSetting("placement_points", "must be 0 to 1000");
+  }
+  for (const std::string& name : s.tiebreaks()) {
+    if (name != "WIN") return InvalidSetting("tiebreaks", "tables rank by points, then WIN");
+  }
+  return absl::OkStatus();
+}
+
+int TableRounds(const v1::Tournament& settings, int entrants) {
+  if (settings.rounds() > 0) return settings.rounds();
+  const int others = settings.table_size() - 1;
+  return std::clamp((entrants - 1 + others - 1) / others, 1, t::kMaxTableRounds);
+}
+
+absl::Status PairTables(const TournamentData& data, const v1::Tournament& settings, int round,
+                        absl::Time now, TournamentChanges& changes) {
+  const std::vector<const EntrantRow*> ranked = Ranked(data);
+  if (static_cast<int>(ranked.size()) < MinTableSize(settings)) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "tables of ", MinTableSize(settings), " need as many entrants; there are ", ranked.size()));
+  }
+  absl::StatusOr<std::vector<t::TableRound>> schedule =
+      t::TableSchedule({.entrants = static_cast<int>(ranked.size()),
+                        .table_size = settings.table_size(),
+                        .min_table_size = MinTableSize(settings),
+                        .rounds = data.tournament.rounds,
+                        .seed = SeedOf(data.tournament.tournament_id)});
+  if (!schedule.ok()) return schedule.status();
+  const t::TableRound& tables = (*schedule)[round - 1];
+  std::vector<PairingRow> pairings;
+  std::vector<int> sitting_out;
+  for (const std::vector<int>& table : tables.tables) {
+    const int k = static_cast<int>(table.size());
+    std::vector<int> seated;  // entrant numbers in seat order, the withdrawn left out
+    for (int i = 0; i < k; ++i) {
+      const EntrantRow& e = *ranked[table[(i + round - 1) % k] - 1];
+      if (!WithdrawnBy(e, round)) seated.push_back(e.number);
+    }
+    if (seated.size() < 2 || !SeatsAlone(settings, static_cast<int>(seated.size())).ok()) {
+      sitting_out.insert(sitting_out.end(), seated.begin(), seated.end());
+      continue;
+    }
+    PairingRow p;
+    p.round = round;
+    p.board = static_cast<int>(pairings.size()) + 1;
+    p.table = std::move(seated);
+    pairings.push_back(std::move(p));
+  }
+  for (int tpn : tables.sitting_out) {
+    const EntrantRow& e = *ranked[tpn - 1];
+    if (!WithdrawnBy(e, round)) sitting_out.push_back(e.number);
+  }
+  std::sort(sitting_out.begin(), sitting_out.end());
+  for (int number : sitting_out) {
+    pairings.push_back(SitOut(round, static_cast<int>(pairings.size()) + 1, number));
+  }
+  const GameSpec* spec = DefaultRegistry().Find(settings.game());
+  for (const PairingRow& p : pairings) {
+    if (p.override_outcome == 0) {
+      const int seats = static_cast<int>(p.table.size());
+      changes.new_games.push_back(NewGame(
+          data, settings, p, 1, true, seats,
+          [&](v1::CreateMatchRequest& request) {
+            if (spec != nullptr && HasPlayersOption(*spec)) {
+              (*request.mutable_rules())["players"].set_int_value(seats);
+            }
+            for (int seat = 0; seat < seats; ++seat) {
+              FillSeats(*EntrantByNumber(data, p.table[seat]), {seat}, request);
+            }
+          },
+          now));
+    }
+    changes.new_pairings.push_back(p);
+  }
+  return absl::OkStatus();
+}
+
+TableState EvaluateTable(const v1::Tournament& settings, const PairingRow& pairing,
+                         const std::vector<const GameRow*>& games) {
+  TableState state;
+  const int seats = static_cast<int>(pairing.table.size());
+  if (pairing.override_outcome == v1::BYE || seats < 2) {
+    state.outcome = v1::BYE;
+    state.places.assign(seats, 0);
+    state.points.assign(seats, 0);
+    return state;
+  }
+  if (games.empty() || games.back()->result.empty()) return state;
+  v1::MatchResult result;
+  if (!result.ParseFromString(games.back()->result) || result.ranks_size() < seats) return state;
+  std::vector<bool> forfeited(seats, false);
+  for (int s : result.forfeited_seats()) {
+    if (s >= 0 && s < seats) forfeited[s] = true;
+  }
+  // Places among those who played: 1 + how many ranked strictly better; the forfeited last.
+  state.places.assign(seats, seats);
+  for (int i = 0; i < seats; ++i) {
+    if (forfeited[i]) continue;
+    int place = 1;
+    for (int j = 0; j < seats; ++j) {
+      if (j != i && !forfeited[j] && result.ranks(j) < result.ranks(i)) ++place;
+    }
+    state.places[i] = place;
+  }
+  state.points.assign(seats, 0);
+  for (int i = 0; i < seats; ++i) {
+    if (forfeited[i]) continue;
+    // Ties share the mean of the places they span.
+    const int tied = static_cast<int>(std::count_if(state.places.begin(), state.places.end(),
+                                                    [&](int p) { return p == state.places[i]; }));
+    double sum = 0;
+    for (int p = state.places[i]; p < state.places[i] + tied; ++p) {
+      sum += PointsForPlace(settings, seats, p);
+    }
+    state.points[i] = sum / tied;
+  }
+  state.outcome = v1::PLACED;
+  return state;
+}
+
+v1::Standings TableStandings(const TournamentData& data, const v1::Tournament& settings,
+                             int through) {
+  v1::Standings out;
+  out.set_tournament(absl::StrCat("tournaments/", data.tournament.tournament_id));
+  out.set_through_round(through);
+  out.add_columns("PTS");
+  const bool wins = std::find(settings.tiebreaks().begin(), settings.tiebreaks().end(), "WIN") !=
+                    settings.tiebreaks().end();
+  if (wins) out.add_columns("WIN");
+  std::map<int, double> points;
+  std::map<int, int> tables_won;
+  for (const PairingRow& p : data.pairings) {
+    if (p.round > through) continue;
+    const TableState s = EvaluateTable(settings, p, GamesOf(data, p.round, p.board));
+    if (s.outcome != v1::PLACED) continue;
+    for (size_t seat = 0; seat < p.table.size(); ++seat) {
+      points[p.table[seat]] += s.points[seat];
+      if (s.places[seat] == 1) ++tables_won[p.table[seat]];
+    }
+  }
+  std::vector<const EntrantRow*> order = Ranked(data);
+  auto key = [&](const EntrantRow* e) {
+    return std::make_pair(points[e->number], wins ? tables_won[e->number] : 0);
+  };
+  std::stable_sort(order.begin(), order.end(),
+                   [&](const EntrantRow* a, const EntrantRow* b) { return key(a) > key(b); });
+  for (size_t i = 0; i < order.size(); ++i) {
+    const EntrantRow& e = *order[i];
+    v1::StandingRow& row = *out.add_rows();
+    const bool shared = i > 0 && key(order[i - 1]) == key(&e);
+    row.set_rank(shared ? out.rows(static_cast<int>(i) - 1).rank() : static_cast<int>(i) + 1);
+    row.set_entrant(e.number);
+    row.set_display_name(e.display_name);
+    row.set_pairing_number(e.pairing_number);
+    row.set_withdrawn(e.withdrawn_round > 0);
+    row.set_points(points[e.number]);
+    row.add_values(points[e.number]);
+    if (wins) row.add_values(tables_won[e.number]);
+  }
+  return out;
+}
+
+}  // namespace boneyard::matchmaking

@@ -1,0 +1,62 @@
+// Round robins at tables: a ROUND_ROBIN with `table_size`, for the games more than two play
+// alone (Muggins 3-4, Moon, Mexican Train, Chickenfoot). Each round seats every entrant at a
+// table of min_table_size .. table_size seats by the tournament library's schedule
+// (round_robin.h TableSchedule: every pair shares a table as evenly as the table size allows,
+// sit-outs in turn when no layout seats everyone), seeded by the event's id so that it is a
+// pure function of the stored facts like every other decision (tournament_plan.h).
+//
+// Seats: the schedule lists a table's entrants ascending; round r seats them rotated by r - 1,
+// so who sits first moves round to round. A withdrawn entrant's seat is left out; a table the
+// game cannot seat without it sits the round out.
+//
+// Places and points: a table's places are its game's ranks (1 best, ties shared); a seat that
+// forfeited (a no-show on the clock) is placed last with no points. Points are
+// `placement_points` by place (ties share the mean of the places they span; a smaller table
+// uses the first places'), or by default one for each entrant at the table placed below and a
+// half for each tied — a two-sided game's 1, 1/2, 0. Sitting out scores nothing. The standings
+// rank by points, then the tables won (WIN, a shared first included) when asked.
+#ifndef BONEYARD_SERVICES_MATCHMAKING_TOURNAMENT_TABLES_H_
+#define BONEYARD_SERVICES_MATCHMAKING_TOURNAMENT_TABLES_H_
+
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "boneyard/v1/tournament.pb.h"
+#include "services/matchmaking/pg_tournament_store.h"
+
+namespace boneyard::matchmaking {
+
+inline bool AtTables(const v1::Tournament& settings) { return settings.table_size() > 0; }
+
+// OK, or INVALID_ARGUMENT naming the field: tables are for a ROUND_ROBIN of single players
+// (not double), in sizes the game seats under the event's rules, with as many placement points
+// as seats and only the WIN tie-break.
+absl::Status CheckTableSettings(const v1::Tournament& settings);
+
+// The rounds of the event for `entrants`: the setting, else enough for everyone to be able to
+// meet everyone once.
+int TableRounds(const v1::Tournament& settings, int entrants);
+
+// Round `round`'s tables (pairings with `table`, a sit-out as a one-entrant BYE) and their
+// games, into `changes`.
+absl::Status PairTables(const TournamentData& data, const v1::Tournament& settings, int round,
+                        absl::Time now, TournamentChanges& changes);
+
+// Where a table stands.
+struct TableState {
+  v1::Outcome outcome = v1::OUTCOME_UNSPECIFIED;  // PLACED or BYE once decided
+  std::vector<int> places;                        // by seat, once decided
+  std::vector<double> points;                     // by seat, once decided
+  bool decided() const { return outcome != v1::OUTCOME_UNSPECIFIED; }
+};
+TableState EvaluateTable(const v1::Tournament& settings, const PairingRow& pairing,
+                         const std::vector<const GameRow*>& games);
+
+// The standings through `through` rounds.
+v1::Standings TableStandings(const TournamentData& data, const v1::Tournament& settings,
+                             int through);
+
+}  // namespace boneyard::matchmaking
+
+#endif  // BONEYARD_SERVICES_MATCHMAKING_TOURNAMENT_TABLES_H_
