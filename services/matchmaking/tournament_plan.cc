@@ -76,6 +76,23 @@ GameRow MakeGame(const TournamentData& data, const v1::Tournament& settings,
       now);
 }
 
+// Game points (C.07's GP): what white's side and black's scored in a pairing's finished games —
+// the game's own score (Forty-Two's marks, Muggins' points), read at each side's first seat.
+std::array<double, 2> GamePoints(const std::vector<const GameRow*>& games,
+                                 const std::array<std::vector<int>, 2>& sides) {
+  std::array<double, 2> out = {0, 0};
+  for (const GameRow* g : games) {
+    v1::MatchResult result;
+    if (g->result.empty() || !result.ParseFromString(g->result)) continue;
+    const int white_seat = sides[g->white_first ? 0 : 1][0];
+    const int black_seat = sides[g->white_first ? 1 : 0][0];
+    if (result.scores_size() <= std::max(white_seat, black_seat)) continue;
+    out[0] += result.scores(white_seat);
+    out[1] += result.scores(black_seat);
+  }
+  return out;
+}
+
 // Boards from the library (TPNs) as pairings of entrant numbers, board order kept, the bye
 // last.
 std::vector<PairingRow> PairingsOf(const std::vector<t::Board>& boards,
@@ -695,15 +712,20 @@ absl::StatusOr<tournament::EventRecord> EventRecordOf(const TournamentData& data
     event.entrants.push_back(std::move(entrant));
   }
   for (const PairingRow& p : data.pairings) {
-    const PairingState s = EvaluatePairing(*settings, p, GamesOf(data, p.round, p.board), *sides);
+    const std::vector<const GameRow*> games = GamesOf(data, p.round, p.board);
+    const PairingState s = EvaluatePairing(*settings, p, games, *sides);
     const auto [white_code, black_code] = CodesOf(s.outcome);
+    const std::array<double, 2> scored = GamePoints(games, *sides);
     t::RoundEntry& w = event.ByTpn(tpn[p.white]).rounds[p.round - 1];
     w = {.opponent = p.black == 0 ? 0 : tpn[p.black],
          .colour = p.black == 0 ? t::Colour::kNone : t::Colour::kWhite,
-         .code = white_code};
+         .code = white_code,
+         .game_points = scored[0]};
     if (p.black != 0) {
-      event.ByTpn(tpn[p.black]).rounds[p.round - 1] = {
-          .opponent = tpn[p.white], .colour = t::Colour::kBlack, .code = black_code};
+      event.ByTpn(tpn[p.black]).rounds[p.round - 1] = {.opponent = tpn[p.white],
+                                                       .colour = t::Colour::kBlack,
+                                                       .code = black_code,
+                                                       .game_points = scored[1]};
     }
   }
   // Pairs of players never to meet, as pairs of TPNs.

@@ -235,6 +235,30 @@ TEST(TournamentSwissTest, ALateEntrantJoinsNextRoundWithZeroByesBeforeAndNumbers
   EXPECT_EQ(standings->rows_size(), 5);
 }
 
+TEST(TournamentStandingsTest, GamePointsAreWhatEachSideScoredInItsGames) {
+  v1::Tournament settings = Settings(v1::Tournament::SWISS);
+  settings.add_tiebreaks("GP");
+  TournamentData d = Event(settings, 4);
+  Apply(d, *PlanStart(d, kNow));
+  // Every game: the side in seat 0 wins 61 to 40.
+  for (GameRow& g : d.games) {
+    v1::MatchResult r;
+    r.add_scores(61);
+    r.add_scores(40);
+    r.add_ranks(1);
+    r.add_ranks(2);
+    g.result = r.SerializeAsString();
+  }
+  absl::StatusOr<v1::Standings> standings = StandingsOf(d, 1);
+  ASSERT_TRUE(standings.ok()) << standings.status();
+  ASSERT_EQ(standings->columns_size(), 2);
+  EXPECT_EQ(standings->columns(1), "GP");
+  ASSERT_EQ(standings->rows_size(), 4);
+  for (const v1::StandingRow& row : standings->rows()) {
+    EXPECT_EQ(row.values(1), row.points() == 1 ? 61 : 40) << row.display_name();
+  }
+}
+
 TEST(TournamentRoundRobinTest, EveryPairMeetsOnceThenItEnds) {
   TournamentData d = Event(Settings(v1::Tournament::ROUND_ROBIN), 4);
   Apply(d, *PlanStart(d, kNow));
