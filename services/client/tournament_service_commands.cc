@@ -297,13 +297,18 @@ absl::Status ParseClock(const cli::ParsedArgs& args, Tournament& t) {
 
 // The flags that belong to one format: the service would refuse or ignore them with another.
 absl::Status CheckFormatFlags(const cli::ParsedArgs& args, Tournament::Format format) {
-  // At tables a round robin takes --rounds too (0 or unset: enough to meet everyone once).
+  // Tables are for round robins and Swiss; at tables a round robin takes --rounds too (0 or
+  // unset: enough to meet everyone once).
   const bool tables = args.Value("table-size").has_value();
+  for (const char* flag : {"table-size", "min-table-size", "placement-points"}) {
+    if (format == Tournament::KNOCKOUT && args.Value(flag).has_value()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--", flag, " is only for --format round-robin or swiss"));
+    }
+  }
+  const bool rounds_elsewhere = tables && format == Tournament::ROUND_ROBIN;
   const std::pair<const char*, Tournament::Format> owners[] = {
-      {"table-size", Tournament::ROUND_ROBIN},
-      {"min-table-size", Tournament::ROUND_ROBIN},
-      {"placement-points", Tournament::ROUND_ROBIN},
-      {"rounds", tables ? Tournament::ROUND_ROBIN : Tournament::SWISS},
+      {"rounds", rounds_elsewhere ? Tournament::ROUND_ROBIN : Tournament::SWISS},
       {"double", Tournament::ROUND_ROBIN},
       {"elimination", Tournament::KNOCKOUT},
       {"best-of", Tournament::KNOCKOUT}};

@@ -138,6 +138,9 @@ absl::StatusOr<TournamentImport> PlanImport(const std::string& tournament_id,
   if (settings.format() != v1::Tournament::SWISS) {
     return Invalid("tournament.format", "only a SWISS continues from a TRF file");
   }
+  if (settings.table_size() != 0) {
+    return Invalid("tournament.table_size", "a TRF file records two-sided events, not tables");
+  }
   if (settings.has_registration_close_time()) {
     return Invalid("tournament.registration_close_time", "an imported event takes no late entries");
   }

@@ -18,6 +18,7 @@
 #include "services/matchmaking/matchmaking_logic.h"
 #include "services/matchmaking/tournament/trf.h"
 #include "services/matchmaking/tournament_plan.h"
+#include "services/matchmaking/tournament_tables.h"
 
 namespace boneyard::matchmaking {
 namespace {
@@ -256,8 +257,8 @@ absl::StatusOr<v1::Entrant> TournamentLogic::Register(const std::string& tournam
     if (absl::Status s = CheckBot("bot", settings->game(), bot); !s.ok()) return s;
   }
   for (int r : entrant.bye_rounds) {
-    if (settings->format() != v1::Tournament::SWISS) {
-      return Invalid("bye_rounds", "half-point byes are for SWISS events");
+    if (settings->format() != v1::Tournament::SWISS || AtTables(*settings)) {
+      return Invalid("bye_rounds", "half-point byes are for two-sided SWISS events");
     }
     if (r < 1 || r > settings->rounds()) {
       return Invalid("bye_rounds",

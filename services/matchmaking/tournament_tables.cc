@@ -10,6 +10,7 @@
 #include "engine/core/registry.h"
 #include "services/common/engine_proto.h"
 #include "services/matchmaking/tournament/round_robin.h"
+#include "services/matchmaking/tournament/swiss_tables.h"
 #include "services/matchmaking/tournament_plan.h"
 
 namespace boneyard::matchmaking {
@@ -76,8 +77,8 @@ double PointsForPlace(const v1::Tournament& settings, int seats, int place) {
 }  // namespace
 
 absl::Status CheckTableSettings(const v1::Tournament& s) {
-  if (s.format() != v1::Tournament::ROUND_ROBIN) {
-    return InvalidSetting("table_size", "tables are for ROUND_ROBIN");
+  if (s.format() != v1::Tournament::ROUND_ROBIN && s.format() != v1::Tournament::SWISS) {
+    return InvalidSetting("table_size", "tables are for ROUND_ROBIN and SWISS");
   }
   if (s.team_size() > 1) return InvalidSetting("team_size", "at tables everyone plays alone");
   if (s.double_round_robin()) {
@@ -115,21 +116,65 @@ int TableRounds(const v1::Tournament& settings, int entrants) {
   return std::clamp((entrants - 1 + others - 1) / others, 1, t::kMaxTableRounds);
 }
 
-absl::Status PairTables(const TournamentData& data, const v1::Tournament& settings, int round,
-                        absl::Time now, TournamentChanges& changes) {
-  const std::vector<const EntrantRow*> ranked = Ranked(data);
-  if (static_cast<int>(ranked.size()) < MinTableSize(settings)) {
+// Round `round` of the round robin's schedule, as pairing numbers.
+absl::StatusOr<t::TableRound> ScheduledTablesOf(const TournamentData& data,
+                                                const v1::Tournament& settings, int round) {
+  const int entrants = static_cast<int>(Ranked(data).size());
+  if (entrants < MinTableSize(settings)) {
     return absl::FailedPreconditionError(absl::StrCat(
-        "tables of ", MinTableSize(settings), " need as many entrants; there are ", ranked.size()));
+        "tables of ", MinTableSize(settings), " need as many entrants; there are ", entrants));
   }
   absl::StatusOr<std::vector<t::TableRound>> schedule =
-      t::TableSchedule({.entrants = static_cast<int>(ranked.size()),
+      t::TableSchedule({.entrants = entrants,
                         .table_size = settings.table_size(),
                         .min_table_size = MinTableSize(settings),
                         .rounds = data.tournament.rounds,
                         .seed = SeedOf(data.tournament.tournament_id)});
   if (!schedule.ok()) return schedule.status();
-  const t::TableRound& tables = (*schedule)[round - 1];
+  return (*schedule)[round - 1];
+}
+
+// A Swiss round at tables, as pairing numbers: seated by the standings after the rounds before
+// (swiss_tables.h), apart from whoever each has shared a table with, the withdrawn left out.
+absl::StatusOr<t::TableRound> SwissTablesOf(const TournamentData& data,
+                                            const v1::Tournament& settings, int round) {
+  std::map<int, int> sit_outs;  // entrant number -> rounds sat out
+  t::SwissTablesSpec spec;
+  spec.table_size = settings.table_size();
+  spec.min_table_size = MinTableSize(settings);
+  for (const PairingRow& p : data.pairings) {
+    if (p.round >= round) continue;
+    if (p.table.size() == 1) ++sit_outs[p.table[0]];
+    for (size_t i = 0; i < p.table.size(); ++i) {
+      for (size_t j = i + 1; j < p.table.size(); ++j) {
+        spec.met.emplace_back(EntrantByNumber(data, p.table[i])->pairing_number,
+                              EntrantByNumber(data, p.table[j])->pairing_number);
+      }
+    }
+  }
+  const v1::Standings standings = TableStandings(data, settings, round - 1);
+  for (const v1::StandingRow& row : standings.rows()) {
+    const EntrantRow& e = *EntrantByNumber(data, row.entrant());
+    if (!WithdrawnBy(e, round)) spec.standings.push_back({e.pairing_number, sit_outs[e.number]});
+  }
+  if (static_cast<int>(spec.standings.size()) < spec.min_table_size) {
+    return absl::FailedPreconditionError(absl::StrCat("tables of ", spec.min_table_size,
+                                                      " need as many entrants; there are ",
+                                                      spec.standings.size()));
+  }
+  absl::StatusOr<t::SwissTablesRound> seated = t::PairSwissTables(spec);
+  if (!seated.ok()) return seated.status();
+  return t::TableRound{.tables = seated->tables, .sitting_out = seated->sitting_out};
+}
+
+absl::Status PairTables(const TournamentData& data, const v1::Tournament& settings, int round,
+                        absl::Time now, TournamentChanges& changes) {
+  const std::vector<const EntrantRow*> ranked = Ranked(data);
+  absl::StatusOr<t::TableRound> round_tables = settings.format() == v1::Tournament::SWISS
+                                                   ? SwissTablesOf(data, settings, round)
+                                                   : ScheduledTablesOf(data, settings, round);
+  if (!round_tables.ok()) return round_tables.status();
+  const t::TableRound& tables = *round_tables;
   std::vector<PairingRow> pairings;
   std::vector<int> sitting_out;
   for (const std::vector<int>& table : tables.tables) {

@@ -411,6 +411,10 @@ absl::StatusOr<TableLayout> PlanTables(int entrants, int max_size, int min_size)
     return Invalid("entrants", absl::StrCat("must be from min_table_size (", min_size, ") to ",
                                             kMaxTableEntrants, ", got ", entrants));
   }
+  return LayTables(entrants, max_size, min_size);
+}
+
+TableLayout LayTables(int entrants, int max_size, int min_size) {
   // t tables fit exactly when t * min_size <= seated <= t * max_size. The least such t,
   // ceil(seated / max_size), leaves the least shortfall (t * max_size - seated), so the fewest
   // short tables; and if it fails the first bound, so does every larger t. Then fewer sit.

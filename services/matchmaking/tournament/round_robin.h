@@ -103,6 +103,8 @@ struct TableLayout {
 // INVALID_ARGUMENT unless 2 <= min_size <= max_size <= kMaxTableSize and
 // min_size <= entrants <= kMaxTableEntrants.
 absl::StatusOr<TableLayout> PlanTables(int entrants, int max_size, int min_size);
+// PlanTables without its checks, for callers that made them (any number of entrants).
+TableLayout LayTables(int entrants, int max_size, int min_size);
 
 struct TableSpec {
   int entrants = 0;

@@ -57,8 +57,7 @@ TEST(TournamentTablesTest, SettingsAreCheckedAgainstTheGamesSeats) {
   };
   EXPECT_TRUE(CheckTournamentSettings(Tables(4, 3)).ok()) << error(Tables(4, 3));
   v1::Tournament t = Tables(4);
-  t.set_format(v1::Tournament::SWISS);
-  t.set_rounds(3);
+  t.set_format(v1::Tournament::KNOCKOUT);
   EXPECT_THAT(error(t), HasSubstr("tournament.table_size"));
   EXPECT_THAT(error(Tables(5)), HasSubstr("tournament.table_size"));  // Muggins seats 2-4
   EXPECT_THAT(error(Tables(4, 5)), HasSubstr("tournament.min_table_size"));
@@ -177,6 +176,55 @@ TEST(TournamentTablesTest, SitOutsTakeTurnsAndAWithdrawnSeatIsLeftOut) {
   // Five rounds, two sit-outs each (one fewer when the withdrawn entrant was to sit out):
   // nobody sits out twice before everyone else has once.
   for (const auto& [number, times] : sat_out) EXPECT_LE(times, 1) << number;
+}
+
+TEST(TournamentTablesTest, ASwissAtTablesSeatsTheLeadersTogetherAndNeverRepeats) {
+  v1::Tournament settings = Tables(4);
+  settings.set_format(v1::Tournament::SWISS);
+  settings.set_rounds(3);
+  EXPECT_TRUE(CheckTournamentSettings(settings).ok()) << CheckTournamentSettings(settings);
+  // Sixteen at four tables: a round can seat everyone apart from everyone met before (not
+  // twelve at three: four seats, three tables of origin).
+  TournamentData d = Event(settings, 16);
+  Apply(d, *PlanStart(d, kNow));
+  std::map<int, int> pn;  // entrant number -> pairing number
+  for (const EntrantRow& e : d.entrants) pn[e.number] = e.pairing_number;
+  std::set<std::pair<int, int>> met;
+  for (int round = 1; round <= 3; ++round) {
+    ASSERT_EQ(d.tournament.current_round, round);
+    std::vector<const PairingRow*> tables;
+    for (const PairingRow& p : d.pairings) {
+      if (p.round == round) tables.push_back(&p);
+    }
+    ASSERT_EQ(tables.size(), 4u);
+    for (const PairingRow* p : tables) {
+      ASSERT_EQ(p->table.size(), 4u);
+      for (size_t i = 0; i < 4; ++i) {
+        for (size_t j = i + 1; j < 4; ++j) {
+          EXPECT_TRUE(met.insert(std::minmax(p->table[i], p->table[j])).second)
+              << "a repeat in round " << round;
+        }
+      }
+    }
+    if (round == 1) {
+      // Nobody has played: the tables are the initial ranking in blocks of four.
+      std::set<int> top;
+      for (int e : tables[0]->table) top.insert(pn[e]);
+      EXPECT_EQ(top, (std::set<int>{1, 2, 3, 4}));
+    }
+    if (round == 2) {
+      // The four winners of round 1 (seat 0 of each table) lead, and sit at table 1.
+      std::set<int> first_table(tables[0]->table.begin(), tables[0]->table.end());
+      for (const PairingRow& p : d.pairings) {
+        if (p.round == 1) {
+          EXPECT_EQ(first_table.count(p.table[0]), 1u) << p.table[0];
+        }
+      }
+    }
+    PlayTables(d);
+    Step(d);
+  }
+  EXPECT_EQ(d.tournament.state, kTournamentFinished);
 }
 
 TEST(TournamentTablesTest, PlacesAndPointsComeFromRanksAndForfeits) {

@@ -70,13 +70,17 @@ test('the create form sends only its format\'s settings', () => {
   assert.equal(cup.tournament.rounds, undefined);
 });
 
-test('a round robin at tables sends its table size, not a double cycle', () => {
+test('a round robin or a Swiss at tables sends its table size, not a double cycle', () => {
   const tables = createBody({ id: 'night', name: 'Night', game: 'moon', format: 'ROUND_ROBIN', table_size: '3', double: true, team_size: '1', tiebreaks: 'WIN' });
   assert.equal(tables.tournament.table_size, 3);
   assert.equal(tables.tournament.double_round_robin, undefined);
   const duel = createBody({ id: 'rr', name: 'RR', game: 'muggins', format: 'ROUND_ROBIN', table_size: '0', double: true, team_size: '1', tiebreaks: '' });
   assert.equal(duel.tournament.table_size, undefined);
   assert.equal(duel.tournament.double_round_robin, true);
+  const swiss = createBody({ id: 's', name: 'S', game: 'muggins', format: 'SWISS', rounds: '4', table_size: '4', team_size: '1', tiebreaks: '' });
+  assert.equal(swiss.tournament.table_size, 4);
+  assert.equal(swiss.tournament.rounds, 4);
+  assert.equal(createBody({ id: 'k', name: 'K', game: 'muggins', format: 'KNOCKOUT', table_size: '4', tiebreaks: '' }).tournament.table_size, undefined);
 });
 
 test('a table shows its seats in order with places and points once played', () => {

@@ -55,7 +55,7 @@ function CreateForm({ onCreated }) {
       {form.format === 'SWISS' && <label>Rounds <input type="number" min="1" max="99" value={form.rounds} onInput={set('rounds')} data-testid="tournament-rounds" /></label>}
       {form.format === 'KNOCKOUT' && <label>Best of <input type="number" min="1" max="9" step="2" value={form.best_of} onInput={set('best_of')} /></label>}
       {form.format === 'ROUND_ROBIN' && <label><input type="checkbox" checked={!!form.double} onChange={set('double')} /> double</label>}
-      {form.format === 'ROUND_ROBIN' && <label title="Seats per table, for the games more than two play alone (0: one against one)">Table size <input type="number" min="0" max="8" value={form.table_size || 0} onInput={set('table_size')} data-testid="tournament-table-size" /></label>}
+      {(form.format === 'ROUND_ROBIN' || form.format === 'SWISS') && <label title="Seats per table, for the games more than two play alone (0: one against one)">Table size <input type="number" min="0" max="8" value={form.table_size || 0} onInput={set('table_size')} data-testid="tournament-table-size" /></label>}
       <label>Team size <input type="number" min="1" max="4" value={form.team_size} onInput={set('team_size')} /></label>
       <label>Tie-breaks <input value={form.tiebreaks} onInput={set('tiebreaks')} placeholder="BH,SB" data-testid="tournament-tiebreaks" /></label>
       <label><input type="checkbox" checked={!!form.rated} onChange={set('rated')} /> rated</label>

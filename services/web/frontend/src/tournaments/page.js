@@ -84,7 +84,8 @@ export function createBody(form) {
   };
   if (form.format === 'SWISS') tournament.rounds = Number(form.rounds) || 0;
   if (form.format === 'KNOCKOUT') tournament.best_of = Number(form.best_of) || 1;
-  if (form.format === 'ROUND_ROBIN' && Number(form.table_size) > 0) {
+  const atTables = (form.format === 'ROUND_ROBIN' || form.format === 'SWISS') && Number(form.table_size) > 0;
+  if (atTables) {
     tournament.table_size = Number(form.table_size);
   } else if (form.format === 'ROUND_ROBIN' && form.double) {
     tournament.double_round_robin = true;
