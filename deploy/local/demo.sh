@@ -7,9 +7,10 @@
 # service, wait until ratings has recorded every finished match, print each game's leaderboard;
 # then matchmaking: create a Forty-Two, an Eighty-Four and a Mexican Train queue, register
 # players and two parties, queue them all (remote bots play the seats they are given), print the
-# teams formed with each side's predicted chance and the results; run three tournaments of
+# teams formed with each side's predicted chance and the results; run four tournaments of
 # built-in bots (a Muggins Swiss, a round robin of Forty-Two teams, a Forty-Two knockout of
-# best-of-3 series) and print their final standings; print the address of the web
+# best-of-3 series, a partner-rotation Forty-Two night of eight) and print their final
+# standings (the night's with who partnered and opposed whom); print the address of the web
 # dashboard that shows all of it (matches, replays, leaderboards, queues); and stop everything,
 # or, with --keep, keep the system up for a look in the browser until Ctrl-C.
 # Usage: deploy/local/demo.sh [--keep]        (from any directory)
@@ -276,16 +277,19 @@ for p in gus jon sam; do
   echo "$p: $history"
 done
 
-# Tournaments (issue 21): three events of built-in bots at once, run by matchmaking's director
+# Tournaments (issues 21, 22): four events of built-in bots at once, run by matchmaking's director
 # round after round through execution, each result back from execution's outbox.
 echo
-echo "==== tournaments: a Muggins Swiss, a round robin of Forty-Two teams, a Forty-Two knockout"
+echo "==== tournaments: a Muggins Swiss, a round robin of Forty-Two teams, a Forty-Two knockout,"
+echo "     a partner-rotation Forty-Two night of eight (partners change every round)"
 "$boneyard" tournament create --id muggins-swiss --name "Muggins Swiss" --game muggins \
   --format swiss --rounds 3 --tiebreaks BH/C1,BH,SB
 "$boneyard" tournament create --id forty-two-league --name "Forty-Two round robin" \
   --game forty_two --team-size 2 --format round-robin --tiebreaks SB,WIN
 "$boneyard" tournament create --id forty-two-cup --name "Forty-Two Cup, best of 3" \
   --game forty_two --team-size 2 --format knockout --best-of 3
+"$boneyard" tournament create --id forty-two-night --name "Forty-Two night, partners rotate" \
+  --game forty_two --format partner-rotation --tiebreaks WIN
 for kind in greedy random greedy random greedy random greedy random; do
   "$boneyard" tournament register muggins-swiss --bot "$kind" >/dev/null
 done
@@ -294,10 +298,14 @@ for event in forty-two-league forty-two-cup; do
     "$boneyard" tournament register-team "$event" --bot "$kind" >/dev/null
   done
 done
-for event in muggins-swiss forty-two-league forty-two-cup; do
+for kind in heuristic random heuristic random heuristic random heuristic random; do
+  "$boneyard" tournament register forty-two-night --bot "$kind" >/dev/null
+done
+events=(muggins-swiss forty-two-league forty-two-cup forty-two-night)
+for event in "${events[@]}"; do
   "$boneyard" tournament start "$event"
 done
-for event in muggins-swiss forty-two-league forty-two-cup; do
+for event in "${events[@]}"; do
   for ((try = 0; try < 600; try++)); do
     [[ $("$boneyard" tournament show "$event" --json | jq -r .state) == FINISHED ]] && break
     sleep 0.5
@@ -309,6 +317,9 @@ done
 echo
 echo "==== boneyard tournament pairings forty-two-cup 2 (the final)"
 "$boneyard" tournament pairings forty-two-cup 2
+echo
+echo "==== boneyard tournament pairings forty-two-night 1 (seats alternate between the teams)"
+"$boneyard" tournament pairings forty-two-night 1
 echo
 echo "==== boneyard tournament export muggins-swiss | boneyard tournament check -"
 "$boneyard" tournament export muggins-swiss | "$boneyard" tournament check -

@@ -51,7 +51,8 @@ using Choices = absl::Span<const std::pair<absl::string_view, Enum>>;
 constexpr std::pair<absl::string_view, Tournament::Format> kFormats[] = {
     {"swiss", Tournament::SWISS},
     {"round-robin", Tournament::ROUND_ROBIN},
-    {"knockout", Tournament::KNOCKOUT}};
+    {"knockout", Tournament::KNOCKOUT},
+    {"partner-rotation", Tournament::PARTNER_ROTATION}};
 
 absl::string_view FormatWord(Tournament::Format format) {
   for (const auto& [word, value] : kFormats) {
@@ -249,6 +250,28 @@ std::string PairingsText(const v1::Round& round, const EntrantNames& names, bool
   return text;
 }
 
+// Partner rotation's matrix: "partners/opponents" for each pair, rows and columns by entrant
+// number.
+std::string PairCountsText(const v1::Standings& standings) {
+  const v1::PairCounts& c = standings.pair_counts();
+  const int n = c.entrants_size();
+  if (c.partners_size() != n * n || c.opponents_size() != n * n) return "";
+  std::string text = "partners/opponents\n     ";
+  for (int j = 0; j < n; ++j) absl::StrAppend(&text, absl::StrFormat(" %5d", c.entrants(j)));
+  text += "\n";
+  for (int i = 0; i < n; ++i) {
+    absl::StrAppend(&text, absl::StrFormat("%5d", c.entrants(i)));
+    for (int j = 0; j < n; ++j) {
+      absl::StrAppend(&text, i == j
+                                 ? absl::StrFormat(" %5s", "-")
+                                 : absl::StrFormat(" %5s", absl::StrCat(c.partners(i * n + j), "/",
+                                                                        c.opponents(i * n + j))));
+    }
+    text += "\n";
+  }
+  return text;
+}
+
 // Laid out like the offline `standings`: points with one decimal, tie-breaks with two.
 std::string StandingsText(const v1::Standings& standings) {
   std::string text = absl::StrFormat("%-5s %-24s", "rank", "name");
@@ -265,6 +288,7 @@ std::string StandingsText(const v1::Standings& standings) {
     }
     absl::StrAppend(&text, row.withdrawn() ? "  withdrawn\n" : "\n");
   }
+  if (standings.has_pair_counts()) absl::StrAppend(&text, "\n", PairCountsText(standings));
   return text;
 }
 
@@ -298,17 +322,23 @@ absl::Status ParseClock(const cli::ParsedArgs& args, Tournament& t) {
 // The flags that belong to one format: the service would refuse or ignore them with another.
 absl::Status CheckFormatFlags(const cli::ParsedArgs& args, Tournament::Format format) {
   // Tables are for round robins and Swiss; at tables a round robin takes --rounds too (0 or
-  // unset: enough to meet everyone once).
+  // unset: enough to meet everyone once). Partner rotation's tables are the game's: it takes
+  // --placement-points and --rounds, not the sizes.
   const bool tables = args.Value("table-size").has_value();
   for (const char* flag : {"table-size", "min-table-size", "placement-points"}) {
-    if (format == Tournament::KNOCKOUT && args.Value(flag).has_value()) {
+    const bool partner_flag =
+        format == Tournament::PARTNER_ROTATION && absl::string_view(flag) == "placement-points";
+    if ((format == Tournament::KNOCKOUT ||
+         (format == Tournament::PARTNER_ROTATION && !partner_flag)) &&
+        args.Value(flag).has_value()) {
       return absl::InvalidArgumentError(
           absl::StrCat("--", flag, " is only for --format round-robin or swiss"));
     }
   }
-  const bool rounds_elsewhere = tables && format == Tournament::ROUND_ROBIN;
+  const bool rounds_elsewhere =
+      (tables && format == Tournament::ROUND_ROBIN) || format == Tournament::PARTNER_ROTATION;
   const std::pair<const char*, Tournament::Format> owners[] = {
-      {"rounds", rounds_elsewhere ? Tournament::ROUND_ROBIN : Tournament::SWISS},
+      {"rounds", rounds_elsewhere ? format : Tournament::SWISS},
       {"double", Tournament::ROUND_ROBIN},
       {"elimination", Tournament::KNOCKOUT},
       {"best-of", Tournament::KNOCKOUT}};

@@ -427,7 +427,7 @@ absl::Status CheckTournamentSettings(const v1::Tournament& t) {
   if (!values.ok()) return InvalidSetting("rules", values.status().message());
   if (absl::Status s = validation::CheckEnum("tournament.format", t.format()); !s.ok()) return s;
   if (t.format() == v1::Tournament::FORMAT_UNSPECIFIED) {
-    return InvalidSetting("format", "set SWISS, ROUND_ROBIN or KNOCKOUT");
+    return InvalidSetting("format", "set SWISS, ROUND_ROBIN, KNOCKOUT or PARTNER_ROTATION");
   }
   if (t.format() == v1::Tournament::SWISS && (t.rounds() < 1 || t.rounds() > kMaxSwissRounds)) {
     return InvalidSetting("rounds",
@@ -437,7 +437,7 @@ absl::Status CheckTournamentSettings(const v1::Tournament& t) {
     return InvalidSetting("initial_colour_black", "is for SWISS");
   }
   if (t.team_size() < 0 || t.team_size() > 4) return InvalidSetting("team_size", "must be 0 to 4");
-  if (t.table_size() != 0) {
+  if (t.table_size() != 0 || IsPartnerRotation(t)) {
     // Tables have their own rounds, seats and tie-breaks; the rest is checked as for any event.
     if (absl::Status s = CheckTableSettings(t); !s.ok()) return s;
   } else {
@@ -508,6 +508,7 @@ v1::Tournament NormalizedSettings(const v1::Tournament& t) {
   s.clear_start_time();
   s.clear_end_time();
   if (s.team_size() == 0) s.set_team_size(1);
+  NormalizePartnerRotation(s);
   if (s.max_entrants() == 0) s.set_max_entrants(kMaxTournamentEntrants);
   if (s.best_of() == 0) s.set_best_of(1);
   if (s.format() == v1::Tournament::KNOCKOUT &&
@@ -784,6 +785,9 @@ absl::StatusOr<TournamentChanges> PlanStart(const TournamentData& data, absl::Ti
   switch (settings->format()) {
     case v1::Tournament::SWISS:
       changes.rounds = settings->rounds();
+      break;
+    case v1::Tournament::PARTNER_ROTATION:
+      changes.rounds = TableRounds(*settings, n);
       break;
     case v1::Tournament::ROUND_ROBIN:
       changes.rounds = AtTables(*settings)

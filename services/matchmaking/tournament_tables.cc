@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "engine/core/registry.h"
 #include "services/common/engine_proto.h"
+#include "services/matchmaking/tournament/partner_rotation.h"
 #include "services/matchmaking/tournament/round_robin.h"
 #include "services/matchmaking/tournament/swiss_tables.h"
 #include "services/matchmaking/tournament_plan.h"
@@ -74,9 +75,92 @@ double PointsForPlace(const v1::Tournament& settings, int seats, int place) {
   return place <= settings.placement_points_size() ? settings.placement_points(place - 1) : 0;
 }
 
+absl::Status CheckPlacementPoints(const v1::Tournament& s) {
+  if (s.placement_points_size() != 0 && s.placement_points_size() != s.table_size()) {
+    return InvalidSetting(
+        "placement_points",
+        absl::StrCat("has ", s.placement_points_size(), " values for tables of ", s.table_size()));
+  }
+  for (double p : s.placement_points()) {
+    if (!(p >= 0 && p <= 1000)) return InvalidSetting("placement_points", "must be 0 to 1000");
+  }
+  for (const std::string& name : s.tiebreaks()) {
+    if (name != "WIN") return InvalidSetting("tiebreaks", "tables rank by points, then WIN");
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckPartnerRotation(const v1::Tournament& s) {
+  if (s.team_size() > 1) {
+    return InvalidSetting("team_size", "partner rotation is for individuals: it makes the teams");
+  }
+  if (s.double_round_robin()) {
+    return InvalidSetting("double_round_robin", "is for two-sided round robins; set rounds");
+  }
+  absl::StatusOr<int> team = PartnerTeamSize(s);
+  if (!team.ok()) return team.status();
+  const int seats = 2 * *team;
+  if (s.table_size() != 0 && s.table_size() != seats) {
+    return InvalidSetting("table_size",
+                          absl::StrCat("is the game's ", seats, " seats (leave it 0)"));
+  }
+  if (s.min_table_size() != 0 && s.min_table_size() != seats) {
+    return InvalidSetting("min_table_size", absl::StrCat("every table has the game's ", seats,
+                                                         " seats (leave it 0)"));
+  }
+  if (s.rounds() < 0 || s.rounds() > t::kMaxPartnerRotationRounds) {
+    return InvalidSetting("rounds", absl::StrCat("must be 0 to ", t::kMaxPartnerRotationRounds));
+  }
+  if (s.max_entrants() > t::kMaxPartnerRotationPlayers) {
+    return InvalidSetting("max_entrants", absl::StrCat("partner rotation takes at most ",
+                                                       t::kMaxPartnerRotationPlayers));
+  }
+  v1::Tournament sized = s;
+  sized.set_table_size(seats);
+  return CheckPlacementPoints(sized);
+}
+
 }  // namespace
 
+absl::StatusOr<int> PartnerTeamSize(const v1::Tournament& settings) {
+  const GameSpec* spec = DefaultRegistry().Find(settings.game());
+  if (spec == nullptr) return InvalidSetting("game", "unknown game");
+  absl::StatusOr<std::map<std::string, OptionValue>> values =
+      RuleValuesFromProto(settings.rules(), *spec);
+  if (!values.ok()) return InvalidSetting("rules", values.status().message());
+  absl::StatusOr<std::shared_ptr<const Game>> game =
+      DefaultRegistry().CreateGame(spec->name, *values);
+  if (!game.ok()) return InvalidSetting("rules", game.status().message());
+  const Teams& teams = (*game)->teams();
+  bool alternating = teams.size() == 2 && teams[0].size() == teams[1].size() &&
+                     teams[0].size() >= 2 && teams[0].size() <= t::kMaxPartnerTeamSize;
+  for (size_t i = 0; alternating && i < 2; ++i) {
+    for (int seat : teams[i]) alternating = alternating && seat % 2 == teams[i][0] % 2;
+  }
+  if (!alternating || teams[0][0] % 2 == teams[1][0] % 2) {
+    return InvalidSetting("game", absl::StrCat(settings.game(),
+                                               " under these rules is not played by two teams "
+                                               "of partners (Forty-Two, Eighty-Four, Muggins "
+                                               "with teams)"));
+  }
+  return static_cast<int>(teams[0].size());
+}
+
+void NormalizePartnerRotation(v1::Tournament& settings) {
+  if (!IsPartnerRotation(settings)) return;
+  absl::StatusOr<int> team = PartnerTeamSize(settings);
+  if (!team.ok()) return;
+  settings.set_table_size(2 * *team);
+  if (settings.max_entrants() == 0) settings.set_max_entrants(t::kMaxPartnerRotationPlayers);
+  if (settings.placement_points_size() == 0) {
+    for (int place = 0; place < 2 * *team; ++place) {
+      settings.add_placement_points(place < *team ? 1 : 0);
+    }
+  }
+}
+
 absl::Status CheckTableSettings(const v1::Tournament& s) {
+  if (IsPartnerRotation(s)) return CheckPartnerRotation(s);
   if (s.format() != v1::Tournament::ROUND_ROBIN && s.format() != v1::Tournament::SWISS) {
     return InvalidSetting("table_size", "tables are for ROUND_ROBIN and SWISS");
   }
@@ -96,22 +180,15 @@ absl::Status CheckTableSettings(const v1::Tournament& s) {
   for (int seats = MinTableSize(s); seats <= s.table_size(); ++seats) {
     if (absl::Status st = SeatsAlone(s, seats); !st.ok()) return st;
   }
-  if (s.placement_points_size() != 0 && s.placement_points_size() != s.table_size()) {
-    return InvalidSetting(
-        "placement_points",
-        absl::StrCat("has ", s.placement_points_size(), " values for tables of ", s.table_size()));
-  }
-  for (double p : s.placement_points()) {
-    if (!(p >= 0 && p <= 1000)) return InvalidSetting("placement_points", "must be 0 to 1000");
-  }
-  for (const std::string& name : s.tiebreaks()) {
-    if (name != "WIN") return InvalidSetting("tiebreaks", "tables rank by points, then WIN");
-  }
-  return absl::OkStatus();
+  return CheckPlacementPoints(s);
 }
 
 int TableRounds(const v1::Tournament& settings, int entrants) {
   if (settings.rounds() > 0) return settings.rounds();
+  if (IsPartnerRotation(settings)) {
+    return std::clamp(t::DefaultPartnerRounds(entrants, settings.table_size() / 2), 1,
+                      t::kMaxPartnerRotationRounds);
+  }
   const int others = settings.table_size() - 1;
   return std::clamp((entrants - 1 + others - 1) / others, 1, t::kMaxTableRounds);
 }
@@ -167,12 +244,46 @@ absl::StatusOr<t::TableRound> SwissTablesOf(const TournamentData& data,
   return t::TableRound{.tables = seated->tables, .sitting_out = seated->sitting_out};
 }
 
+// Round `round` of the partner rotation's schedule, as pairing numbers in seat order: the two
+// teams alternating, team_a first.
+absl::StatusOr<t::TableRound> PartnerTablesOf(const TournamentData& data,
+                                              const v1::Tournament& settings, int round) {
+  const int entrants = static_cast<int>(Ranked(data).size());
+  if (entrants < settings.table_size()) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("partner rotation needs a full table: ", settings.table_size(),
+                     " entrants; there are ", entrants));
+  }
+  absl::StatusOr<t::PartnerSchedule> schedule =
+      t::PartnerRotationSchedule({.players = entrants,
+                                  .team_size = settings.table_size() / 2,
+                                  .rounds = data.tournament.rounds,
+                                  .seed = SeedOf(data.tournament.tournament_id)});
+  if (!schedule.ok()) return schedule.status();
+  const t::PartnerRound& scheduled = schedule->rounds[round - 1];
+  t::TableRound out{.tables = {}, .sitting_out = scheduled.sitting_out};
+  for (const t::PartnerTable& table : scheduled.tables) {
+    std::vector<int> seats;
+    for (size_t i = 0; i < table.team_a.size(); ++i) {
+      seats.push_back(table.team_a[i]);
+      seats.push_back(table.team_b[i]);
+    }
+    out.tables.push_back(std::move(seats));
+  }
+  return out;
+}
+
+absl::StatusOr<t::TableRound> TablesOf(const TournamentData& data, const v1::Tournament& settings,
+                                       int round) {
+  if (IsPartnerRotation(settings)) return PartnerTablesOf(data, settings, round);
+  if (settings.format() == v1::Tournament::SWISS) return SwissTablesOf(data, settings, round);
+  return ScheduledTablesOf(data, settings, round);
+}
+
 absl::Status PairTables(const TournamentData& data, const v1::Tournament& settings, int round,
                         absl::Time now, TournamentChanges& changes) {
   const std::vector<const EntrantRow*> ranked = Ranked(data);
-  absl::StatusOr<t::TableRound> round_tables = settings.format() == v1::Tournament::SWISS
-                                                   ? SwissTablesOf(data, settings, round)
-                                                   : ScheduledTablesOf(data, settings, round);
+  absl::StatusOr<t::TableRound> round_tables = TablesOf(data, settings, round);
   if (!round_tables.ok()) return round_tables.status();
   const t::TableRound& tables = *round_tables;
   std::vector<PairingRow> pairings;
@@ -184,7 +295,12 @@ absl::Status PairTables(const TournamentData& data, const v1::Tournament& settin
       const EntrantRow& e = *ranked[table[(i + round - 1) % k] - 1];
       if (!WithdrawnBy(e, round)) seated.push_back(e.number);
     }
-    if (seated.size() < 2 || !SeatsAlone(settings, static_cast<int>(seated.size())).ok()) {
+    // A partnership game needs every seat; the others play on with fewer where the game can.
+    const bool playable =
+        IsPartnerRotation(settings)
+            ? static_cast<int>(seated.size()) == k
+            : seated.size() >= 2 && SeatsAlone(settings, static_cast<int>(seated.size())).ok();
+    if (!playable) {
       sitting_out.insert(sitting_out.end(), seated.begin(), seated.end());
       continue;
     }
@@ -266,6 +382,30 @@ TableState EvaluateTable(const v1::Tournament& settings, const PairingRow& pairi
   return state;
 }
 
+v1::PairCounts PairCountsOf(const TournamentData& data) {
+  v1::PairCounts out;
+  std::map<int, int> index;  // entrant number -> row
+  for (const EntrantRow& e : data.entrants) index[e.number] = 0;
+  for (auto& [number, row] : index) {
+    row = out.entrants_size();
+    out.add_entrants(number);
+  }
+  const int n = out.entrants_size();
+  out.mutable_partners()->Resize(n * n, 0);
+  out.mutable_opponents()->Resize(n * n, 0);
+  for (const PairingRow& p : data.pairings) {
+    for (size_t i = 0; i < p.table.size(); ++i) {
+      for (size_t j = 0; j < p.table.size(); ++j) {
+        if (i == j) continue;
+        // Seats alternate between the teams: the same parity, partners.
+        auto& counts = (i % 2 == j % 2) ? *out.mutable_partners() : *out.mutable_opponents();
+        ++counts[index[p.table[i]] * n + index[p.table[j]]];
+      }
+    }
+  }
+  return out;
+}
+
 v1::Standings TableStandings(const TournamentData& data, const v1::Tournament& settings,
                              int through) {
   v1::Standings out;
@@ -305,6 +445,7 @@ v1::Standings TableStandings(const TournamentData& data, const v1::Tournament& s
     row.add_values(points[e.number]);
     if (wins) row.add_values(tables_won[e.number]);
   }
+  if (IsPartnerRotation(settings)) *out.mutable_pair_counts() = PairCountsOf(data);
   return out;
 }
 

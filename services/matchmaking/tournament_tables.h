@@ -15,6 +15,13 @@
 // uses the first places'), or by default one for each entrant at the table placed below and a
 // half for each tied — a two-sided game's 1, 1/2, 0. Sitting out scores nothing. The standings
 // rank by points, then the tables won (WIN, a shared first included) when asked.
+//
+// Partner rotation (PARTNER_ROTATION) is tables too: individuals in a partnership game, each
+// round's tables and teams from the library's schedule (partner_rotation.h), a table's seats
+// alternating between its two teams (the engine's partners sit opposite), every seat needed (a
+// table with a withdrawn player sits the round out). Teammates share their game's rank, so
+// with the default placement points — 1 for each of the team's places, 0 for the others' —
+// each player scores their team's result: 1, 1/2 for a tie, 0.
 #ifndef BONEYARD_SERVICES_MATCHMAKING_TOURNAMENT_TABLES_H_
 #define BONEYARD_SERVICES_MATCHMAKING_TOURNAMENT_TABLES_H_
 
@@ -28,14 +35,27 @@
 namespace boneyard::matchmaking {
 
 inline bool AtTables(const v1::Tournament& settings) { return settings.table_size() > 0; }
+inline bool IsPartnerRotation(const v1::Tournament& settings) {
+  return settings.format() == v1::Tournament::PARTNER_ROTATION;
+}
 
-// OK, or INVALID_ARGUMENT naming the field: tables are for a ROUND_ROBIN of single players
-// (not double), in sizes the game seats under the event's rules, with as many placement points
-// as seats and only the WIN tie-break.
+// The players per team of the event's game under its rules (2 to 4), or INVALID_ARGUMENT
+// naming `tournament.game` when it is not played by two teams of equal size, partners
+// alternating round the table.
+absl::StatusOr<int> PartnerTeamSize(const v1::Tournament& settings);
+
+// PARTNER_ROTATION's settings as stored: table_size the game's seats, placement points the
+// team's result. Unchanged for any other format, or when the game is not a partnership game.
+void NormalizePartnerRotation(v1::Tournament& settings);
+
+// OK, or INVALID_ARGUMENT naming the field: tables are for a ROUND_ROBIN or SWISS of single
+// players (not double), in sizes the game seats under the event's rules, with as many placement
+// points as seats and only the WIN tie-break; PARTNER_ROTATION's for individuals in a
+// partnership game, table_size unset or the game's seats.
 absl::Status CheckTableSettings(const v1::Tournament& settings);
 
 // The rounds of the event for `entrants`: the setting, else enough for everyone to be able to
-// meet everyone once.
+// meet everyone once (PARTNER_ROTATION: the design's length, partner_rotation.h).
 int TableRounds(const v1::Tournament& settings, int entrants);
 
 // Round `round`'s tables (pairings with `table`, a sit-out as a one-entrant BYE) and their
@@ -53,7 +73,11 @@ struct TableState {
 TableState EvaluateTable(const v1::Tournament& settings, const PairingRow& pairing,
                          const std::vector<const GameRow*>& games);
 
-// The standings through `through` rounds.
+// How often each pair of entrants partnered (seats of the same parity at a table) and opposed,
+// over every round paired.
+v1::PairCounts PairCountsOf(const TournamentData& data);
+
+// The standings through `through` rounds (PARTNER_ROTATION: with the pair counts).
 v1::Standings TableStandings(const TournamentData& data, const v1::Tournament& settings,
                              int through);
 

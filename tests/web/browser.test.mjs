@@ -492,6 +492,32 @@ test('an operator creates a Swiss in the page, adds bots and starts it; the even
   assert.deepEqual(places.slice(0, 1), [1], 'someone placed first');
   assert.ok(places.every((p) => p >= 1 && p <= 3), `places ${places}`);
   await shot(page, '22-tournament-tables');
+
+  // A partner rotation: four Forty-Two bots, one round; the page shows the table as two teams
+  // and the matrix of who partnered and opposed whom.
+  const rotation = `rotation${process.pid}`;
+  r = await op.call('POST', '/api/tournaments', { tournament_id: rotation,
+    tournament: { display_name: 'Partners', game: 'forty_two', format: 'PARTNER_ROTATION',
+      rounds: 1 } });
+  assert.equal(r.status, 200, r.text);
+  for (let i = 0; i < 4; ++i) {
+    r = await op.call('POST', `/api/tournaments/${rotation}/entrants`, { bot_kind: 'random' });
+    assert.equal(r.status, 200, r.text);
+  }
+  r = await op.call('POST', `/api/tournaments/${rotation}/start`, {});
+  assert.equal(r.status, 200, r.text);
+  await page.goto(`${WEB}/tournaments/${rotation}`);
+  await page.locator('[data-testid=tournament-state][data-state=FINISHED]')
+    .waitFor({ timeout: 60000 });
+  const teams = page.locator('[data-testid=round][data-round="1"] [data-testid=partner-team]');
+  assert.equal(await teams.count(), 2);
+  for (const text of await teams.allInnerTexts()) assert.match(text, / & /);
+  const counts = await page.getByTestId('pair-count').allInnerTexts();
+  assert.equal(counts.length, 12, 'every ordered pair of four');
+  // One round: each player has one partner (1/0) and two opponents (0/1).
+  assert.equal(counts.filter((c) => c === '1/0').length, 4);
+  assert.equal(counts.filter((c) => c === '0/1').length, 8);
+  await shot(page, '23-tournament-partner-rotation');
   await context.close();
 
   // A player enters an event in registration from its page, then withdraws.

@@ -10,6 +10,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "services/matchmaking/tournament/seeded_rng.h"
 
 namespace boneyard::tournament {
 namespace {
@@ -43,26 +44,7 @@ Board Reversed(const Board& b) { return b.black == 0 ? b : Board{b.black, b.whit
 
 // --- Tables ---------------------------------------------------------------------------------
 
-// SplitMix64 (Steele, Lea and Flood): tiny, and the same numbers everywhere.
-class Rng {
- public:
-  explicit Rng(uint64_t seed) : state_(seed) {}
-  uint64_t Next() {
-    uint64_t z = (state_ += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-  }
-  // Uniform enough in [0, n) for n far below 2^32 (Lemire's multiply-shift, no rejection).
-  int Below(int n) { return static_cast<int>(((Next() >> 32) * static_cast<uint64_t>(n)) >> 32); }
-  template <typename T>
-  void Shuffle(std::vector<T>& v) {
-    for (int i = static_cast<int>(v.size()) - 1; i > 0; --i) std::swap(v[i], v[Below(i + 1)]);
-  }
-
- private:
-  uint64_t state_;
-};
+using Rng = SeededRng;
 
 // The lexicographic quality of a schedule: smaller is better.
 struct Quality {

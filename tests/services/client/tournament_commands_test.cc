@@ -4,7 +4,8 @@
 // bot teams, each tie best of three, from `create` to the final standings and the TRF export,
 // and a command the event's state forbids fails naming why; then a Swiss begun elsewhere is
 // imported from its TRF file and finished, its next round paired as the file's pairing says;
-// then a Muggins round robin of six bots at tables of three is played to the end.
+// then a Muggins round robin of six bots at tables of three is played to the end, and a Forty-Two
+// partner rotation of four bots, its pair counts in the standings.
 #ifndef BONEYARD_TESTDATA
 #define BONEYARD_TESTDATA ""
 #endif
@@ -167,6 +168,42 @@ TEST(TournamentCommandsTest, AFortyTwoKnockoutOfBestOfThreeSeriesRunsFromCreateT
   const CliResult no_trf = run({"tournament", "export", "tables"});
   EXPECT_NE(no_trf.exit_code, 0);
   EXPECT_THAT(no_trf.err, HasSubstr("tables"));
+
+  // A Forty-Two partner rotation of four bots: three rounds, the three ways to pair them up.
+  const CliResult bad_rotation =
+      run({"tournament", "create", "--id", "rotation-bad", "--game", "forty_two", "--format",
+           "partner-rotation", "--table-size", "4"});
+  EXPECT_EQ(bad_rotation.exit_code, 2) << Describe(bad_rotation);
+  EXPECT_THAT(bad_rotation.err, HasSubstr("--table-size"));
+  const CliResult rotation = run({"tournament", "create", "--id", "rotation", "--game", "forty_two",
+                                  "--format", "partner-rotation", "--tiebreaks", "WIN"});
+  ASSERT_EQ(rotation.exit_code, 0) << Describe(rotation);
+  EXPECT_THAT(rotation.out, HasSubstr("partner-rotation"));
+  for (int i = 0; i < 4; ++i) {
+    const CliResult bot = run({"tournament", "register", "rotation", "--bot", "random"});
+    ASSERT_EQ(bot.exit_code, 0) << Describe(bot);
+  }
+  ASSERT_EQ(run({"tournament", "start", "rotation"}).exit_code, 0);
+  ASSERT_EQ(finished("rotation", absl::Seconds(120)), "FINISHED") << (*matchmaking)->log();
+  const CliResult rotation_round = run({"tournament", "pairings", "rotation", "2", "--json"});
+  ASSERT_EQ(rotation_round.exit_code, 0) << Describe(rotation_round);
+  const json rotation_json = json::parse(rotation_round.out);
+  ASSERT_EQ(rotation_json["pairings"].size(), 1u) << rotation_round.out;
+  const json& table = rotation_json["pairings"][0];
+  ASSERT_EQ(table["points"].size(), 4u) << table.dump();
+  // Partners (seats 0 and 2, 1 and 3) score alike: their team's result.
+  EXPECT_EQ(table["points"][0], table["points"][2]) << table.dump();
+  EXPECT_EQ(table["points"][1], table["points"][3]) << table.dump();
+  const CliResult matrix = run({"tournament", "standings", "rotation"});
+  ASSERT_EQ(matrix.exit_code, 0) << Describe(matrix);
+  EXPECT_THAT(matrix.out, HasSubstr("partners/opponents"));
+  // Wh(4): every pair partnered once and opposed twice, 12 cells off the diagonal.
+  size_t cells = 0;
+  for (size_t at = matrix.out.find("1/2"); at != std::string::npos;
+       at = matrix.out.find("1/2", at + 1)) {
+    ++cells;
+  }
+  EXPECT_EQ(cells, 12u) << matrix.out;
   ASSERT_TRUE((*matchmaking)->Stop().ok()) << (*matchmaking)->log();
 }
 

@@ -131,6 +131,13 @@ TEST_F(TournamentServiceTest, OnlyTheOperatorCreatesAndBadSettingsAreRefusedByFi
   bad = Swiss();
   bad.set_format(static_cast<v1::Tournament::Format>(99));
   ExpectRefused(Create(bad, &out), "tournament.format", "an enum value out of range");
+  bad = Swiss();
+  bad.set_format(v1::Tournament::PARTNER_ROTATION);  // Muggins for two has no partners
+  bad.set_rounds(0);
+  ExpectRefused(Create(bad, &out), "tournament.game", "partner rotation without teams");
+  bad.set_game("forty_two");
+  bad.set_table_size(8);
+  ExpectRefused(Create(bad, &out), "tournament.table_size", "partner rotation at 8 seats");
   ExpectRefused(Create(Swiss(), &out, "bad id!"), "tournament_id", "a malformed id");
   EXPECT_EQ(EventSnapshot(), "");  // nothing stored by any of them
 

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { tileKeys } from '../src/board/tiles.js';
 import { pure, sameProps, sameValue } from '../src/pure.js';
-import { bracketColumns, createBody, outcomeText, tableSeats, winnerOf } from '../src/tournaments/page.js';
+import { bracketColumns, createBody, outcomeText, pairCountRows, partnerTeams, tableSeats, winnerOf } from '../src/tournaments/page.js';
 
 test('a freshly parsed train with the same tiles is the same', () => {
   const before = JSON.parse('{"name":"train 1","tiles":["3-5","5-4"],"size":22}');
@@ -89,4 +89,33 @@ test('a table shows its seats in order with places and points once played', () =
     [['Ann', 0], ['Bo', 0], ['9', 0]]);
   const done = tableSeats({ table: [4, 2], places: [2, 1], points: [0, 1] }, names);
   assert.deepEqual(done.map((s) => [s.entrant, s.place, s.points]), [[4, 2, 0], [2, 1, 1]]);
+});
+
+test('a partner rotation table is two teams from alternating seats', () => {
+  const names = new Map([[1, 'Ann'], [2, 'Bo'], [3, 'Cy'], [4, 'Di']]);
+  const playing = partnerTeams({ table: [3, 1, 4, 2] }, names);
+  assert.deepEqual(playing.map((t) => t.names), [['Cy', 'Di'], ['Ann', 'Bo']]);
+  assert.deepEqual(playing.map((t) => t.place), [0, 0]);
+  const done = partnerTeams({ table: [3, 1, 4, 2], places: [3, 1, 3, 1], points: [0, 1, 0, 1] }, names);
+  assert.deepEqual(done.map((t) => [t.place, t.points]), [[3, 0], [1, 1]]);
+});
+
+test('pair counts become rows with the diagonal empty, and malformed counts none', () => {
+  const names = new Map([[1, 'Ann'], [2, 'Bo']]);
+  const rows = pairCountRows({ entrants: [1, 2], partners: [0, 1, 1, 0], opponents: [0, 2, 2, 0] }, names);
+  assert.equal(rows.length, 2);
+  assert.equal(rows[0].cells[0], null);
+  assert.deepEqual(rows[0].cells[1], { entrant: 2, partners: 1, opponents: 2 });
+  assert.equal(rows[1].name, 'Bo');
+  assert.deepEqual(pairCountRows({ entrants: [1, 2], partners: [0, 1], opponents: [] }, names), []);
+  assert.deepEqual(pairCountRows(undefined, names), []);
+});
+
+test('a partner rotation is created for individuals, with its rounds and only WIN', () => {
+  const body = createBody({ id: 'p', name: 'P', game: 'forty_two', format: 'PARTNER_ROTATION', rounds: '0', team_size: '2', table_size: '4', tiebreaks: 'BH,WIN' });
+  assert.equal(body.tournament.format, 'PARTNER_ROTATION');
+  assert.equal(body.tournament.team_size, 1);
+  assert.equal(body.tournament.rounds, 0);
+  assert.equal(body.tournament.table_size, undefined);
+  assert.deepEqual(body.tournament.tiebreaks, ['WIN']);
 });

@@ -8,7 +8,7 @@ import { del, get, post } from '../api.js';
 import { ErrorNote } from '../components/ErrorNote.jsx';
 import { enumText, formatNumber, gameName, resourceId } from '../format.js';
 import { Link } from '../router.js';
-import { bracketColumns, isLive, namesOf, outcomeText, tableSeats, winnerOf } from '../tournaments/page.js';
+import { bracketColumns, isLive, namesOf, outcomeText, pairCountRows, partnerTeams, tableSeats, winnerOf } from '../tournaments/page.js';
 import { formatLine } from './Tournaments.jsx';
 
 const pollMs = 2000;
@@ -43,13 +43,60 @@ function TableRow({ p, names }) {
   );
 }
 
-function Pairings({ round, names }) {
+// A partner rotation's table: its two teams of partners, the winners in bold with their points
+// once the game is over.
+function PartnerTableRow({ p, names }) {
+  if (!p.table || p.table.length === 1) return <TableRow p={p} names={names} />;
+  const teams = partnerTeams(p, names);
+  return (
+    <tr data-testid="pairing" data-board={p.board} data-outcome={p.outcome}>
+      <td class="num">{p.board}</td>
+      {teams.map((team, i) => (
+        <td key={i} class={team.place === 1 && p.outcome === 'PLACED' ? 'strong' : ''} data-testid="partner-team" data-place={team.place}>
+          {i === 1 && <span class="muted">vs </span>}
+          {team.names.join(' & ')}
+          {team.place > 0 && <span class="muted small">{` · ${formatNumber(team.points)}`}</span>}
+        </td>
+      ))}
+      <td>{p.outcome !== 'PLACED' && <span class="muted">playing</span>}</td>
+      <td class="small"><GameLinks games={p.games} /></td>
+    </tr>
+  );
+}
+
+// How often each pair partnered and opposed so far: "partners/opponents" per cell.
+function PairCountsMatrix({ counts, names }) {
+  const rows = pairCountRows(counts, names);
+  if (rows.length === 0) return null;
+  return (
+    <section class="card">
+      <h2>Partners and opponents <span class="muted small">times partnered / opposed</span></h2>
+      <div style={{ overflowX: 'auto' }}>
+        <table class="table small" data-testid="pair-counts">
+          <thead>
+            <tr><th />{rows.map((r) => <th key={r.entrant} class="num" title={r.name}>{r.entrant}</th>)}</tr>
+          </thead>
+          <tbody>
+            {rows.map((r) => (
+              <tr key={r.entrant}>
+                <th>{r.entrant} <span class="muted">{r.name}</span></th>
+                {r.cells.map((c, j) => <td key={j} class="num mono" data-testid={c ? 'pair-count' : undefined}>{c ? `${c.partners}/${c.opponents}` : '—'}</td>)}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}
+
+function Pairings({ round, names, partners }) {
   return (
     <section class="card" data-testid="round" data-round={round.number}>
       <h3>Round {round.number} <span class="muted small">{enumText(round.state)}</span></h3>
       <table class="table">
         <tbody>
-          {(round.pairings || []).map((p) => (p.table && p.table.length ? <TableRow key={p.board} p={p} names={names} /> : (
+          {(round.pairings || []).map((p) => (p.table && p.table.length ? (partners ? <PartnerTableRow key={p.board} p={p} names={names} /> : <TableRow key={p.board} p={p} names={names} />) : (
             <tr key={p.board} data-testid="pairing" data-board={p.board} data-outcome={p.outcome}>
               <td class="num">{p.board}</td>
               {p.tie && <td class="mono small">{p.tie}</td>}
@@ -196,8 +243,9 @@ export function Tournament({ params, session }) {
       </p>
       <ErrorNote error={error} />
       <Standings standings={page.standings} />
+      {t.format === 'PARTNER_ROTATION' && <PairCountsMatrix counts={page.standings && page.standings.pair_counts} names={names} />}
       {t.format === 'KNOCKOUT' && <Bracket rounds={page.rounds} names={names} />}
-      {rounds.map((r) => <Pairings key={r.number} round={r} names={names} />)}
+      {rounds.map((r) => <Pairings key={r.number} round={r} names={names} partners={t.format === 'PARTNER_ROTATION'} />)}
       <Registration page={page} session={session} reload={reload} />
     </main>
   );

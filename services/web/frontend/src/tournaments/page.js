@@ -34,6 +34,36 @@ export function tableSeats(pairing, names) {
   }));
 }
 
+// A partner rotation's table as its two teams (seats alternate between them, team A in the
+// even seats), each with its players' names, its place and its points once the game is over.
+export function partnerTeams(pairing, names) {
+  const seats = tableSeats(pairing, names);
+  return [0, 1].map((parity) => {
+    const members = seats.filter((_, seat) => seat % 2 === parity);
+    return {
+      names: members.map((m) => m.name),
+      place: members.length ? members[0].place : 0,
+      points: members.length ? members[0].points : 0,
+    };
+  });
+}
+
+// A partner rotation's pair counts as rows for a table: [{entrant, name, cells: [{entrant,
+// partners, opponents} or null on the diagonal]}], in entrant order; [] when absent or
+// malformed.
+export function pairCountRows(counts, names) {
+  const entrants = (counts && counts.entrants) || [];
+  const n = entrants.length;
+  const partners = counts ? counts.partners || [] : [];
+  const opponents = counts ? counts.opponents || [] : [];
+  if (n === 0 || partners.length !== n * n || opponents.length !== n * n) return [];
+  return entrants.map((entrant, i) => ({
+    entrant,
+    name: names.get(entrant) || String(entrant),
+    cells: entrants.map((other, j) => (i === j ? null : { entrant: other, partners: partners[i * n + j], opponents: opponents[i * n + j] })),
+  }));
+}
+
 // Which side won a decided pairing: 'white', 'black', 'both' (a draw), '' (none yet or both
 // forfeited).
 export function winnerOf(outcome) {
@@ -83,6 +113,12 @@ export function createBody(form) {
       .filter(Boolean),
   };
   if (form.format === 'SWISS') tournament.rounds = Number(form.rounds) || 0;
+  if (form.format === 'PARTNER_ROTATION') {
+    // The service makes the teams and the tables; tables rank by points, then WIN only.
+    tournament.rounds = Number(form.rounds) || 0;
+    tournament.team_size = 1;
+    tournament.tiebreaks = tournament.tiebreaks.filter((t) => t === 'WIN');
+  }
   if (form.format === 'KNOCKOUT') tournament.best_of = Number(form.best_of) || 1;
   const atTables = (form.format === 'ROUND_ROBIN' || form.format === 'SWISS') && Number(form.table_size) > 0;
   if (atTables) {
