@@ -85,7 +85,9 @@ absl::Status CheckPlacementPoints(const v1::Tournament& s) {
     if (!(p >= 0 && p <= 1000)) return InvalidSetting("placement_points", "must be 0 to 1000");
   }
   for (const std::string& name : s.tiebreaks()) {
-    if (name != "WIN") return InvalidSetting("tiebreaks", "tables rank by points, then WIN");
+    if (name != "WIN" && name != "GP") {
+      return InvalidSetting("tiebreaks", "tables rank by points, then WIN and GP");
+    }
   }
   return absl::OkStatus();
 }
@@ -406,29 +408,52 @@ v1::PairCounts PairCountsOf(const TournamentData& data) {
   return out;
 }
 
+// Whether the event's game ranks the lower score first (Mexican Train, Chickenfoot: pips).
+bool LowerScoreWins(const v1::Tournament& settings) {
+  const GameSpec* spec = DefaultRegistry().Find(settings.game());
+  if (spec == nullptr) return false;
+  absl::StatusOr<std::map<std::string, OptionValue>> values =
+      RuleValuesFromProto(settings.rules(), *spec);
+  if (!values.ok()) return false;
+  absl::StatusOr<std::shared_ptr<const Game>> game =
+      DefaultRegistry().CreateGame(spec->name, *values);
+  return game.ok() && (*game)->score_order() == ScoreOrder::kLowerWins;
+}
+
 v1::Standings TableStandings(const TournamentData& data, const v1::Tournament& settings,
                              int through) {
   v1::Standings out;
   out.set_tournament(absl::StrCat("tournaments/", data.tournament.tournament_id));
   out.set_through_round(through);
   out.add_columns("PTS");
-  const bool wins = std::find(settings.tiebreaks().begin(), settings.tiebreaks().end(), "WIN") !=
-                    settings.tiebreaks().end();
-  if (wins) out.add_columns("WIN");
+  for (const std::string& name : settings.tiebreaks()) out.add_columns(name);
   std::map<int, double> points;
   std::map<int, int> tables_won;
+  std::map<int, double> game_points;  // each seat's own score in its games (GP)
   for (const PairingRow& p : data.pairings) {
     if (p.round > through) continue;
-    const TableState s = EvaluateTable(settings, p, GamesOf(data, p.round, p.board));
+    const std::vector<const GameRow*> games = GamesOf(data, p.round, p.board);
+    const TableState s = EvaluateTable(settings, p, games);
     if (s.outcome != v1::PLACED) continue;
+    v1::MatchResult result;
+    const bool scored = !games.empty() && result.ParseFromString(games.back()->result);
     for (size_t seat = 0; seat < p.table.size(); ++seat) {
       points[p.table[seat]] += s.points[seat];
       if (s.places[seat] == 1) ++tables_won[p.table[seat]];
+      if (scored && static_cast<int>(seat) < result.scores_size()) {
+        game_points[p.table[seat]] += result.scores(static_cast<int>(seat));
+      }
     }
   }
+  // GP ranks in the game's own order: fewer pips first where the lower score wins.
+  const double gp_sign = LowerScoreWins(settings) ? -1 : 1;
   std::vector<const EntrantRow*> order = Ranked(data);
   auto key = [&](const EntrantRow* e) {
-    return std::make_pair(points[e->number], wins ? tables_won[e->number] : 0);
+    std::vector<double> k = {points[e->number]};
+    for (const std::string& name : settings.tiebreaks()) {
+      k.push_back(name == "WIN" ? tables_won[e->number] : gp_sign * game_points[e->number]);
+    }
+    return k;
   };
   std::stable_sort(order.begin(), order.end(),
                    [&](const EntrantRow* a, const EntrantRow* b) { return key(a) > key(b); });
@@ -443,7 +468,9 @@ v1::Standings TableStandings(const TournamentData& data, const v1::Tournament& s
     row.set_withdrawn(e.withdrawn_round > 0);
     row.set_points(points[e.number]);
     row.add_values(points[e.number]);
-    if (wins) row.add_values(tables_won[e.number]);
+    for (const std::string& name : settings.tiebreaks()) {
+      row.add_values(name == "WIN" ? tables_won[e.number] : game_points[e.number]);
+    }
   }
   if (IsPartnerRotation(settings)) *out.mutable_pair_counts() = PairCountsOf(data);
   return out;

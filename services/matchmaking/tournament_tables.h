@@ -14,7 +14,9 @@
 // `placement_points` by place (ties share the mean of the places they span; a smaller table
 // uses the first places'), or by default one for each entrant at the table placed below and a
 // half for each tied — a two-sided game's 1, 1/2, 0. Sitting out scores nothing. The standings
-// rank by points, then the tables won (WIN, a shared first included) when asked.
+// rank by points, then as asked by the tables won (WIN, a shared first included) and the
+// entrant's own scores in its games (GP, in the game's order: the lower first where the lower
+// score wins, as Mexican Train's pips).
 //
 // Partner rotation (PARTNER_ROTATION) is tables too: individuals in a partnership game, each
 // round's tables and teams from the library's schedule (partner_rotation.h), a table's seats
@@ -50,7 +52,7 @@ void NormalizePartnerRotation(v1::Tournament& settings);
 
 // OK, or INVALID_ARGUMENT naming the field: tables are for a ROUND_ROBIN or SWISS of single
 // players (not double), in sizes the game seats under the event's rules, with as many placement
-// points as seats and only the WIN tie-break; PARTNER_ROTATION's for individuals in a
+// points as seats and only the WIN and GP tie-breaks; PARTNER_ROTATION's for individuals in a
 // partnership game, table_size unset or the game's seats.
 absl::Status CheckTableSettings(const v1::Tournament& settings);
 

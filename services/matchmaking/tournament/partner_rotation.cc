@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -46,27 +47,94 @@ std::vector<int> SeededLabels(int players, uint64_t seed) {
   return labels;
 }
 
-// One cycle of the stored cyclic whist design (see the header): with N = 4m + 1 the base uses
-// Z_N \ {0} and point i sits out round i; with N = 4m the base uses Z_(N-1) and the fixed
-// point N - 1, which stays where it is.
-std::vector<PartnerRound> WhistRounds(int players, std::span<const int> base,
+// One cycle of a stored whist design (partner_rotation_designs.h): round i adds the group's
+// i-th element to every point of the base round; without a fixed point, point i sits out round
+// i.
+std::vector<PartnerRound> WhistRounds(int players, const WhistDesign& design,
                                       const std::vector<int>& labels) {
-  const bool fixed_point = players % 4 == 0;
+  const int p = design.square_of;
+  const bool fixed_point = p == 0 && players % 4 == 0;
   const int modulus = fixed_point ? players - 1 : players;
   std::vector<PartnerRound> rounds(modulus);
   for (int i = 0; i < modulus; ++i) {
     auto shifted = [&](int x) {
-      return labels[fixed_point && x == players - 1 ? x : (x + i) % modulus];
+      if (fixed_point && x == players - 1) return labels[x];
+      if (p > 0) return labels[(x / p + i / p) % p * p + (x % p + i % p) % p];
+      return labels[(x + i) % modulus];
     };
     PartnerRound& round = rounds[i];
+    const std::span<const int> base = design.base;
     for (size_t t = 0; t + 3 < base.size(); t += 4) {
       round.tables.push_back(
           {{shifted(base[t]), shifted(base[t + 2])}, {shifted(base[t + 1]), shifted(base[t + 3])}});
     }
-    if (!fixed_point) round.sitting_out.push_back(labels[i]);
+    if (!fixed_point) round.sitting_out.push_back(shifted(0));
     round = Canonical(std::move(round));
   }
   return rounds;
+}
+
+// The rounds without `missing`: the others at its table sit out.
+std::vector<PartnerRound> WithoutPlayer(std::vector<PartnerRound> rounds, int missing) {
+  for (PartnerRound& round : rounds) {
+    for (auto t = round.tables.begin(); t != round.tables.end(); ++t) {
+      const bool here = std::count(t->team_a.begin(), t->team_a.end(), missing) +
+                            std::count(t->team_b.begin(), t->team_b.end(), missing) >
+                        0;
+      if (!here) continue;
+      for (const std::vector<int>* team : {&t->team_a, &t->team_b}) {
+        for (int p : *team) {
+          if (p != missing) round.sitting_out.push_back(p);
+        }
+      }
+      round.tables.erase(t);
+      break;
+    }
+    round = Canonical(std::move(round));
+  }
+  return rounds;
+}
+
+// A cycle of the design less its fixed point, its rounds reordered so that each player's three
+// sit-outs fall as far apart as they can. Player j sits out rounds j - x, j - y and j - z (mod
+// M), x, y, z the fixed point's tablemates in the base; taking round t * d for t = 0, 1, ...
+// (d a unit mod M) puts them at times (j - x) / d, ...: the gaps are (x - y) / d and so on. The
+// multiplier whose smallest gap is largest wins (so nobody sits out twice running when any can
+// avoid it).
+std::vector<PartnerRound> SpreadSitOuts(const std::vector<PartnerRound>& cycle,
+                                        std::span<const int> base) {
+  const int m = static_cast<int>(cycle.size());
+  const int fixed = m;  // the design's fixed point
+  std::vector<int> mates;
+  for (size_t t = 0; t + 3 < base.size(); t += 4) {
+    if (std::find(base.begin() + t, base.begin() + t + 4, fixed) == base.begin() + t + 4) continue;
+    for (size_t i = t; i < t + 4; ++i) {
+      if (base[i] != fixed) mates.push_back(base[i]);
+    }
+  }
+  auto distance = [&](int a) {
+    const int r = ((a % m) + m) % m;
+    return std::min(r, m - r);
+  };
+  int best_d = 1, best_gap = -1;
+  for (int d = 1; d < m; ++d) {
+    int inverse = 0;  // 1 / d mod m, when d is a unit
+    for (int e = 1; e < m && inverse == 0; ++e) {
+      if (static_cast<int64_t>(d) * e % m == 1) inverse = e;
+    }
+    if (inverse == 0) continue;
+    int gap = m;
+    for (size_t i = 0; i < mates.size(); ++i) {
+      for (size_t j = i + 1; j < mates.size(); ++j) {
+        gap = std::min(gap, distance((mates[i] - mates[j]) * inverse));
+      }
+    }
+    if (gap > best_gap) best_gap = gap, best_d = d;
+  }
+  std::vector<PartnerRound> out;
+  out.reserve(m);
+  for (int t = 0; t < m; ++t) out.push_back(cycle[static_cast<int64_t>(t) * best_d % m]);
+  return out;
 }
 
 // Eighty-Four for 8: round r splits F_2^3 by the functional x -> popcount(x & r) mod 2.
@@ -108,7 +176,8 @@ struct Quality {
   auto operator<=>(const Quality&) const = default;
 };
 
-// Tuning, chosen on the sizes in the tests (Wh(9), 6- and 10-player schedules, 64 players):
+// Tuning, chosen on the sizes in the tests (Wh(9) before it was stored, 16 in teams of 4, 6- and
+// 10-player schedules, 62 players):
 // a perfect design where the tests know one exists is found well within the budget.
 constexpr int64_t kPartnerWeight = 4;
 constexpr int64_t kWorkBudget = 30'000'000;  // pair-count reads, about 0.1 s at most
@@ -414,6 +483,7 @@ std::vector<PartnerRound> Repeat(const std::vector<PartnerRound>& cycle, int rou
 int DefaultPartnerRounds(int players, int team_size) {
   if (team_size == 2 && players % 4 == 0) return players - 1;
   if (team_size == 2 && players % 4 == 1) return players;
+  if (team_size == 2 && players % 4 == 3 && !StoredWhist(players + 1).base.empty()) return players;
   if (team_size == 4 && players == 8) return 7;
   if (team_size == 3 && players == 6) return 10;
   return std::max(1, (players - 1 + team_size - 2) / (team_size - 1));
@@ -438,9 +508,23 @@ absl::StatusOr<PartnerSchedule> PartnerRotationSchedule(const PartnerRotationSpe
   PartnerSchedule schedule;
   const std::vector<int> labels = SeededLabels(spec.players, spec.seed);
   if (spec.team_size == 2) {
-    if (std::span<const int> base = WhistBase(spec.players); !base.empty()) {
+    if (const WhistDesign design = StoredWhist(spec.players); !design.base.empty()) {
       schedule.design = PartnerDesign::kWhist;
-      schedule.rounds = Repeat(WhistRounds(spec.players, base, labels), rounds);
+      schedule.rounds = Repeat(WhistRounds(spec.players, design, labels), rounds);
+      return schedule;
+    }
+    // N = 4m + 3: the design for N + 1 with its fixed point missing; whoever would have sat
+    // with it sits out.
+    if (const WhistDesign design = StoredWhist(spec.players + 1);
+        spec.players % 4 == 3 && !design.base.empty() && design.square_of == 0) {
+      std::vector<int> with_missing = labels;
+      with_missing.push_back(spec.players + 1);  // the fixed point, N, is nobody
+      schedule.design = PartnerDesign::kWhistLessOne;
+      schedule.rounds = Repeat(
+          SpreadSitOuts(
+              WithoutPlayer(WhistRounds(spec.players + 1, design, with_missing), spec.players + 1),
+              design.base),
+          rounds);
       return schedule;
     }
   }

@@ -10,11 +10,15 @@
 //     of m tables over Z_N (player 0 sitting out), or over Z_(N-1) plus a fixed player, shifted
 //     by 1 each round; a table (a, b, c, d) has partners a-c and b-d, so the base is perfect
 //     exactly when the partner differences cover every non-zero residue once and the opponent
-//     differences twice. The bases are stored for N <= 41 and for 53 and 61
-//     (partner_rotation_designs.cc), found by a seeded annealing search or, for the primes,
-//     built from the fourth roots of unity, and checked pair by pair in the tests. Wh(9) has no
-//     cyclic design; it, like every size without a stored base, goes to the search, which finds
-//     a perfect 9-player design.
+//     differences twice. The bases are stored for N <= 41, 48, 49, 53 and 61
+//     (partner_rotation_designs.cc), found by a seeded annealing search or, for the primes
+//     4m + 1 and for 9 and 49 (GF(p^2), developed over Z_p x Z_p: Wh(9) has no cyclic design),
+//     built from the fourth roots of unity; the tests check them pair by pair.
+//   * Teams of 2 with N = 4m + 3 players (7, 11, 15, ...): the whist design for N + 1 with its
+//     fixed point left empty; the three who would have sat with it sit out. Every pair partners
+//     at most once and opposes at most twice, and over each cycle of N rounds every player sits
+//     out exactly three times (with the fixed point: once as its partner, twice as its
+//     opponent) — evenly, though not always spread as the search's rotation spreads them.
 //   * Eighty-Four with 8 players: the seven ways to split AG(3, 2)'s points by a plane and its
 //     complement. Players are the vectors of F_2^3; in round r (1..7) player i is on team
 //     popcount(i & r) mod 2. Two players are together in exactly the 3 rounds whose functional
@@ -68,10 +72,11 @@ struct PartnerRound {
 };
 
 enum class PartnerDesign : unsigned char {
-  kWhist,      // teams of 2, N = 4m or 4m + 1: partners once, opponents twice
-  kAffine,     // Eighty-Four, 8 players: partners 3 times, opponents 4 times in 7 rounds
-  kAllSplits,  // Eighty-Four, 6 players: all 10 splits
-  kSearched,   // the tabu search's best
+  kWhist,         // teams of 2, N = 4m or 4m + 1: partners once, opponents twice
+  kWhistLessOne,  // teams of 2, N = 4m + 3: at most once and twice; 3 sit-outs each a cycle
+  kAffine,        // Eighty-Four, 8 players: partners 3 times, opponents 4 times in 7 rounds
+  kAllSplits,     // Eighty-Four, 6 players: all 10 splits
+  kSearched,      // the tabu search's best
 };
 
 struct PartnerSchedule {
@@ -79,7 +84,8 @@ struct PartnerSchedule {
   PartnerDesign design = PartnerDesign::kSearched;
 };
 
-// A design's length where one applies (whist N - 1 or N, affine 7, all splits 10); otherwise
+// A design's length where one applies (whist N - 1 or N, N for 4m + 3, affine 7, all splits
+// 10); otherwise
 // enough rounds for everyone to partner everyone once: ceil((N - 1) / (team_size - 1)).
 int DefaultPartnerRounds(int players, int team_size);
 

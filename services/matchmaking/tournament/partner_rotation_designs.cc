@@ -3,10 +3,9 @@
 // lists its tables as a, b, c, d (partners a-c and b-d) over Z_N without 0 (N = 4m + 1) or
 // over Z_(N-1) with the fixed point N - 1 (N = 4m). The primes 37, 41, 53 and 61 use the
 // classical base: the cosets x * {1, w, w^2, w^3} of the fourth roots of unity w, for x = g^i
-// (g a primitive root, i < m).
+// (g a primitive root, i < m); 9 and 49 the same cosets in GF(p^2) = F_p[i] / (i^2 + 1),
+// developed over its additive group Z_p x Z_p (point a + b i numbered a * p + b).
 #include "services/matchmaking/tournament/partner_rotation_designs.h"
-
-#include <span>
 
 namespace boneyard::tournament {
 namespace {
@@ -42,6 +41,9 @@ constexpr int kWhist40[] = {28, 37, 11, 1,  6,  9,  35, 21, 25, 27, 19, 14, 16, 
 constexpr int kWhist41[] = {1,  32, 40, 9,  6,  28, 35, 13, 36, 4,  5,  37, 11, 24,
                             30, 17, 25, 21, 16, 20, 27, 3,  14, 38, 39, 18, 2,  23,
                             29, 26, 12, 15, 10, 33, 31, 8,  19, 34, 22, 7};
+constexpr int kWhist48[] = {42, 36, 25, 20, 43, 18, 24, 0,  16, 3,  22, 13, 40, 7,  6,  10,
+                            46, 31, 44, 30, 35, 8,  15, 23, 37, 39, 32, 14, 47, 21, 11, 12,
+                            5,  34, 26, 41, 33, 2,  19, 45, 38, 17, 27, 29, 4,  9,  28, 1};
 constexpr int kWhist53[] = {1,  30, 52, 23, 2,  7,  51, 46, 4,  14, 49, 39, 8,  28, 45, 25, 16, 3,
                             37, 50, 32, 6,  21, 47, 11, 12, 42, 41, 22, 24, 31, 29, 44, 48, 9,  5,
                             35, 43, 18, 10, 17, 33, 36, 20, 34, 13, 19, 40, 15, 26, 38, 27};
@@ -49,53 +51,63 @@ constexpr int kWhist61[] = {1,  11, 60, 50, 2,  22, 59, 39, 4,  44, 57, 17, 8,  
                             34, 16, 54, 45, 7,  32, 47, 29, 14, 3,  33, 58, 28, 6,  5,
                             55, 56, 12, 10, 49, 51, 24, 20, 37, 41, 48, 40, 13, 21, 35,
                             19, 26, 42, 9,  38, 52, 23, 18, 15, 43, 46, 36, 30, 25, 31};
+constexpr int kWhist9[] = {3, 1, 6, 2, 4, 7, 8, 5};
+constexpr int kWhist49[] = {7,  1,  42, 6,  9,  36, 47, 20, 32, 25, 24, 31, 26, 17, 30, 39,
+                            4,  21, 3,  28, 46, 27, 10, 29, 37, 40, 19, 16, 12, 15, 44, 41,
+                            35, 5,  14, 2,  38, 33, 18, 23, 48, 13, 8,  43, 11, 22, 45, 34};
 
 }  // namespace
 
-std::span<const int> WhistBase(int players) {
+WhistDesign StoredWhist(int players) {
   switch (players) {
     case 4:
-      return kWhist4;
+      return {kWhist4};
     case 5:
-      return kWhist5;
+      return {kWhist5};
     case 8:
-      return kWhist8;
+      return {kWhist8};
+    case 9:
+      return {kWhist9, 3};
     case 12:
-      return kWhist12;
+      return {kWhist12};
     case 13:
-      return kWhist13;
+      return {kWhist13};
     case 16:
-      return kWhist16;
+      return {kWhist16};
     case 17:
-      return kWhist17;
+      return {kWhist17};
     case 20:
-      return kWhist20;
+      return {kWhist20};
     case 21:
-      return kWhist21;
+      return {kWhist21};
     case 24:
-      return kWhist24;
+      return {kWhist24};
     case 25:
-      return kWhist25;
+      return {kWhist25};
     case 28:
-      return kWhist28;
+      return {kWhist28};
     case 29:
-      return kWhist29;
+      return {kWhist29};
     case 32:
-      return kWhist32;
+      return {kWhist32};
     case 33:
-      return kWhist33;
+      return {kWhist33};
     case 36:
-      return kWhist36;
+      return {kWhist36};
     case 37:
-      return kWhist37;
+      return {kWhist37};
     case 40:
-      return kWhist40;
+      return {kWhist40};
     case 41:
-      return kWhist41;
+      return {kWhist41};
+    case 48:
+      return {kWhist48};
+    case 49:
+      return {kWhist49, 7};
     case 53:
-      return kWhist53;
+      return {kWhist53};
     case 61:
-      return kWhist61;
+      return {kWhist61};
     default:
       return {};
   }

@@ -1,4 +1,4 @@
-// The stored cyclic whist designs behind partner_rotation.h.
+// The stored whist designs behind partner_rotation.h.
 #ifndef BONEYARD_SERVICES_MATCHMAKING_TOURNAMENT_PARTNER_ROTATION_DESIGNS_H_
 #define BONEYARD_SERVICES_MATCHMAKING_TOURNAMENT_PARTNER_ROTATION_DESIGNS_H_
 
@@ -6,8 +6,17 @@
 
 namespace boneyard::tournament {
 
-// The base round of the cyclic whist design for `players`, or empty when none is stored.
-std::span<const int> WhistBase(int players);
+// A whist design's base round, as tables a, b, c, d (partners a-c and b-d), and the group it is
+// developed over: each round adds the round's element to every point of the base.
+struct WhistDesign {
+  std::span<const int> base;  // empty when none is stored
+  // 0: Z_N (N = 4m + 1, point 0 sits out the base round) or Z_(N-1) with the fixed point N - 1
+  // (N = 4m). p > 0: Z_p x Z_p (N = p * p), the point (a, b) numbered a * p + b; point 0 sits
+  // out the base round.
+  int square_of = 0;
+};
+
+WhistDesign StoredWhist(int players);
 
 }  // namespace boneyard::tournament
 

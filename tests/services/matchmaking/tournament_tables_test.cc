@@ -277,5 +277,45 @@ TEST(TournamentTablesTest, ARoundShowsItsTablesPlacesAndEachPlayersOwnSeatToken)
   EXPECT_THAT(round.pairings(0).points(), ::testing::ElementsAre(1, 2, 0));
 }
 
+TEST(TournamentTablesTest, GamePointsBreakTiesInTheGamesOwnOrder) {
+  for (const std::string game : {"mexican_train", "muggins"}) {
+    SCOPED_TRACE(game);
+    v1::Tournament settings = Settings(v1::Tournament::ROUND_ROBIN, game);
+    settings.set_table_size(4);
+    settings.set_rounds(1);
+    settings.add_tiebreaks("GP");
+    ASSERT_TRUE(CheckTournamentSettings(settings).ok()) << CheckTournamentSettings(settings);
+    TournamentData d = Event(settings, 4);
+    Apply(d, *PlanStart(d, kNow));
+    ASSERT_EQ(d.games.size(), 1u);
+    const PairingRow table = d.pairings[0];
+    // Seats 1 and 2 share second place (1.5 points each) with different scores.
+    v1::MatchResult r;
+    for (int rank : {1, 2, 2, 4}) r.add_ranks(rank);
+    for (int score : {5, 20, 30, 50}) r.add_scores(score);
+    d.games[0].result = r.SerializeAsString();
+    Step(d);
+    EXPECT_EQ(d.tournament.state, kTournamentFinished);
+    absl::StatusOr<v1::Standings> standings = StandingsOf(d, 0);
+    ASSERT_TRUE(standings.ok()) << standings.status();
+    ASSERT_EQ(standings->columns_size(), 2);
+    EXPECT_EQ(standings->columns(1), "GP");
+    std::map<int, const v1::StandingRow*> rows;
+    for (const v1::StandingRow& row : standings->rows()) rows[row.entrant()] = &row;
+    const v1::StandingRow& twenty = *rows[table.table[1]];
+    const v1::StandingRow& thirty = *rows[table.table[2]];
+    EXPECT_EQ(twenty.points(), 1.5);
+    EXPECT_EQ(thirty.points(), 1.5);
+    EXPECT_EQ(twenty.values(1), 20);
+    EXPECT_EQ(thirty.values(1), 30);
+    // Mexican Train counts pips: fewer is better. Muggins counts points: more is better.
+    if (game == "mexican_train") {
+      EXPECT_LT(twenty.rank(), thirty.rank());
+    } else {
+      EXPECT_GT(twenty.rank(), thirty.rank());
+    }
+  }
+}
+
 }  // namespace
 }  // namespace boneyard::matchmaking

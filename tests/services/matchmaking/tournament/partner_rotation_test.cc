@@ -1,6 +1,7 @@
 // Partner rotation (partner_rotation.h): the whist designs' counts exactly for every size they
-// cover, Eighty-Four's 3/4 and 4/6 counts, the search against exhaustive optima for small
-// fields, fair sit-outs, the shape of every round, determinism, and bad input refused by field.
+// cover, the search reaching a resolvable design, Eighty-Four's 3/4 and 4/6 counts, the search
+// against exhaustive optima for small fields, fair sit-outs, the shape of every round, determinism,
+// and bad input refused by field.
 #include "services/matchmaking/tournament/partner_rotation.h"
 
 #include <algorithm>
@@ -65,17 +66,16 @@ Extremes ExtremesOf(const PairCounts& c) {
   return e;
 }
 
-// The sizes with a stored cyclic design: every N = 4m or 4m + 1 up to 41 but 9 (which has
-// none: the search finds Wh(9)), and the primes 53 and 61. The others up to 64 are searched
-// (docs/tournaments.md, "Not yet").
-bool WhistStored(int n) { return (n <= 41 && n != 9) || n == 53 || n == 61; }
+// The sizes with a stored design: every N = 4m or 4m + 1 up to 41, and 48, 49, 53 and 61. The
+// others up to 64 are searched (docs/tournaments.md, "Not yet").
+bool WhistStored(int n) { return n <= 41 || n == 48 || n == 49 || n == 53 || n == 61; }
 
 TEST(PartnerRotationTest, WhistDesignsPartnerEveryPairOnceAndOpposeItTwice) {
   for (int n = 4; n <= 64; ++n) {
     if (n % 4 != 0 && n % 4 != 1) continue;
     SCOPED_TRACE(n);
-    EXPECT_EQ(!WhistBase(n).empty(), WhistStored(n));
-    if (!WhistStored(n) && n != 9) continue;
+    EXPECT_EQ(!StoredWhist(n).base.empty(), WhistStored(n));
+    if (!WhistStored(n)) continue;
     const PartnerSchedule s = Schedule(n, 2);
     ExpectWellFormed(s, n, 2);
     ASSERT_EQ(s.rounds.size(), static_cast<size_t>(n % 4 == 0 ? n - 1 : n));
@@ -87,7 +87,36 @@ TEST(PartnerRotationTest, WhistDesignsPartnerEveryPairOnceAndOpposeItTwice) {
       }
       EXPECT_EQ(c.sat_out(a), n % 4 == 0 ? 0 : 1) << a;
     }
-    EXPECT_EQ(s.design, n == 9 ? PartnerDesign::kSearched : PartnerDesign::kWhist);
+    EXPECT_EQ(s.design, PartnerDesign::kWhist);
+  }
+}
+
+// N = 4m + 3: the design for N + 1 with one player missing. Nobody partners twice or opposes
+// three times, each sits out exactly three of the N rounds, and not two running.
+TEST(PartnerRotationTest, OneShortOfAWhistDesignKeepsItsCountsAndSitsOutEvenly) {
+  for (int n = 7; n <= 63; n += 4) {
+    if (!WhistStored(n + 1)) continue;
+    SCOPED_TRACE(n);
+    const PartnerSchedule s = Schedule(n, 2);
+    EXPECT_EQ(s.design, PartnerDesign::kWhistLessOne);
+    ASSERT_EQ(s.rounds.size(), static_cast<size_t>(n));
+    ExpectWellFormed(s, n, 2);
+    const PairCounts c = CountPairs(n, s.rounds);
+    const Extremes e = ExtremesOf(c);
+    EXPECT_EQ(e.max_partners, 1);
+    EXPECT_EQ(e.max_opponents, 2);
+    for (int a = 1; a <= n; ++a) EXPECT_EQ(c.sat_out(a), 3) << a;
+    // The rounds are ordered to spread each player's sit-outs: from 11 players on nobody sits
+    // out twice running (at 7 the missing player's tablemates form a difference set mod 7,
+    // so some must).
+    for (size_t r = 1; n >= 11 && r < s.rounds.size(); ++r) {
+      for (int p : s.rounds[r].sitting_out) {
+        EXPECT_EQ(
+            std::count(s.rounds[r - 1].sitting_out.begin(), s.rounds[r - 1].sitting_out.end(), p),
+            0)
+            << p << " sits out rounds " << r << " and " << r + 1;
+      }
+    }
   }
 }
 
@@ -160,7 +189,8 @@ TEST(PartnerRotationTest, SearchMatchesTheExhaustiveOptimumForOneTable) {
   struct Case {
     int players, team_size, max_rounds;
   };
-  for (const Case& c : {Case{6, 3, 6}, Case{6, 2, 6}, Case{7, 2, 6}, Case{7, 3, 5}}) {
+  // (Seven in teams of 2 is the 8-player design less one: a design, not searched.)
+  for (const Case& c : {Case{6, 3, 6}, Case{6, 2, 6}, Case{7, 3, 5}}) {
     for (int rounds = 1; rounds <= c.max_rounds; ++rounds) {
       if (c.players == 6 && c.team_size == 3 && rounds % 10 == 0) continue;
       SCOPED_TRACE(testing::Message() << c.players << " players, teams of " << c.team_size << ", "
@@ -181,8 +211,20 @@ TEST(PartnerRotationTest, SearchMatchesTheExhaustiveOptimumForOneTable) {
   }
 }
 
+// Where a resolvable design exists the search reaches it: 16 players in teams of 4 for 5
+// rounds partner every pair exactly once (120 partnerings over 120 pairs).
+TEST(PartnerRotationTest, SearchFindsAResolvableDesignWhereOneExists) {
+  const PartnerSchedule s = Schedule(16, 4, 5);
+  EXPECT_EQ(s.design, PartnerDesign::kSearched);
+  ExpectWellFormed(s, 16, 4);
+  const Extremes e = ExtremesOf(CountPairs(16, s.rounds));
+  EXPECT_EQ(e.min_partners, 1);
+  EXPECT_EQ(e.max_partners, 1);
+  EXPECT_EQ(e.max_opponents, 2);
+}
+
 TEST(PartnerRotationTest, SitOutsRotateSoNobodySitsOutTwiceBeforeEveryoneOnce) {
-  for (const auto& [players, team_size] : {std::pair{10, 2}, {11, 2}, {14, 3}, {19, 4}}) {
+  for (const auto& [players, team_size] : {std::pair{10, 2}, {14, 2}, {14, 3}, {19, 4}}) {
     SCOPED_TRACE(testing::Message() << players << " players, teams of " << team_size);
     const PartnerSchedule s = Schedule(players, team_size, 12);
     ExpectWellFormed(s, players, team_size);
@@ -250,6 +292,7 @@ TEST(PartnerRotationTest, DefaultRoundsAreTheDesignsLengthOrEnoughToPartnerEvery
   EXPECT_EQ(DefaultPartnerRounds(8, 2), 7);
   EXPECT_EQ(DefaultPartnerRounds(9, 2), 9);
   EXPECT_EQ(DefaultPartnerRounds(10, 2), 9);
+  EXPECT_EQ(DefaultPartnerRounds(11, 2), 11);  // the 12-player design less one
   EXPECT_EQ(DefaultPartnerRounds(8, 4), 7);
   EXPECT_EQ(DefaultPartnerRounds(6, 3), 10);
   EXPECT_EQ(DefaultPartnerRounds(12, 3), 6);  // 11 others, 2 partners a round
