@@ -202,8 +202,19 @@ std::string EntrantName(const EntrantNames& names, int32_t number) {
 // "board  [tie]  white  result  black  [series W-B]", the columns aligned over the round.
 // A table of a round robin at tables: its entrants in seat order, each with "#place points"
 // once the game is over ("Ann #1 2  Bo #2 1  Cy #3 0"); one entrant alone "sits out".
-std::string TableText(const v1::Pairing& p, const EntrantNames& names) {
+// A partner rotation's table is its two teams (seats alternate between them) and, once played,
+// each team's points: "Ann & Cy  vs  Bo & Di  1-0".
+std::string TableText(const v1::Pairing& p, const EntrantNames& names, bool partners) {
   if (p.table_size() == 1) return absl::StrCat(EntrantName(names, p.table(0)), "  sits out");
+  if (partners) {
+    std::vector<std::string> teams[2];
+    for (int seat = 0; seat < p.table_size(); ++seat) {
+      teams[seat % 2].push_back(EntrantName(names, p.table(seat)));
+    }
+    return absl::StrCat(
+        absl::StrJoin(teams[0], " & "), "  vs  ", absl::StrJoin(teams[1], " & "),
+        p.points_size() >= 2 ? absl::StrCat("  ", p.points(0), "-", p.points(1)) : "  playing");
+  }
   std::vector<std::string> seats;
   for (int seat = 0; seat < p.table_size(); ++seat) {
     std::string text = EntrantName(names, p.table(seat));
@@ -215,7 +226,8 @@ std::string TableText(const v1::Pairing& p, const EntrantNames& names) {
   return absl::StrCat(absl::StrJoin(seats, "  "), p.places_size() == 0 ? "  playing" : "");
 }
 
-std::string PairingsText(const v1::Round& round, const EntrantNames& names, bool series) {
+std::string PairingsText(const v1::Round& round, const EntrantNames& names, bool series,
+                         bool partners) {
   size_t name_width = 0;
   size_t tie_width = 0;
   for (const v1::Pairing& p : round.pairings()) {
@@ -227,7 +239,7 @@ std::string PairingsText(const v1::Round& round, const EntrantNames& names, bool
   for (const v1::Pairing& p : round.pairings()) {
     absl::StrAppend(&text, absl::StrFormat("%3d  ", p.board()));
     if (p.table_size() > 0) {
-      absl::StrAppend(&text, TableText(p, names), "\n");
+      absl::StrAppend(&text, TableText(p, names, partners), "\n");
       continue;
     }
     if (tie_width > 0) absl::StrAppend(&text, absl::StrFormat("%-*s  ", tie_width, p.tie()));
@@ -688,7 +700,9 @@ int RunPairings(const cli::ParsedArgs& args, cli::Io& io) {
   EntrantNames names;
   status = ListEntrantNames(*stub, token, *tournament, names);
   if (!status.ok()) return RpcFailure(io, "ListEntrants", status);
-  return Print(args, io, round, PairingsText(round, names, t.best_of() > 1));
+  return Print(
+      args, io, round,
+      PairingsText(round, names, t.best_of() > 1, t.format() == Tournament::PARTNER_ROTATION));
 }
 
 int RunServiceStandings(const cli::ParsedArgs& args, cli::Io& io) {

@@ -194,6 +194,10 @@ TEST(TournamentCommandsTest, AFortyTwoKnockoutOfBestOfThreeSeriesRunsFromCreateT
   // Partners (seats 0 and 2, 1 and 3) score alike: their team's result.
   EXPECT_EQ(table["points"][0], table["points"][2]) << table.dump();
   EXPECT_EQ(table["points"][1], table["points"][3]) << table.dump();
+  const CliResult rotation_text = run({"tournament", "pairings", "rotation", "1"});
+  EXPECT_THAT(rotation_text.out,
+              ::testing::ContainsRegex("random bot #[0-9] & random bot #[0-9]  vs  "
+                                       "random bot #[0-9] & random bot #[0-9]  (1-0|0-1|0.5-0.5)"));
   const CliResult matrix = run({"tournament", "standings", "rotation"});
   ASSERT_EQ(matrix.exit_code, 0) << Describe(matrix);
   EXPECT_THAT(matrix.out, HasSubstr("partners/opponents"));
