@@ -338,11 +338,10 @@ absl::Status CheckFormatFlags(const cli::ParsedArgs& args, Tournament::Format fo
   // --placement-points and --rounds, not the sizes.
   const bool tables = args.Value("table-size").has_value();
   for (const char* flag : {"table-size", "min-table-size", "placement-points"}) {
-    const bool partner_flag =
-        format == Tournament::PARTNER_ROTATION && absl::string_view(flag) == "placement-points";
-    if ((format == Tournament::KNOCKOUT ||
-         (format == Tournament::PARTNER_ROTATION && !partner_flag)) &&
-        args.Value(flag).has_value()) {
+    const bool refused =
+        format == Tournament::KNOCKOUT ||
+        (format == Tournament::PARTNER_ROTATION && absl::string_view(flag) != "placement-points");
+    if (refused && args.Value(flag).has_value()) {
       return absl::InvalidArgumentError(
           absl::StrCat("--", flag, " is only for --format round-robin or swiss"));
     }

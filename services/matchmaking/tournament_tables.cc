@@ -28,16 +28,28 @@ bool HasPlayersOption(const GameSpec& spec) {
                      [](const OptionSpec& o) { return o.name == "players"; });
 }
 
-// OK when the game under the event's rules seats `seats` players, each alone.
-absl::Status SeatsAlone(const v1::Tournament& settings, int seats) {
+// The event's game and its rule values, or INVALID_ARGUMENT naming tournament.game or
+// tournament.rules.
+struct EventRules {
+  const GameSpec* spec = nullptr;
+  std::map<std::string, OptionValue> values;
+};
+absl::StatusOr<EventRules> RulesOf(const v1::Tournament& settings) {
   const GameSpec* spec = DefaultRegistry().Find(settings.game());
   if (spec == nullptr) return InvalidSetting("game", "unknown game");
   absl::StatusOr<std::map<std::string, OptionValue>> values =
       RuleValuesFromProto(settings.rules(), *spec);
   if (!values.ok()) return InvalidSetting("rules", values.status().message());
-  if (HasPlayersOption(*spec)) (*values)["players"] = static_cast<int64_t>(seats);
+  return EventRules{spec, *std::move(values)};
+}
+
+// OK when the game under the event's rules seats `seats` players, each alone.
+absl::Status SeatsAlone(const v1::Tournament& settings, int seats) {
+  absl::StatusOr<EventRules> rules = RulesOf(settings);
+  if (!rules.ok()) return rules.status();
+  if (HasPlayersOption(*rules->spec)) rules->values["players"] = static_cast<int64_t>(seats);
   absl::StatusOr<std::shared_ptr<const Game>> game =
-      DefaultRegistry().CreateGame(spec->name, *values);
+      DefaultRegistry().CreateGame(rules->spec->name, rules->values);
   if (!game.ok() || (*game)->num_seats() != seats || !(*game)->teams().empty()) {
     return InvalidSetting("table_size",
                           absl::StrCat(settings.game(), " under these rules does not seat ", seats,
@@ -125,13 +137,10 @@ absl::Status CheckPartnerRotation(const v1::Tournament& s) {
 }  // namespace
 
 absl::StatusOr<int> PartnerTeamSize(const v1::Tournament& settings) {
-  const GameSpec* spec = DefaultRegistry().Find(settings.game());
-  if (spec == nullptr) return InvalidSetting("game", "unknown game");
-  absl::StatusOr<std::map<std::string, OptionValue>> values =
-      RuleValuesFromProto(settings.rules(), *spec);
-  if (!values.ok()) return InvalidSetting("rules", values.status().message());
+  absl::StatusOr<EventRules> rules = RulesOf(settings);
+  if (!rules.ok()) return rules.status();
   absl::StatusOr<std::shared_ptr<const Game>> game =
-      DefaultRegistry().CreateGame(spec->name, *values);
+      DefaultRegistry().CreateGame(rules->spec->name, rules->values);
   if (!game.ok()) return InvalidSetting("rules", game.status().message());
   const Teams& teams = (*game)->teams();
   bool alternating = teams.size() == 2 && teams[0].size() == teams[1].size() &&
@@ -410,13 +419,10 @@ v1::PairCounts PairCountsOf(const TournamentData& data) {
 
 // Whether the event's game ranks the lower score first (Mexican Train, Chickenfoot: pips).
 bool LowerScoreWins(const v1::Tournament& settings) {
-  const GameSpec* spec = DefaultRegistry().Find(settings.game());
-  if (spec == nullptr) return false;
-  absl::StatusOr<std::map<std::string, OptionValue>> values =
-      RuleValuesFromProto(settings.rules(), *spec);
-  if (!values.ok()) return false;
+  absl::StatusOr<EventRules> rules = RulesOf(settings);
+  if (!rules.ok()) return false;
   absl::StatusOr<std::shared_ptr<const Game>> game =
-      DefaultRegistry().CreateGame(spec->name, *values);
+      DefaultRegistry().CreateGame(rules->spec->name, rules->values);
   return game.ok() && (*game)->score_order() == ScoreOrder::kLowerWins;
 }
 
@@ -445,16 +451,22 @@ v1::Standings TableStandings(const TournamentData& data, const v1::Tournament& s
       }
     }
   }
-  // GP ranks in the game's own order: fewer pips first where the lower score wins.
-  const double gp_sign = LowerScoreWins(settings) ? -1 : 1;
+  // GP ranks in the game's own order: fewer pips first where the lower score wins. The game is
+  // looked up only when GP is asked for.
+  const bool gp = std::find(settings.tiebreaks().begin(), settings.tiebreaks().end(), "GP") !=
+                  settings.tiebreaks().end();
+  const double gp_sign = gp && LowerScoreWins(settings) ? -1 : 1;
   std::vector<const EntrantRow*> order = Ranked(data);
-  auto key = [&](const EntrantRow* e) {
-    std::vector<double> k = {points[e->number]};
+  // Each entrant's sort key, made once (Swiss tables rank every entrant before each round).
+  std::map<int, std::vector<double>> keys;
+  for (const EntrantRow* e : order) {
+    std::vector<double>& k = keys[e->number];
+    k.push_back(points[e->number]);
     for (const std::string& name : settings.tiebreaks()) {
       k.push_back(name == "WIN" ? tables_won[e->number] : gp_sign * game_points[e->number]);
     }
-    return k;
-  };
+  }
+  auto key = [&](const EntrantRow* e) -> const std::vector<double>& { return keys[e->number]; };
   std::stable_sort(order.begin(), order.end(),
                    [&](const EntrantRow* a, const EntrantRow* b) { return key(a) > key(b); });
   for (size_t i = 0; i < order.size(); ++i) {

@@ -240,7 +240,6 @@ class PartnerSearch {
         partners_(players, rounds),
         opponents_(players, rounds) {
     seat_.assign(rounds_, std::vector<int>(seats_));
-    where_.assign(rounds_, std::vector<int>(n_, -1));
     tabu_.assign(rounds_, std::vector<int64_t>(n_, 0));
     // Nobody sits out a second time before everyone has once: a seeded order, cut in turn.
     std::vector<int> order(n_);
@@ -283,7 +282,6 @@ class PartnerSearch {
     rng_.Shuffle(seated);
     for (int s = 0; s < seats_; ++s) {
       seat_[r][s] = seated[s];
-      where_[r][seated[s]] = s;
     }
     for (int t = 0; t < tables_; ++t) AddTable(r, t, +1);
   }
@@ -363,8 +361,6 @@ class PartnerSearch {
     AddTable(r, tx, -1);
     if (ty != tx) AddTable(r, ty, -1);
     std::swap(seat_[r][sx], seat_[r][sy]);
-    where_[r][seat_[r][sx]] = sx;
-    where_[r][seat_[r][sy]] = sy;
     AddTable(r, tx, +1);
     if (ty != tx) AddTable(r, ty, +1);
   }
@@ -375,7 +371,6 @@ class PartnerSearch {
     }
     seat_ = best_;
     for (int r = 0; r < rounds_; ++r) {
-      for (int s = 0; s < seats_; ++s) where_[r][seat_[r][s]] = s;
       for (int t = 0; t < tables_; ++t) AddTable(r, t, +1);
     }
     // A few random swaps to leave the basin the search was stuck in.
@@ -436,7 +431,6 @@ class PartnerSearch {
         since_best = 0;
       }
     }
-    if (Current() < best_quality_) best_ = seat_;
   }
 
   std::vector<PartnerRound> Result() const {
@@ -460,7 +454,6 @@ class PartnerSearch {
   SeededRng rng_;
   PairTally partners_, opponents_;
   std::vector<std::vector<int>> seat_;      // [round][seat] = player (0-based)
-  std::vector<std::vector<int>> where_;     // [round][player] = seat, -1 sitting out
   std::vector<std::vector<int64_t>> tabu_;  // [round][player] = step it may move again
   std::vector<std::vector<int>> sitting_out_;
   std::vector<std::vector<int>> best_;

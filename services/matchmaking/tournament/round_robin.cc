@@ -44,8 +44,6 @@ Board Reversed(const Board& b) { return b.black == 0 ? b : Board{b.black, b.whit
 
 // --- Tables ---------------------------------------------------------------------------------
 
-using Rng = SeededRng;
-
 // The lexicographic quality of a schedule: smaller is better.
 struct Quality {
   int max = 0;
@@ -319,7 +317,7 @@ class TableSearch {
   const int n_;
   const int rounds_;
   const std::vector<int> sizes_;
-  Rng rng_;
+  SeededRng rng_;
   int seats_ = 0;
   std::vector<int> table_start_;
   std::vector<int> table_of_seat_;

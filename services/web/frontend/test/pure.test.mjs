@@ -111,11 +111,11 @@ test('pair counts become rows with the diagonal empty, and malformed counts none
   assert.deepEqual(pairCountRows(undefined, names), []);
 });
 
-test('a partner rotation is created for individuals, with its rounds and only WIN', () => {
-  const body = createBody({ id: 'p', name: 'P', game: 'forty_two', format: 'PARTNER_ROTATION', rounds: '0', team_size: '2', table_size: '4', tiebreaks: 'BH,WIN' });
+test('a partner rotation is created for individuals, with its rounds and only WIN and GP', () => {
+  const body = createBody({ id: 'p', name: 'P', game: 'forty_two', format: 'PARTNER_ROTATION', rounds: '0', team_size: '2', table_size: '4', tiebreaks: 'BH,WIN,GP' });
   assert.equal(body.tournament.format, 'PARTNER_ROTATION');
   assert.equal(body.tournament.team_size, 1);
   assert.equal(body.tournament.rounds, 0);
   assert.equal(body.tournament.table_size, undefined);
-  assert.deepEqual(body.tournament.tiebreaks, ['WIN']);
+  assert.deepEqual(body.tournament.tiebreaks, ['WIN', 'GP']);
 });

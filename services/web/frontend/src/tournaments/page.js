@@ -114,10 +114,10 @@ export function createBody(form) {
   };
   if (form.format === 'SWISS') tournament.rounds = Number(form.rounds) || 0;
   if (form.format === 'PARTNER_ROTATION') {
-    // The service makes the teams and the tables; tables rank by points, then WIN only.
+    // The service makes the teams and the tables; tables rank by points, then WIN and GP only.
     tournament.rounds = Number(form.rounds) || 0;
     tournament.team_size = 1;
-    tournament.tiebreaks = tournament.tiebreaks.filter((t) => t === 'WIN');
+    tournament.tiebreaks = tournament.tiebreaks.filter((t) => t === 'WIN' || t === 'GP');
   }
   if (form.format === 'KNOCKOUT') tournament.best_of = Number(form.best_of) || 1;
   const atTables = (form.format === 'ROUND_ROBIN' || form.format === 'SWISS') && Number(form.table_size) > 0;
