@@ -281,7 +281,8 @@ done
 # round after round through execution, each result back from execution's outbox.
 echo
 echo "==== tournaments: a Muggins Swiss, a round robin of Forty-Two teams, a Forty-Two knockout,"
-echo "     a partner-rotation Forty-Two night of eight (partners change every round)"
+echo "     a partner-rotation Forty-Two night of eight (partners change every round) and a"
+echo "     duplicate Mexican Train round (both tables dealt the same, each hand compared)"
 "$boneyard" tournament create --id muggins-swiss --name "Muggins Swiss" --game muggins \
   --format swiss --rounds 3 --tiebreaks BH/C1,BH,SB
 "$boneyard" tournament create --id forty-two-league --name "Forty-Two round robin" \
@@ -301,7 +302,13 @@ done
 for kind in heuristic random heuristic random heuristic random heuristic random; do
   "$boneyard" tournament register forty-two-night --bot "$kind" >/dev/null
 done
-events=(muggins-swiss forty-two-league forty-two-cup forty-two-night)
+# Double-9 keeps the round short; both tables of four are dealt the same.
+"$boneyard" tournament create --id mexican-train-duplicate --name "Duplicate Mexican Train" \
+  --game mexican_train --rules set=9 --format round-robin --table-size 4 --rounds 1 --duplicate
+for kind in greedy random greedy random greedy random greedy random; do
+  "$boneyard" tournament register mexican-train-duplicate --bot "$kind" >/dev/null
+done
+events=(muggins-swiss forty-two-league forty-two-cup forty-two-night mexican-train-duplicate)
 for event in "${events[@]}"; do
   "$boneyard" tournament start "$event"
 done
@@ -320,6 +327,10 @@ echo "==== boneyard tournament pairings forty-two-cup 2 (the final)"
 echo
 echo "==== boneyard tournament pairings forty-two-night 1 (seats alternate between the teams)"
 "$boneyard" tournament pairings forty-two-night 1
+echo
+echo "==== boneyard tournament pairings mexican-train-duplicate 1 (the seed, shown now the round"
+echo "     is over, and each hand's holders by matchpoints)"
+"$boneyard" tournament pairings mexican-train-duplicate 1
 echo
 echo "==== boneyard tournament export muggins-swiss | boneyard tournament check -"
 "$boneyard" tournament export muggins-swiss | "$boneyard" tournament check -

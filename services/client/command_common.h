@@ -63,7 +63,7 @@ inline constexpr absl::string_view kTournamentUsage =
     "create --game G --format swiss|round-robin|knockout|partner-rotation [--id ID] [--name N] "
     "[--rounds N] "
     "[--team-size N] [--best-of N] [--double] [--elimination single|double] "
-    "[--table-size N [--min-table-size N] [--placement-points 3,2,1,0]] "
+    "[--table-size N [--min-table-size N] [--placement-points 3,2,1,0]] [--duplicate] "
     "[--tiebreaks BH,SB,...] [--rated] [--rules k=v,...] [--per-move D] "
     "[--timeout-policy auto|forfeit] [--manual-rounds] | "
     "register ID [--player P | --bot KIND] [--bye-rounds 2,3] | "

@@ -213,17 +213,34 @@ std::string TableText(const v1::Pairing& p, const EntrantNames& names, bool part
     }
     return absl::StrCat(
         absl::StrJoin(teams[0], " & "), "  vs  ", absl::StrJoin(teams[1], " & "),
-        p.points_size() >= 2 ? absl::StrCat("  ", p.points(0), "-", p.points(1)) : "  playing");
+        p.points_size() >= 2 ? absl::StrFormat("  %.3g-%.3g", p.points(0), p.points(1))
+                             : "  playing");
   }
   std::vector<std::string> seats;
   for (int seat = 0; seat < p.table_size(); ++seat) {
     std::string text = EntrantName(names, p.table(seat));
     if (seat < p.places_size() && seat < p.points_size()) {
-      absl::StrAppend(&text, " #", p.places(seat), " ", p.points(seat));
+      absl::StrAppend(&text, absl::StrFormat(" #%d %.3g", p.places(seat), p.points(seat)));
     }
     seats.push_back(std::move(text));
   }
   return absl::StrCat(absl::StrJoin(seats, "  "), p.places_size() == 0 ? "  playing" : "");
+}
+
+// A finished duplicate round: its seed, then each hand's holders best first, as
+// "seat 2 of 4:" and "  1.00  Ann (board 2) #1 12", one holder a line.
+std::string ComparisonsText(const v1::Round& round, const EntrantNames& names) {
+  if (!round.has_seed()) return "";
+  std::string text = absl::StrCat("seed ", round.seed(), "\n");
+  for (const v1::HandComparison& c : round.comparisons()) {
+    absl::StrAppend(&text, "seat ", c.seat() + 1, " of ", c.table_size(), ":\n");
+    for (const v1::HandResult& r : c.results()) {
+      absl::StrAppend(&text, absl::StrFormat("  %4.2f  %s (board %d) #%d %g\n", r.matchpoints(),
+                                             EntrantName(names, r.entrant()), r.board(),
+                                             r.place(), r.score()));
+    }
+  }
+  return text;
 }
 
 std::string PairingsText(const v1::Round& round, const EntrantNames& names, bool series,
@@ -259,6 +276,7 @@ std::string PairingsText(const v1::Round& round, const EntrantNames& names, bool
     }
     text += "\n";
   }
+  absl::StrAppend(&text, ComparisonsText(round, names));
   return text;
 }
 
@@ -346,6 +364,10 @@ absl::Status CheckFormatFlags(const cli::ParsedArgs& args, Tournament::Format fo
           absl::StrCat("--", flag, " is only for --format round-robin or swiss"));
     }
   }
+  if (args.Has("duplicate") && !tables && format != Tournament::PARTNER_ROTATION) {
+    return absl::InvalidArgumentError(
+        "--duplicate is for tables (--table-size) and --format partner-rotation");
+  }
   const bool rounds_elsewhere =
       (tables && format == Tournament::ROUND_ROBIN) || format == Tournament::PARTNER_ROTATION;
   const std::pair<const char*, Tournament::Format> owners[] = {
@@ -403,6 +425,7 @@ absl::StatusOr<Tournament> TournamentFromFlags(const cli::ParsedArgs& args, bool
     if (value->has_value()) (t.*set)(static_cast<int32_t>(**value));
   }
   t.set_double_round_robin(args.Has("double"));
+  t.set_duplicate(args.Has("duplicate"));
   if (const std::optional<std::string> elimination = args.Value("elimination")) {
     absl::StatusOr<Tournament::Elimination> parsed = ParseChoice<Tournament::Elimination>(
         {{"single", Tournament::SINGLE}, {"double", Tournament::DOUBLE}}, "--elimination",
@@ -775,7 +798,7 @@ std::vector<cli::FlagSpec> TournamentServiceFlags(std::vector<cli::FlagSpec> spe
                            "placement-points"}) {
     specs.push_back({name, cli::FlagKind::kValue});
   }
-  for (const char* name : {"double", "rated", "manual-rounds"}) {
+  for (const char* name : {"double", "rated", "manual-rounds", "duplicate"}) {
     specs.push_back({name, cli::FlagKind::kSwitch});
   }
   return MatchmakingFlags(std::move(specs));

@@ -75,6 +75,8 @@ class LiveMatch : public std::enable_shared_from_this<LiveMatch> {
 
   const std::string& id() const { return created_.id; }
   const std::string& game() const { return created_.match.game(); }
+  // The duplicate round the match shares its deals with; empty name for most.
+  const v1::DealGroup& deal_group() const { return created_.match.deal_group(); }
   // The token of each seat (empty for bots), as created.
   const std::vector<std::string>& seat_tokens() const { return created_.seat_tokens; }
 

@@ -74,6 +74,30 @@ absl::StatusOr<std::optional<MatchCursor>> DecodePageToken(const PageTokens& tok
   return std::optional<MatchCursor>(MatchCursor{absl::FromUnixMicros(micros), (**cursor)[1]});
 }
 
+// A deal group's most matches: a round of 1,024 entrants at 8-seat tables, 8 games a table,
+// is 1,024; the bound leaves room and stops a size that can never be reached.
+constexpr int kMaxDealGroupSize = 100'000;
+
+// A deal group is a tournament's round: "tournaments/{id}/rounds/{n}", of 1-100000 matches.
+absl::Status CheckDealGroup(const v1::DealGroup& group) {
+  using namespace validation;
+  const std::vector<absl::string_view> parts = absl::StrSplit(group.name(), '/');
+  int round = 0;
+  if (group.name().size() > kMaxRequestIdBytes || parts.size() != 4 ||
+      parts[0] != "tournaments" || !CheckId("deal_group.name", parts[1]).ok() ||
+      parts[2] != "rounds" || !absl::SimpleAtoi(parts[3], &round) || round < 1 ||
+      absl::StrCat(round) != parts[3]) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("deal_group.name: ", Quote(group.name()),
+                     " is not of the form \"tournaments/{id}/rounds/{n}\""));
+  }
+  if (group.size() < 1 || group.size() > kMaxDealGroupSize) {
+    return absl::InvalidArgumentError(absl::StrCat("deal_group.size: ", group.size(),
+                                                   " is not 1-", kMaxDealGroupSize));
+  }
+  return absl::OkStatus();
+}
+
 // Every string, enum and Duration of a CreateMatchRequest against the edge's limits
 // (services/common/validation.h), before anything is looked up or stored: a player id that can
 // never be stored (a NUL) or rated (9,000 bytes) must not start a match.
@@ -115,6 +139,9 @@ absl::Status CheckCreateRequest(const v1::CreateMatchRequest& request) {
           absl::StrCat("queue: ", Quote(request.queue()),
                        " is not of the form \"queues/{id}\" or \"tournaments/{id}\""));
     }
+  }
+  if (request.has_deal_group()) {
+    if (absl::Status s = CheckDealGroup(request.deal_group()); !s.ok()) return s;
   }
   return CheckEnum("clock.timeout_policy", request.clock().timeout_policy());
 }
@@ -265,6 +292,7 @@ class MatchHost::Impl {
     }
     match.set_casual(request.casual());
     match.set_queue(request.queue());
+    if (request.has_deal_group()) *match.mutable_deal_group() = request.deal_group();
     match.set_state(v1::Match::ACTIVE);
     *match.mutable_create_time() = ToTimestamp(now);
     *match.mutable_update_time() = ToTimestamp(now);
@@ -351,6 +379,11 @@ class MatchHost::Impl {
           absl::StrCat(MatchName(*id), " is still being played; its record holds hidden tiles")));
     }
     Blocking(std::move(done), [this, id = *id, name]() -> absl::StatusOr<v1::Record> {
+      absl::StatusOr<v1::Match> stored = store_.GetMatch(id);
+      if (!stored.ok()) return stored.status();
+      if (absl::Status s = DealGroupOver(*stored); !s.ok()) {
+        return absl::FailedPreconditionError(s.message());
+      }
       absl::StatusOr<std::string> json = store_.GetRecordJson(id);
       if (!json.ok()) return json.status();
       absl::StatusOr<Record> record = ParseRecord(*json);
@@ -363,9 +396,7 @@ class MatchHost::Impl {
       proto.set_name(name);
       if (!proto.has_result()) {
         // A forfeit ends a match before the engine does: the result is the service's.
-        absl::StatusOr<v1::Match> match = store_.GetMatch(id);
-        if (!match.ok()) return match.status();
-        if (match->has_result()) *proto.mutable_result() = match->result();
+        if (stored->has_result()) *proto.mutable_result() = stored->result();
       }
       return proto;
     });
@@ -544,6 +575,12 @@ class MatchHost::Impl {
         ViewMask::Parse(view_mask, *v1::PublicView::descriptor(), "view_mask");
     if (!mask.ok()) return done(mask.status());
     if (std::shared_ptr<LiveMatch> match = FindLive(*id)) {
+      if (!match->deal_group().name().empty()) {
+        return done(absl::PermissionDeniedError(
+            absl::StrCat(MatchName(*id), " is being played in deal group ",
+                         match->deal_group().name(),
+                         ", whose other tables hold the same tiles; watch it once all are over")));
+      }
       match->AttachWatcher(std::move(sink), *std::move(mask));
       return done(absl::OkStatus());
     }
@@ -551,6 +588,7 @@ class MatchHost::Impl {
                     done = std::move(done)] {
       absl::StatusOr<EndedMatch> ended = LoadEnded(id);
       if (!ended.ok()) return done(ended.status());
+      if (absl::Status s = DealGroupOver(ended->match); !s.ok()) return done(s);
       auto response = std::make_shared<v1::WatchMatchResponse>();
       v1::PublicView& view = *response->mutable_view();
       FillPublicView(*ended->state->ViewFor(kSpectator), view,
@@ -818,6 +856,23 @@ class MatchHost::Impl {
         RuleValuesFromProto(match.rules(), *spec);
     if (!rules.ok()) return rules.status();
     return DefaultRegistry().CreateGame(match.game(), *rules);
+  }
+
+  // OK when `match` is in no deal group, or every match of its group is stored and over;
+  // PERMISSION_DENIED naming the group otherwise (GetRecord answers FAILED_PRECONDITION). The
+  // store counts, so a group spread over replicas is judged whole.
+  absl::Status DealGroupOver(const v1::Match& match) {
+    const v1::DealGroup& group = match.deal_group();
+    if (group.name().empty()) return absl::OkStatus();
+    absl::StatusOr<DealGroupProgress> progress = store_.CountDealGroup(group.name());
+    if (!progress.ok()) return progress.status();
+    if (progress->created < group.size() || progress->active > 0) {
+      return absl::PermissionDeniedError(absl::StrCat(
+          match.name(), " shares its deals with deal group ", group.name(), ", of which ",
+          group.size() - progress->created + progress->active,
+          " match(es) are still to be created or being played; it is shown once all are over"));
+    }
+    return absl::OkStatus();
   }
 
   std::shared_ptr<LiveMatch> FindLive(const std::string& id) const {

@@ -132,6 +132,12 @@ struct ParkedItem {
   absl::Time park_time;
 };
 
+// A deal group's matches as stored (MatchStore::CountDealGroup).
+struct DealGroupProgress {
+  int64_t created = 0;
+  int64_t active = 0;
+};
+
 class MatchStore {
  public:
   virtual ~MatchStore() = default;
@@ -171,6 +177,11 @@ class MatchStore {
   virtual absl::StatusOr<std::optional<EventRow>> LastEvent(const std::string& id) = 0;
   // NOT_FOUND for a token no match has.
   virtual absl::StatusOr<SeatGrant> FindSeatToken(const std::string& token) = 0;
+  // How many matches of deal group `name` are stored, and how many of them are ACTIVE.
+  // UNIMPLEMENTED where a store keeps no groups.
+  virtual absl::StatusOr<DealGroupProgress> CountDealGroup(const std::string& name) {
+    return absl::UnimplementedError("this store keeps no deal groups");
+  }
 
   // Outbox: up to `limit` of `receiver`'s undelivered items whose next attempt is due, oldest
   // first.

@@ -16,7 +16,7 @@ namespace boneyard::execution {
 std::vector<absl::StatusOr<CreateResult>> PgMatchStore::CreateMatches(
     const std::vector<NewMatch>& matches) {
   if (matches.size() <= 1) return MatchStore::CreateMatches(matches);
-  std::vector<std::string> ids, games, created, updated, requests, digests, seeds, bodies;
+  std::vector<std::string> ids, games, created, updated, requests, digests, seeds, bodies, groups;
   std::vector<std::string> token_values, token_matches;
   std::vector<int> token_seats;
   for (const NewMatch& match : matches) {
@@ -30,6 +30,7 @@ std::vector<absl::StatusOr<CreateResult>> PgMatchStore::CreateMatches(
     digests.push_back(absl::BytesToHexString(match.request_digest));
     seeds.push_back(absl::StrCat(static_cast<int64_t>(match.seed)));
     bodies.push_back(absl::BytesToHexString(match.match.SerializeAsString()));
+    groups.push_back(match.match.deal_group().name());
   }
   std::set<std::string> inserted;
   absl::Status batch = pool_.Run([&](pqxx::work& tx) {
@@ -37,18 +38,19 @@ std::vector<absl::StatusOr<CreateResult>> PgMatchStore::CreateMatches(
     for (const pqxx::row& row : tx.exec_params(
              absl::StrCat("INSERT INTO ", matches_,
                           " (id, game, state, create_time, update_time, request_id,"
-                          " request_digest, seed, match)"
+                          " request_digest, seed, match, deal_group)"
                           " SELECT m.id, m.game, ", v1::Match::ACTIVE,
                           ", m.created::timestamptz, m.updated::timestamptz, NULLIF(m.request, ''),"
-                          " decode(m.digest, 'hex'), m.seed::bigint, decode(m.body, 'hex')"
+                          " decode(m.digest, 'hex'), m.seed::bigint, decode(m.body, 'hex'),"
+                          " NULLIF(m.grp, '')"
                           " FROM unnest($1::text[], $2::text[], $3::text[], $4::text[],"
-                          " $5::text[], $6::text[], $7::text[], $8::text[])"
-                          " AS m(id, game, created, updated, request, digest, seed, body)"
+                          " $5::text[], $6::text[], $7::text[], $8::text[], $9::text[])"
+                          " AS m(id, game, created, updated, request, digest, seed, body, grp)"
                           " ON CONFLICT (request_id) DO NOTHING RETURNING id"),
              pg_text::TextArray(ids), pg_text::TextArray(games), pg_text::TextArray(created),
              pg_text::TextArray(updated), pg_text::TextArray(requests),
              pg_text::TextArray(digests), pg_text::TextArray(seeds),
-             pg_text::TextArray(bodies))) {
+             pg_text::TextArray(bodies), pg_text::TextArray(groups))) {
       inserted.insert(row[0].as<std::string>());
     }
     token_values.clear();

@@ -255,8 +255,9 @@ absl::StatusOr<CreateResult> PgMatchStore::CreateMatch(const NewMatch& match) {
   }
   const std::string insert_match = absl::StrCat(
       "INSERT INTO ", matches_,
-      " (id, game, state, create_time, update_time, request_id, request_digest, seed, match)"
-      " VALUES ($1, $2, $3, $4::timestamptz, $5::timestamptz, $6, $7, $8, $9)"
+      " (id, game, state, create_time, update_time, request_id, request_digest, seed, match,"
+      " deal_group)"
+      " VALUES ($1, $2, $3, $4::timestamptz, $5::timestamptz, $6, $7, $8, $9, $10)"
       " ON CONFLICT (request_id) DO NOTHING RETURNING id");
   const std::string insert_tokens =
       absl::StrCat("INSERT INTO ", seat_tokens_,
@@ -272,7 +273,8 @@ absl::StatusOr<CreateResult> PgMatchStore::CreateMatch(const NewMatch& match) {
         insert_match, match.id, match.match.game(), kActive,
         PgTime(FromProto(match.match.create_time())), PgTime(FromProto(match.match.update_time())),
         NullIfEmpty(match.request_id), pqxx::binarystring(match.request_digest),
-        static_cast<int64_t>(match.seed), pqxx::binarystring(match.match.SerializeAsString()));
+        static_cast<int64_t>(match.seed), pqxx::binarystring(match.match.SerializeAsString()),
+        NullIfEmpty(match.match.deal_group().name()));
     if (!inserted.empty()) {
       if (!tokens.empty()) {
         tx.exec_params0(insert_tokens, match.id, TextArray(tokens), IntArray(seats));
@@ -529,6 +531,16 @@ absl::StatusOr<std::optional<EventRow>> PgMatchStore::LastEvent(const std::strin
     const pqxx::result rows = tx.exec_params(last, id);
     if (rows.empty()) return std::optional<EventRow>();
     return std::optional<EventRow>(EventFromRow(rows[0]));
+  });
+}
+
+absl::StatusOr<DealGroupProgress> PgMatchStore::CountDealGroup(const std::string& name) {
+  const std::string query =
+      absl::StrCat("SELECT count(*), count(*) FILTER (WHERE state = ", kActive, ") FROM ",
+                   matches_, " WHERE deal_group = $1");
+  return pool_.Run([&](pqxx::work& tx) -> absl::StatusOr<DealGroupProgress> {
+    const pqxx::row row = tx.exec_params1(query, name);
+    return DealGroupProgress{row[0].as<int64_t>(), row[1].as<int64_t>()};
   });
 }
 

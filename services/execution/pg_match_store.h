@@ -59,6 +59,7 @@ class PgMatchStore final : public MatchStore {
   absl::StatusOr<std::string> GetRecordJson(const std::string& id) override;
   absl::StatusOr<std::optional<EventRow>> LastEvent(const std::string& id) override;
   absl::StatusOr<SeatGrant> FindSeatToken(const std::string& token) override;
+  absl::StatusOr<DealGroupProgress> CountDealGroup(const std::string& name) override;
   absl::StatusOr<int64_t> CountPendingOutbox(const std::string& receiver) override;
   absl::StatusOr<std::vector<OutboxItem>> PendingOutbox(const std::string& receiver, int limit,
                                                         absl::Time now) override;

@@ -45,7 +45,8 @@ std::vector<int> NumberArray(const pqxx::field& f) {
 
 const std::string kTournamentColumns = absl::StrCat(
     "tournament_id, game, settings, state, current_round, rounds, version, ",
-    EpochMicros("create_time"), ", ", EpochMicros("start_time"), ", ", EpochMicros("end_time"));
+    EpochMicros("create_time"), ", ", EpochMicros("start_time"), ", ", EpochMicros("end_time"),
+    ", coalesce(deal_secret, '')");
 
 TournamentRow ReadTournament(const pqxx::row& r) {
   return {.tournament_id = r[0].as<std::string>(),
@@ -57,7 +58,8 @@ TournamentRow ReadTournament(const pqxx::row& r) {
           .version = r[6].as<int64_t>(),
           .create_time = absl::FromUnixMicros(r[7].as<int64_t>()),
           .start_time = OptionalTime(r[8]),
-          .end_time = OptionalTime(r[9])};
+          .end_time = OptionalTime(r[9]),
+          .deal_secret = r[10].as<std::string>()};
 }
 
 const std::string kEntrantColumns = absl::StrCat(
@@ -117,10 +119,12 @@ std::string PgTournamentStore::Table(const char* name) const {
 absl::Status PgTournamentStore::InsertTournament(const TournamentRow& row) {
   absl::Status s = pool_.WithTransaction([&](pqxx::work& tx) {
     tx.exec_params0(absl::StrCat("INSERT INTO ", Table("tournaments"),
-                                 " (tournament_id, game, settings, state, create_time)"
-                                 " VALUES ($1, $2, $3::bytea, $4, $5::timestamptz)"),
+                                 " (tournament_id, game, settings, state, create_time,"
+                                 " deal_secret)"
+                                 " VALUES ($1, $2, $3::bytea, $4, $5::timestamptz, $6)"),
                     row.tournament_id, row.game, Bytea(row.settings), row.state,
-                    Timestamp(row.create_time));
+                    Timestamp(row.create_time),
+                    row.deal_secret.empty() ? nullptr : row.deal_secret.c_str());
     return absl::OkStatus();
   });
   if (absl::IsAlreadyExists(s)) return absl::AlreadyExistsError("tournament_id: already taken");
@@ -174,7 +178,7 @@ absl::StatusOr<std::optional<TournamentRow>> PgTournamentStore::GetTournament(
         id);
     if (rows.empty()) return std::nullopt;
     TournamentRow row = ReadTournament(rows[0]);
-    row.entrant_count = rows[0][10].as<int>();
+    row.entrant_count = rows[0][11].as<int>();
     return row;
   });
 }
@@ -191,7 +195,7 @@ absl::StatusOr<std::vector<TournamentRow>> PgTournamentStore::ListTournaments(
                           " ORDER BY tournament_id LIMIT $3"),
              after_id, state, limit)) {
       out.push_back(ReadTournament(r));
-      out.back().entrant_count = r[10].as<int>();
+      out.back().entrant_count = r[11].as<int>();
     }
     return out;
   });

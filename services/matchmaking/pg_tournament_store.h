@@ -39,6 +39,9 @@ struct TournamentRow {
   absl::Time create_time;
   std::optional<absl::Time> start_time;
   std::optional<absl::Time> end_time;
+  // A duplicate event's secret, from which each round's deals are seeded
+  // (tournament_duplicate.h); empty for the others. Never shown.
+  std::string deal_secret;
 };
 
 struct EntrantRow {

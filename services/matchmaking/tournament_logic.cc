@@ -184,6 +184,7 @@ absl::StatusOr<v1::Tournament> TournamentLogic::CreateTournament(
   row.settings = settings.SerializeAsString();
   row.state = kTournamentRegistration;
   row.create_time = StoredNow();
+  if (settings.duplicate()) row.deal_secret = NewSecretToken();
   if (absl::Status s = store_.InsertTournament(row); !s.ok()) return s;
   return TournamentOf(row, settings);
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <memory>
+#include <optional>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -15,6 +16,7 @@
 #include "services/matchmaking/tournament/round_robin.h"
 #include "services/matchmaking/tournament/swiss.h"
 #include "services/matchmaking/tournament/tiebreaks.h"
+#include "services/matchmaking/tournament_duplicate.h"
 #include "services/matchmaking/tournament_tables.h"
 
 namespace boneyard::matchmaking {
@@ -244,10 +246,9 @@ absl::StatusOr<bool> PairRound(const TournamentData& data, const v1::Tournament&
 absl::StatusOr<bool> RoundDecided(const TournamentData& data, const v1::Tournament& settings,
                                   int round, absl::Time now, TournamentChanges* changes) {
   if (AtTables(settings)) {
-    return std::all_of(data.pairings.begin(), data.pairings.end(), [&](const PairingRow& p) {
-      return p.round != round ||
-             EvaluateTable(settings, p, GamesOf(data, p.round, p.board)).decided();
-    });
+    const std::map<int, TableState> tables = EvaluateRoundTables(data, settings, round);
+    return std::all_of(tables.begin(), tables.end(),
+                       [](const auto& table) { return table.second.decided(); });
   }
   absl::StatusOr<std::array<std::vector<int>, 2>> sides = SideSeats(settings);
   if (!sides.ok()) return sides.status();
@@ -441,6 +442,10 @@ absl::Status CheckTournamentSettings(const v1::Tournament& t) {
     // Tables have their own rounds, seats and tie-breaks; the rest is checked as for any event.
     if (absl::Status s = CheckTableSettings(t); !s.ok()) return s;
   } else {
+    if (t.duplicate()) {
+      return InvalidSetting("duplicate",
+                            "is for tables and PARTNER_ROTATION (two players: tables of 2)");
+    }
     if (t.min_table_size() != 0 || t.placement_points_size() != 0) {
       return InvalidSetting("table_size", "is needed for min_table_size and placement_points");
     }
@@ -509,6 +514,8 @@ v1::Tournament NormalizedSettings(const v1::Tournament& t) {
   s.clear_end_time();
   if (s.team_size() == 0) s.set_team_size(1);
   NormalizePartnerRotation(s);
+  // Every table of a duplicate round must be dealt the same: one size.
+  if (s.duplicate() && s.table_size() > 0) s.set_min_table_size(s.table_size());
   if (s.max_entrants() == 0) s.set_max_entrants(kMaxTournamentEntrants);
   if (s.best_of() == 0) s.set_best_of(1);
   if (s.format() == v1::Tournament::KNOCKOUT &&
@@ -915,6 +922,14 @@ v1::Round RoundOf(const TournamentData& data, int round, const std::optional<std
                      absl::FailedPreconditionError("tables have no sides"))
                : SideSeats(*settings);
   bool finished = true;
+  std::map<int, TableState> table_states;
+  std::optional<DuplicateRound> duplicate;
+  if (tables && settings->duplicate()) {
+    duplicate = EvaluateDuplicateRound(data, *settings, round);
+    table_states = duplicate->tables;
+  } else if (tables) {
+    table_states = EvaluateRoundTables(data, *settings, round);
+  }
   for (const PairingRow& p : data.pairings) {
     if (p.round != round) continue;
     v1::Pairing& pairing = *out.add_pairings();
@@ -925,7 +940,7 @@ v1::Round RoundOf(const TournamentData& data, int round, const std::optional<std
     pairing.set_overridden(p.override_outcome != 0 && p.override_outcome != v1::BYE);
     const std::vector<const GameRow*> games = GamesOf(data, p.round, p.board);
     if (tables) {
-      const TableState s = EvaluateTable(*settings, p, games);
+      const TableState& s = table_states[p.board];
       for (int entrant : p.table) pairing.add_table(entrant);
       for (int place : s.places) pairing.add_places(place);
       for (double points : s.points) pairing.add_points(points);
@@ -960,6 +975,11 @@ v1::Round RoundOf(const TournamentData& data, int round, const std::optional<std
     }
   }
   out.set_state(finished ? v1::Round::FINISHED : v1::Round::PLAYING);
+  // The seed and the comparisons would tell the tables still playing what they hold.
+  if (duplicate && duplicate->finished && finished) {
+    out.set_seed(RoundDealSeed(data.tournament.deal_secret, round));
+    for (v1::HandComparison& c : duplicate->comparisons) *out.add_comparisons() = std::move(c);
+  }
   return out;
 }
 

@@ -12,6 +12,7 @@
 #include "services/matchmaking/tournament/partner_rotation.h"
 #include "services/matchmaking/tournament/round_robin.h"
 #include "services/matchmaking/tournament/swiss_tables.h"
+#include "services/matchmaking/tournament_duplicate.h"
 #include "services/matchmaking/tournament_plan.h"
 
 namespace boneyard::matchmaking {
@@ -185,6 +186,10 @@ absl::Status CheckTableSettings(const v1::Tournament& s) {
   if (s.min_table_size() < 0 || s.min_table_size() == 1 || s.min_table_size() > s.table_size()) {
     return InvalidSetting("min_table_size", "must be 2 to table_size (0: table_size)");
   }
+  if (s.duplicate() && s.min_table_size() != 0 && s.min_table_size() != s.table_size()) {
+    return InvalidSetting("min_table_size",
+                          "a duplicate event's tables are full, to be dealt the same (leave it 0)");
+  }
   if (s.rounds() < 0 || s.rounds() > t::kMaxTableRounds) {
     return InvalidSetting("rounds", absl::StrCat("at tables, 0 to ", t::kMaxTableRounds));
   }
@@ -318,8 +323,15 @@ absl::Status PairTables(const TournamentData& data, const v1::Tournament& settin
     PairingRow p;
     p.round = round;
     p.board = static_cast<int>(pairings.size()) + 1;
-    p.table = std::move(seated);
+    // Duplicate: nobody keeps one seat's deal round after round.
+    p.table = settings.duplicate() ? BalancedSeats(data, settings, round, seated)
+                                   : std::move(seated);
     pairings.push_back(std::move(p));
+  }
+  if (settings.duplicate() && round == 1 && pairings.size() < 2) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "a duplicate event needs two full tables at least (", 2 * settings.table_size(),
+        " entrants) to compare those who held the same tiles"));
   }
   for (int tpn : tables.sitting_out) {
     const EntrantRow& e = *ranked[tpn - 1];
@@ -330,6 +342,16 @@ absl::Status PairTables(const TournamentData& data, const v1::Tournament& settin
     pairings.push_back(SitOut(round, static_cast<int>(pairings.size()) + 1, number));
   }
   const GameSpec* spec = DefaultRegistry().Find(settings.game());
+  // A duplicate round: every table is dealt from the round's seed, and the round's matches are
+  // one deal group.
+  const bool duplicate = settings.duplicate();
+  if (duplicate && data.tournament.deal_secret.empty()) {
+    return absl::InternalError(absl::StrCat("tournaments/", data.tournament.tournament_id,
+                                            " is duplicate but has no deal secret"));
+  }
+  const int group_size = static_cast<int>(std::count_if(
+      pairings.begin(), pairings.end(), [](const PairingRow& p) { return p.override_outcome == 0; }));
+  const uint64_t seed = duplicate ? RoundDealSeed(data.tournament.deal_secret, round) : 0;
   for (const PairingRow& p : pairings) {
     if (p.override_outcome == 0) {
       const int seats = static_cast<int>(p.table.size());
@@ -341,6 +363,12 @@ absl::Status PairTables(const TournamentData& data, const v1::Tournament& settin
             }
             for (int seat = 0; seat < seats; ++seat) {
               FillSeats(*EntrantByNumber(data, p.table[seat]), {seat}, request);
+            }
+            if (duplicate) {
+              request.set_seed(seed);
+              v1::DealGroup& group = *request.mutable_deal_group();
+              group.set_name(DealGroupName(data.tournament.tournament_id, round));
+              group.set_size(group_size);
             }
           },
           now));
@@ -367,18 +395,11 @@ TableState EvaluateTable(const v1::Tournament& settings, const PairingRow& pairi
   for (int s : result.forfeited_seats()) {
     if (s >= 0 && s < seats) forfeited[s] = true;
   }
-  // Places among those who played: 1 + how many ranked strictly better; the forfeited last.
-  state.places.assign(seats, seats);
-  for (int i = 0; i < seats; ++i) {
-    if (forfeited[i]) continue;
-    int place = 1;
-    for (int j = 0; j < seats; ++j) {
-      if (j != i && !forfeited[j] && result.ranks(j) < result.ranks(i)) ++place;
-    }
-    state.places[i] = place;
-  }
+  state.places = PlacesOf(result, seats);
   state.points.assign(seats, 0);
+  state.game_points.assign(seats, 0);
   for (int i = 0; i < seats; ++i) {
+    if (i < result.scores_size()) state.game_points[i] = result.scores(i);
     if (forfeited[i]) continue;
     // Ties share the mean of the places they span.
     const int tied = static_cast<int>(std::count_if(state.places.begin(), state.places.end(),
@@ -391,6 +412,34 @@ TableState EvaluateTable(const v1::Tournament& settings, const PairingRow& pairi
   }
   state.outcome = v1::PLACED;
   return state;
+}
+
+std::vector<int> PlacesOf(const v1::MatchResult& result, int seats) {
+  std::vector<bool> forfeited(seats, false);
+  for (int s : result.forfeited_seats()) {
+    if (s >= 0 && s < seats) forfeited[s] = true;
+  }
+  // Places among those who played: 1 + how many ranked strictly better; the forfeited last.
+  std::vector<int> places(seats, seats);
+  for (int i = 0; i < seats && i < result.ranks_size(); ++i) {
+    if (forfeited[i]) continue;
+    int place = 1;
+    for (int j = 0; j < seats && j < result.ranks_size(); ++j) {
+      if (j != i && !forfeited[j] && result.ranks(j) < result.ranks(i)) ++place;
+    }
+    places[i] = place;
+  }
+  return places;
+}
+
+std::map<int, TableState> EvaluateRoundTables(const TournamentData& data,
+                                              const v1::Tournament& settings, int round) {
+  if (settings.duplicate()) return EvaluateDuplicateRound(data, settings, round).tables;
+  std::map<int, TableState> out;
+  for (const PairingRow& p : data.pairings) {
+    if (p.round == round) out[p.board] = EvaluateTable(settings, p, GamesOf(data, round, p.board));
+  }
+  return out;
 }
 
 v1::PairCounts PairCountsOf(const TournamentData& data) {
@@ -417,7 +466,6 @@ v1::PairCounts PairCountsOf(const TournamentData& data) {
   return out;
 }
 
-// Whether the event's game ranks the lower score first (Mexican Train, Chickenfoot: pips).
 bool LowerScoreWins(const v1::Tournament& settings) {
   absl::StatusOr<EventRules> rules = RulesOf(settings);
   if (!rules.ok()) return false;
@@ -436,18 +484,17 @@ v1::Standings TableStandings(const TournamentData& data, const v1::Tournament& s
   std::map<int, double> points;
   std::map<int, int> tables_won;
   std::map<int, double> game_points;  // each seat's own score in its games (GP)
-  for (const PairingRow& p : data.pairings) {
-    if (p.round > through) continue;
-    const std::vector<const GameRow*> games = GamesOf(data, p.round, p.board);
-    const TableState s = EvaluateTable(settings, p, games);
-    if (s.outcome != v1::PLACED) continue;
-    v1::MatchResult result;
-    const bool scored = !games.empty() && result.ParseFromString(games.back()->result);
-    for (size_t seat = 0; seat < p.table.size(); ++seat) {
-      points[p.table[seat]] += s.points[seat];
-      if (s.places[seat] == 1) ++tables_won[p.table[seat]];
-      if (scored && static_cast<int>(seat) < result.scores_size()) {
-        game_points[p.table[seat]] += result.scores(static_cast<int>(seat));
+  for (int round = 1; round <= through; ++round) {
+    const std::map<int, TableState> tables = EvaluateRoundTables(data, settings, round);
+    for (const PairingRow& p : data.pairings) {
+      if (p.round != round) continue;
+      auto it = tables.find(p.board);
+      if (it == tables.end() || it->second.outcome != v1::PLACED) continue;
+      const TableState& s = it->second;
+      for (size_t seat = 0; seat < p.table.size(); ++seat) {
+        points[p.table[seat]] += s.points[seat];
+        if (s.places[seat] == 1) ++tables_won[p.table[seat]];
+        if (seat < s.game_points.size()) game_points[p.table[seat]] += s.game_points[seat];
       }
     }
   }

@@ -27,6 +27,7 @@
 #ifndef BONEYARD_SERVICES_MATCHMAKING_TOURNAMENT_TABLES_H_
 #define BONEYARD_SERVICES_MATCHMAKING_TOURNAMENT_TABLES_H_
 
+#include <map>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -70,10 +71,22 @@ struct TableState {
   v1::Outcome outcome = v1::OUTCOME_UNSPECIFIED;  // PLACED or BYE once decided
   std::vector<int> places;                        // by seat, once decided
   std::vector<double> points;                     // by seat, once decided
+  std::vector<double> game_points;                // by seat: own scores in the table's games
   bool decided() const { return outcome != v1::OUTCOME_UNSPECIFIED; }
 };
+// One table's state from its own game (not for duplicate events: EvaluateRoundTables).
 TableState EvaluateTable(const v1::Tournament& settings, const PairingRow& pairing,
                          const std::vector<const GameRow*>& games);
+// Every table of round `round` by board; a duplicate round's from all its games together
+// (tournament_duplicate.h).
+std::map<int, TableState> EvaluateRoundTables(const TournamentData& data,
+                                              const v1::Tournament& settings, int round);
+
+// Each seat's place in a game's result (1 best, ties shared); a seat that forfeited is placed
+// last, `seats`.
+std::vector<int> PlacesOf(const v1::MatchResult& result, int seats);
+// Whether the event's game ranks the lower score first (Mexican Train, Chickenfoot: pips).
+bool LowerScoreWins(const v1::Tournament& settings);
 
 // How often each pair of entrants partnered (seats of the same parity at a table) and opposed,
 // over every round paired.

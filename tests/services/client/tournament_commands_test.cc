@@ -5,11 +5,13 @@
 // and a command the event's state forbids fails naming why; then a Swiss begun elsewhere is
 // imported from its TRF file and finished, its next round paired as the file's pairing says;
 // then a Muggins round robin of six bots at tables of three is played to the end, and a Forty-Two
-// partner rotation of four bots, its pair counts in the standings.
+// partner rotation of four bots, its pair counts in the standings, and a duplicate Muggins round
+// at two tables of two, every match dealt from the seed the round shows when it is over.
 #ifndef BONEYARD_TESTDATA
 #define BONEYARD_TESTDATA ""
 #endif
 
+#include <cstdint>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -208,6 +210,46 @@ TEST(TournamentCommandsTest, AFortyTwoKnockoutOfBestOfThreeSeriesRunsFromCreateT
     ++cells;
   }
   EXPECT_EQ(cells, 12u) << matrix.out;
+
+  // A duplicate round of four Muggins bots at two tables of two: both matches were dealt from
+  // the seed the round shows once it is over, and each hand's two holders are compared.
+  const CliResult two_sided = run({"tournament", "create", "--id", "dup-bad", "--game", "muggins",
+                                   "--format", "swiss", "--rounds", "1", "--duplicate"});
+  EXPECT_EQ(two_sided.exit_code, 2) << Describe(two_sided);
+  EXPECT_THAT(two_sided.err, HasSubstr("--duplicate"));
+  const CliResult duplicate =
+      run({"tournament", "create", "--id", "dup", "--game", "muggins", "--format", "round-robin",
+           "--table-size", "2", "--rounds", "1", "--duplicate"});
+  ASSERT_EQ(duplicate.exit_code, 0) << Describe(duplicate);
+  for (const char* kind : {"greedy", "random", "greedy", "random"}) {
+    const CliResult bot = run({"tournament", "register", "dup", "--bot", kind});
+    ASSERT_EQ(bot.exit_code, 0) << Describe(bot);
+  }
+  ASSERT_EQ(run({"tournament", "start", "dup"}).exit_code, 0);
+  ASSERT_EQ(finished("dup", absl::Seconds(120)), "FINISHED") << (*matchmaking)->log();
+  const CliResult dup_round = run({"tournament", "pairings", "dup", "1", "--json"});
+  ASSERT_EQ(dup_round.exit_code, 0) << Describe(dup_round);
+  const json dup_json = json::parse(dup_round.out);
+  ASSERT_TRUE(dup_json.contains("seed")) << dup_round.out;
+  const uint64_t seed = std::stoull(dup_json["seed"].get<std::string>());
+  ASSERT_EQ(dup_json["comparisons"].size(), 2u) << dup_round.out;
+  for (const json& hand : dup_json["comparisons"]) {
+    EXPECT_EQ(hand["results"].size(), 2u) << hand.dump();
+  }
+  ASSERT_EQ(dup_json["pairings"].size(), 2u) << dup_round.out;
+  for (const json& table : dup_json["pairings"]) {
+    ASSERT_EQ(table["games"].size(), 1u) << table.dump();
+    for (const json& game : table["games"]) {
+      const CliResult record =
+          RunCli({"record", game["match"].get<std::string>(),
+                  "--target=" + execution->service->target()});
+      ASSERT_EQ(record.exit_code, 0) << Describe(record);
+      EXPECT_EQ(json::parse(record.out).value("seed", uint64_t{0}), seed) << record.out;
+    }
+  }
+  const CliResult dup_text = run({"tournament", "pairings", "dup", "1"});
+  EXPECT_THAT(dup_text.out, HasSubstr(absl::StrCat("seed ", seed)));
+  EXPECT_THAT(dup_text.out, HasSubstr("seat 1 of 2:"));
   ASSERT_TRUE((*matchmaking)->Stop().ok()) << (*matchmaking)->log();
 }
 

@@ -337,6 +337,30 @@ TEST_F(ServiceHandlersTest, CreateMatchRefusesMalformedFieldsAndCreatesNothing) 
        [](v1::CreateMatchRequest& r) {
          r.mutable_clock()->mutable_per_move()->set_nanos(1'000'000'000);
        }},
+      {"a deal group that is not a round", "deal_group.name",
+       [](v1::CreateMatchRequest& r) {
+         r.mutable_deal_group()->set_name("tournaments/t1");
+         r.mutable_deal_group()->set_size(2);
+       }},
+      {"a deal group of round 0", "deal_group.name",
+       [](v1::CreateMatchRequest& r) {
+         r.mutable_deal_group()->set_name("tournaments/t1/rounds/0");
+         r.mutable_deal_group()->set_size(2);
+       }},
+      {"a 1 MB deal group", "deal_group.name",
+       [](v1::CreateMatchRequest& r) {
+         r.mutable_deal_group()->set_name(kMegabyte);
+         r.mutable_deal_group()->set_size(2);
+       }},
+      {"a deal group of no matches", "deal_group.size",
+       [](v1::CreateMatchRequest& r) {
+         r.mutable_deal_group()->set_name("tournaments/t1/rounds/1");
+       }},
+      {"a deal group of a million matches", "deal_group.size",
+       [](v1::CreateMatchRequest& r) {
+         r.mutable_deal_group()->set_name("tournaments/t1/rounds/1");
+         r.mutable_deal_group()->set_size(1'000'000);
+       }},
       {"an unknown timeout policy", "clock.timeout_policy",
        [](v1::CreateMatchRequest& r) {
          r.mutable_clock()->mutable_per_move()->set_seconds(5);
@@ -701,6 +725,69 @@ class Watcher {
   grpc::Status status_;
   std::thread thread_;
 };
+
+// A duplicate round's matches share their deals: until every match of the group has been created
+// and none is being played, no match of it shows its record or its spectator view (either would
+// tell the others what they hold); then all do. A match of no group is never held back.
+TEST_F(ServiceHandlersTest, ADealGroupIsShownOnlyOnceEveryMatchOfItIsOver) {
+  auto create = [&](bool grouped) {
+    v1::CreateMatchRequest request = CastleRockRequest();
+    if (grouped) {
+      request.mutable_deal_group()->set_name("tournaments/club/rounds/1");
+      request.mutable_deal_group()->set_size(3);
+    }
+    v1::CreateMatchResponse response;
+    grpc::Status status = stub_->CreateMatch(Context(kOperatorToken).get(), request, &response);
+    EXPECT_TRUE(status.ok()) << status.error_message();
+    return response.match().name();
+  };
+  auto abort = [&](const std::string& name) {
+    v1::AbortMatchRequest request;
+    request.set_name(name);
+    request.set_reason("ended for the test");
+    v1::Match aborted;
+    grpc::Status status = stub_->AbortMatch(Context(kOperatorToken).get(), request, &aborted);
+    ASSERT_TRUE(status.ok()) << status.error_message();
+  };
+  auto record = [&](const std::string& name) {
+    v1::GetRecordRequest request;
+    request.set_name(name + "/record");
+    v1::Record out;
+    return stub_->GetRecord(Context().get(), request, &out);
+  };
+  auto watch = [&](const std::string& name) {
+    Watcher watcher(*stub_, name);
+    watcher.Join();
+    return watcher.status();
+  };
+  const std::string first = create(true);
+  const std::string second = create(true);
+  const std::string alone = create(false);
+  absl::StatusOr<v1::Match> stored = GetMatch(first);
+  ASSERT_TRUE(stored.ok()) << stored.status();
+  EXPECT_EQ(stored->deal_group().name(), "tournaments/club/rounds/1");
+  EXPECT_EQ(stored->deal_group().size(), 3);
+
+  abort(first);
+  abort(alone);
+  EXPECT_TRUE(record(alone).ok()) << record(alone).error_message();
+  // The first is over, but the second is being played and the third is still to come.
+  grpc::Status held = record(first);
+  EXPECT_EQ(held.error_code(), grpc::StatusCode::FAILED_PRECONDITION) << held.error_message();
+  EXPECT_THAT(held.error_message(), HasSubstr("tournaments/club/rounds/1"));
+  EXPECT_EQ(watch(first).error_code(), grpc::StatusCode::PERMISSION_DENIED);
+  EXPECT_EQ(watch(second).error_code(), grpc::StatusCode::PERMISSION_DENIED);
+  abort(second);
+  // Both created are over: the third is still to be created.
+  EXPECT_EQ(record(first).error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+  const std::string third = create(true);
+  EXPECT_EQ(record(second).error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+  abort(third);
+  for (const std::string& name : {first, second, third}) {
+    EXPECT_TRUE(record(name).ok()) << name << ": " << record(name).error_message();
+    EXPECT_TRUE(watch(name).ok()) << name << ": " << watch(name).error_message();
+  }
+}
 
 TEST_F(ServiceHandlersTest, PlayAStreamToTheEndWhileWatching) {
   const v1::CreateMatchResponse created = CreateCastleRock();
