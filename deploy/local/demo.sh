@@ -302,10 +302,10 @@ done
 for kind in heuristic random heuristic random heuristic random heuristic random; do
   "$boneyard" tournament register forty-two-night --bot "$kind" >/dev/null
 done
-# Double-9 keeps the round short; both tables of four are dealt the same.
+# Double-9 keeps the round short; the three tables of four are dealt the same.
 "$boneyard" tournament create --id mexican-train-duplicate --name "Duplicate Mexican Train" \
   --game mexican_train --rules set=9 --format round-robin --table-size 4 --rounds 1 --duplicate
-for kind in greedy random greedy random greedy random greedy random; do
+for kind in greedy random greedy random greedy random greedy random greedy random greedy random; do
   "$boneyard" tournament register mexican-train-duplicate --bot "$kind" >/dev/null
 done
 events=(muggins-swiss forty-two-league forty-two-cup forty-two-night mexican-train-duplicate)

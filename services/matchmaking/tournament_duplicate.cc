@@ -31,37 +31,34 @@ std::tuple<bool, int, double> Key(const Holding& h, bool lower_wins) {
   return {h.forfeited, h.place, lower_wins ? h.score : -h.score};
 }
 
-// Each holder's matchpoints within its hand's group.
+// Each holder's matchpoints within its hand's group, which ends sorted best
+// first (ties by board). Sorted, a run of equal holders beat everyone after it:
+// n log n for a field of any size.
 void Matchpoints(std::vector<Holding>& group, bool lower_wins) {
-  const int n = static_cast<int>(group.size());
-  for (Holding& h : group) {
-    if (n == 1) {
-      h.matchpoints = 0.5;
-      continue;
-    }
-    double won = 0;
-    for (const Holding& other : group) {
-      if (&other == &h) continue;
-      const auto mine = Key(h, lower_wins), theirs = Key(other, lower_wins);
-      if (mine < theirs) {
-        won += 1;
-      } else if (mine == theirs) {
-        won += 0.5;
-      }
-    }
-    h.matchpoints = won / (n - 1);
+  std::stable_sort(group.begin(), group.end(), [&](const Holding& a, const Holding& b) {
+    return std::make_pair(Key(a, lower_wins), a.board) <
+           std::make_pair(Key(b, lower_wins), b.board);
+  });
+  const size_t n = group.size();
+  for (size_t i = 0; i < n;) {
+    size_t j = i + 1;
+    while (j < n && Key(group[j], lower_wins) == Key(group[i], lower_wins)) ++j;
+    const double won = static_cast<double>(n - j) + 0.5 * static_cast<double>(j - i - 1);
+    for (size_t k = i; k < j; ++k) group[k].matchpoints = n == 1 ? 0.5 : won / (n - 1);
+    i = j;
   }
 }
 
-// The cheapest assignment of `members` to `seats` (as many of each, at most 8) under
-// cost(member index, seat): a DP over the seats taken, first member first. The total and, by
-// member, the seat.
+// The cheapest assignment of `members` to `seats` (as many of each, at most 8)
+// under cost(member index, seat): a DP over the seats taken, first member
+// first. The total and, by member, the seat.
 std::pair<int64_t, std::vector<int>> CheapestSeats(
     int members, const std::vector<int>& seats,
     const std::function<int64_t(int member, int seat)>& cost) {
   const int n = static_cast<int>(seats.size());
   constexpr int64_t kNone = std::numeric_limits<int64_t>::max();
-  // best[mask]: the cheapest way to seat the first popcount(mask) members in `mask`'s seats.
+  // best[mask]: the cheapest way to seat the first popcount(mask) members in
+  // `mask`'s seats.
   std::vector<int64_t> best(size_t{1} << n, kNone);
   std::vector<int> choice(size_t{1} << n, -1);
   best[0] = 0;
@@ -95,7 +92,8 @@ std::vector<int> BalancedSeats(const TournamentData& data, const v1::Tournament&
                                int round, const std::vector<int>& seated) {
   const int k = static_cast<int>(seated.size());
   if (k < 2 || k > 8) return seated;
-  // How often each of the table's entrants held each seat at tables of this size.
+  // How often each of the table's entrants held each seat at tables of this
+  // size.
   std::map<int, std::vector<int>> held;
   for (int e : seated) held[e].assign(k, 0);
   for (const PairingRow& p : data.pairings) {
@@ -110,8 +108,8 @@ std::vector<int> BalancedSeats(const TournamentData& data, const v1::Tournament&
   };
   std::vector<int> seat_of;
   if (IsPartnerRotation(settings)) {
-    // The teams alternate: the even places' team takes the seats of one parity, the odd's the
-    // other parity.
+    // The teams alternate: the even places' team takes the seats of one parity,
+    // the odd's the other parity.
     int64_t best = std::numeric_limits<int64_t>::max();
     for (int parity = 0; parity < 2; ++parity) {
       int64_t total = 0;
@@ -120,9 +118,9 @@ std::vector<int> BalancedSeats(const TournamentData& data, const v1::Tournament&
         std::vector<int> slots, seats;
         for (int i = team; i < k; i += 2) slots.push_back(i);
         for (int s = (team + parity) % 2; s < k; s += 2) seats.push_back(s);
-        auto [sum, seat_of_member] = CheapestSeats(
-            static_cast<int>(slots.size()), seats,
-            [&](int member, int seat) { return cost(slots[member], seat); });
+        auto [sum, seat_of_member] =
+            CheapestSeats(static_cast<int>(slots.size()), seats,
+                          [&](int member, int seat) { return cost(slots[member], seat); });
         total += sum;
         for (size_t m = 0; m < slots.size(); ++m) option[slots[m]] = seat_of_member[m];
       }
@@ -201,9 +199,6 @@ DuplicateRound EvaluateDuplicateRound(const TournamentData& data, const v1::Tour
   std::map<int, std::vector<double>> matchpoints, scores;
   for (auto& [hand, group] : hands) {
     Matchpoints(group, lower_wins);
-    std::stable_sort(group.begin(), group.end(), [](const Holding& a, const Holding& b) {
-      return std::tie(b.matchpoints, a.board) < std::tie(a.matchpoints, b.board);
-    });
     v1::HandComparison& comparison = out.comparisons.emplace_back();
     comparison.set_table_size(hand.first);
     comparison.set_seat(hand.second);
