@@ -518,6 +518,34 @@ test('an operator creates a Swiss in the page, adds bots and starts it; the even
   assert.equal(counts.filter((c) => c === '1/0').length, 4);
   assert.equal(counts.filter((c) => c === '0/1').length, 8);
   await shot(page, '23-tournament-partner-rotation');
+
+  // A duplicate round: six Muggins bots at three tables of two, all dealt the same; once over,
+  // the page shows the seed and each hand's holders ranked by matchpoints.
+  const duplicate = `duplicate${process.pid}`;
+  r = await op.call('POST', '/api/tournaments', { tournament_id: duplicate,
+    tournament: { display_name: 'Duplicate', game: 'muggins', format: 'ROUND_ROBIN', table_size: 2,
+      rounds: 1, duplicate: true } });
+  assert.equal(r.status, 200, r.text);
+  for (const kind of ['greedy', 'random', 'greedy', 'random', 'greedy', 'random']) {
+    r = await op.call('POST', `/api/tournaments/${duplicate}/entrants`, { bot_kind: kind });
+    assert.equal(r.status, 200, r.text);
+  }
+  r = await op.call('POST', `/api/tournaments/${duplicate}/start`, {});
+  assert.equal(r.status, 200, r.text);
+  await page.goto(`${WEB}/tournaments/${duplicate}`);
+  await page.locator('[data-testid=tournament-state][data-state=FINISHED]')
+    .waitFor({ timeout: 60000 });
+  assert.match(await page.getByTestId('round-seed').innerText(), /^\d+$/);
+  const hands = page.getByTestId('hand-comparison');
+  assert.equal(await hands.count(), 2, 'one comparison per seat');
+  for (let i = 0; i < 2; ++i) {
+    const points = (await hands.nth(i).getByTestId('hand-holder')
+      .evaluateAll((els) => els.map((e) => Number(e.dataset.matchpoints))));
+    assert.equal(points.length, 3, 'one holder per table');
+    assert.ok(points.every((p, j) => p >= 0 && p <= 1 && (j === 0 || p <= points[j - 1])),
+      `best first: ${points}`);
+  }
+  await shot(page, '24-tournament-duplicate');
   await context.close();
 
   // A player enters an event in registration from its page, then withdraws.

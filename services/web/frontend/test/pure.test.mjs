@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { tileKeys } from '../src/board/tiles.js';
 import { pure, sameProps, sameValue } from '../src/pure.js';
-import { bracketColumns, createBody, outcomeText, pairCountRows, partnerTeams, tableSeats, winnerOf } from '../src/tournaments/page.js';
+import { bracketColumns, createBody, formatPoints, handComparisons, outcomeText, pairCountRows, partnerTeams, tableSeats, winnerOf } from '../src/tournaments/page.js';
 
 test('a freshly parsed train with the same tiles is the same', () => {
   const before = JSON.parse('{"name":"train 1","tiles":["3-5","5-4"],"size":22}');
@@ -81,6 +81,35 @@ test('a round robin or a Swiss at tables sends its table size, not a double cycl
   assert.equal(swiss.tournament.table_size, 4);
   assert.equal(swiss.tournament.rounds, 4);
   assert.equal(createBody({ id: 'k', name: 'K', game: 'muggins', format: 'KNOCKOUT', table_size: '4', tiebreaks: '' }).tournament.table_size, undefined);
+});
+
+test('duplicate deals are asked for only where tables deal alike', () => {
+  const base = { id: 'd', name: 'D', game: 'mexican_train', team_size: '1', tiebreaks: '', duplicate: true };
+  assert.equal(createBody({ ...base, format: 'ROUND_ROBIN', table_size: '4' }).tournament.duplicate, true);
+  assert.equal(createBody({ ...base, game: 'forty_two', format: 'PARTNER_ROTATION' }).tournament.duplicate, true);
+  assert.equal(createBody({ ...base, format: 'SWISS', rounds: '3', table_size: '0' }).tournament.duplicate, undefined);
+  assert.equal(createBody({ ...base, format: 'ROUND_ROBIN', table_size: '4', duplicate: false }).tournament.duplicate, undefined);
+});
+
+test('a duplicate round\'s hands list their holders as the service ranked them', () => {
+  const names = new Map([[1, 'Ann'], [2, 'Bo']]);
+  assert.deepEqual(handComparisons({ state: 'PLAYING' }, names), []);
+  assert.deepEqual(handComparisons(undefined, names), []);
+  const hands = handComparisons({ seed: '42', comparisons: [
+    { table_size: 4, results: [{ entrant: 2, board: 1, place: 1, score: 12, matchpoints: 1 }, { entrant: 7, board: 2, place: 3, score: 40 }] },
+    { table_size: 4, seat: 3, results: [] },
+  ] }, names);
+  assert.deepEqual(hands.map((h) => [h.title, h.seat]), [['Seat 1 of 4', 0], ['Seat 4 of 4', 3]]);
+  assert.deepEqual(hands[0].results.map((r) => [r.name, r.board, r.place, r.score, r.matchpoints]),
+    [['Bo', 1, 1, 12, 1], ['7', 2, 3, 40, 0]]);
+  assert.notEqual(hands[0].key, hands[1].key);
+});
+
+test('table points read whole when whole, else to two decimals', () => {
+  assert.equal(formatPoints(1), '1');
+  assert.equal(formatPoints(0.5), '0.5');
+  assert.equal(formatPoints(5 / 6), '0.83');
+  assert.equal(formatPoints(undefined), '0');
 });
 
 test('a table shows its seats in order with places and points once played', () => {

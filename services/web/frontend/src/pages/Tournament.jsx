@@ -8,12 +8,15 @@ import { del, get, post } from '../api.js';
 import { ErrorNote } from '../components/ErrorNote.jsx';
 import { enumText, formatNumber, gameName, resourceId } from '../format.js';
 import { Link } from '../router.js';
-import { bracketColumns, isLive, namesOf, outcomeText, pairCountRows, partnerTeams, tableSeats, winnerOf } from '../tournaments/page.js';
+import { bracketColumns, formatPoints, handComparisons, isLive, namesOf, outcomeText, pairCountRows, partnerTeams, tableSeats, winnerOf } from '../tournaments/page.js';
 import { formatLine } from './Tournaments.jsx';
 
 const pollMs = 2000;
 
-function GameLinks({ games }) {
+// A duplicate round's replays wait for the round's end: execution keeps every record of the
+// round's deal until the last table is over.
+function GameLinks({ games, hidden }) {
+  if (hidden) return null;
   return (games || []).filter((g) => g.match).map((g) => (
     <Link key={g.number} href={g.outcome && g.outcome !== 'OUTCOME_UNSPECIFIED' ? `/replays/${resourceId(g.match)}` : '#'} class="muted">
       {` g${g.number}`}
@@ -23,7 +26,7 @@ function GameLinks({ games }) {
 
 // A table of a round robin at tables: its seats in order, each with its place and points once
 // the game is over; one entrant alone sits the round out.
-function TableRow({ p, names }) {
+function TableRow({ p, names, hidden }) {
   const seats = tableSeats(p, names);
   return (
     <tr data-testid="pairing" data-board={p.board} data-outcome={p.outcome}>
@@ -33,20 +36,20 @@ function TableRow({ p, names }) {
         {seats.length > 1 && seats.map((s) => (
           <span key={s.entrant} class={s.place === 1 ? 'strong' : ''} style={{ marginRight: '1.5em' }} data-testid="table-seat" data-place={s.place}>
             {s.name}
-            {s.place > 0 && <span class="muted small">{` #${s.place} · ${formatNumber(s.points)}`}</span>}
+            {s.place > 0 && <span class="muted small">{` #${s.place} · ${formatPoints(s.points)}`}</span>}
           </span>
         ))}
         {seats.length > 1 && p.outcome !== 'PLACED' && <span class="muted">playing</span>}
       </td>
-      <td class="small"><GameLinks games={p.games} /></td>
+      <td class="small"><GameLinks games={p.games} hidden={hidden} /></td>
     </tr>
   );
 }
 
 // A partner rotation's table: its two teams of partners, the winners in bold with their points
 // once the game is over.
-function PartnerTableRow({ p, names }) {
-  if (!p.table || p.table.length === 1) return <TableRow p={p} names={names} />;
+function PartnerTableRow({ p, names, hidden }) {
+  if (!p.table || p.table.length === 1) return <TableRow p={p} names={names} hidden={hidden} />;
   const teams = partnerTeams(p, names);
   return (
     <tr data-testid="pairing" data-board={p.board} data-outcome={p.outcome}>
@@ -55,11 +58,11 @@ function PartnerTableRow({ p, names }) {
         <td key={i} class={team.place === 1 && p.outcome === 'PLACED' ? 'strong' : ''} data-testid="partner-team" data-place={team.place}>
           {i === 1 && <span class="muted">vs </span>}
           {team.names.join(' & ')}
-          {team.place > 0 && <span class="muted small">{` · ${formatNumber(team.points)}`}</span>}
+          {team.place > 0 && <span class="muted small">{` · ${formatPoints(team.points)}`}</span>}
         </td>
       ))}
       <td>{p.outcome !== 'PLACED' && <span class="muted">playing</span>}</td>
-      <td class="small"><GameLinks games={p.games} /></td>
+      <td class="small"><GameLinks games={p.games} hidden={hidden} /></td>
     </tr>
   );
 }
@@ -90,13 +93,48 @@ function PairCountsMatrix({ counts, names }) {
   );
 }
 
-function Pairings({ round, names, partners }) {
+// A finished duplicate round: the seed every table was dealt from, and each hand's holders
+// best first with their matchpoints.
+function Comparisons({ round, names }) {
+  const hands = handComparisons(round, names);
+  if (!round.seed) return null;
+  return (
+    <div data-testid="duplicate">
+      <p class="muted small">Dealt from seed <span class="mono" data-testid="round-seed">{round.seed}</span></p>
+      <div class="row" style={{ flexWrap: 'wrap', alignItems: 'flex-start' }}>
+        {hands.map((hand) => (
+          <table key={hand.key} class="table small" data-testid="hand-comparison" data-seat={hand.seat}>
+            <thead>
+              <tr><th colSpan={4}>{hand.title}</th></tr>
+            </thead>
+            <tbody>
+              {hand.results.map((r) => (
+                <tr key={r.board} data-testid="hand-holder" data-matchpoints={r.matchpoints}>
+                  <td class="num mono">{formatNumber(r.matchpoints, 2)}</td>
+                  <td>{r.name}</td>
+                  <td class="muted">table {r.board} · #{r.place}</td>
+                  <td class="num">{formatNumber(r.score)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        ))}
+      </div>
+    </div>
+  );
+}
+
+// A duplicate partnership table lists its seats: each player is compared alone, so partners'
+// points differ.
+function Pairings({ round, names, partners, duplicate }) {
+  const hidden = duplicate && round.state !== 'FINISHED';
   return (
     <section class="card" data-testid="round" data-round={round.number}>
       <h3>Round {round.number} <span class="muted small">{enumText(round.state)}</span></h3>
+      {hidden && <p class="muted small" data-testid="duplicate-hidden">Every table holds the same tiles: the deal, the replays and each hand's comparison are shown once the last table is over.</p>}
       <table class="table">
         <tbody>
-          {(round.pairings || []).map((p) => (p.table && p.table.length ? (partners ? <PartnerTableRow key={p.board} p={p} names={names} /> : <TableRow key={p.board} p={p} names={names} />) : (
+          {(round.pairings || []).map((p) => (p.table && p.table.length ? (partners && !duplicate ? <PartnerTableRow key={p.board} p={p} names={names} hidden={hidden} /> : <TableRow key={p.board} p={p} names={names} hidden={hidden} />) : (
             <tr key={p.board} data-testid="pairing" data-board={p.board} data-outcome={p.outcome}>
               <td class="num">{p.board}</td>
               {p.tie && <td class="mono small">{p.tie}</td>}
@@ -111,6 +149,7 @@ function Pairings({ round, names, partners }) {
           )))}
         </tbody>
       </table>
+      {duplicate && <Comparisons round={round} names={names} />}
     </section>
   );
 }
@@ -245,7 +284,7 @@ export function Tournament({ params, session }) {
       <Standings standings={page.standings} />
       {t.format === 'PARTNER_ROTATION' && <PairCountsMatrix counts={page.standings && page.standings.pair_counts} names={names} />}
       {t.format === 'KNOCKOUT' && <Bracket rounds={page.rounds} names={names} />}
-      {rounds.map((r) => <Pairings key={r.number} round={r} names={names} partners={t.format === 'PARTNER_ROTATION'} />)}
+      {rounds.map((r) => <Pairings key={r.number} round={r} names={names} partners={t.format === 'PARTNER_ROTATION'} duplicate={!!t.duplicate} />)}
       <Registration page={page} session={session} reload={reload} />
     </main>
   );

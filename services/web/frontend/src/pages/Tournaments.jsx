@@ -14,6 +14,7 @@ export function formatLine(t) {
   if (t.best_of > 1) parts.push(`best of ${t.best_of}`);
   if (t.double_round_robin) parts.push('double');
   if (t.table_size) parts.push(`tables of ${t.min_table_size && t.min_table_size < t.table_size ? `${t.min_table_size}-` : ''}${t.table_size}`);
+  if (t.duplicate) parts.push('duplicate');
   return parts.join(' · ');
 }
 
@@ -58,6 +59,9 @@ function CreateForm({ onCreated }) {
       {form.format === 'KNOCKOUT' && <label>Best of <input type="number" min="1" max="9" step="2" value={form.best_of} onInput={set('best_of')} /></label>}
       {form.format === 'ROUND_ROBIN' && <label><input type="checkbox" checked={!!form.double} onChange={set('double')} /> double</label>}
       {(form.format === 'ROUND_ROBIN' || form.format === 'SWISS') && <label title="Seats per table, for the games more than two play alone (0: one against one)">Table size <input type="number" min="0" max="8" value={form.table_size || 0} onInput={set('table_size')} data-testid="tournament-table-size" /></label>}
+      {(form.format === 'PARTNER_ROTATION' || ((form.format === 'ROUND_ROBIN' || form.format === 'SWISS') && Number(form.table_size) > 0)) && (
+        <label title="Every table of a round dealt the same tiles; each hand's holders compared"><input type="checkbox" checked={!!form.duplicate} onChange={set('duplicate')} data-testid="tournament-duplicate" /> duplicate deals</label>
+      )}
       {form.format !== 'PARTNER_ROTATION' && <label>Team size <input type="number" min="1" max="4" value={form.team_size} onInput={set('team_size')} /></label>}
       <label>Tie-breaks <input value={form.tiebreaks} onInput={set('tiebreaks')} placeholder="BH,SB" data-testid="tournament-tiebreaks" /></label>
       <label><input type="checkbox" checked={!!form.rated} onChange={set('rated')} /> rated</label>

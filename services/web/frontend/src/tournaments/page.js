@@ -21,6 +21,13 @@ export function namesOf(entrants) {
   return new Map((entrants || []).map((e) => [e.number, e.display_name]));
 }
 
+// Table points as a score sheet writes them: whole numbers whole, fractions (a shared place's
+// half, a duplicate round's matchpoints) to two decimals at most: 1, 0.5, 0.83.
+export function formatPoints(value) {
+  const n = Number(value) || 0;
+  return Number.isInteger(n) ? String(n) : String(Number(n.toFixed(2)));
+}
+
 // A table's seats in seat order (a round robin at tables): each entrant's name and, once its
 // game is over, its place (1 best) and points.
 export function tableSeats(pairing, names) {
@@ -62,6 +69,28 @@ export function pairCountRows(counts, names) {
     name: names.get(entrant) || String(entrant),
     cells: entrants.map((other, j) => (i === j ? null : { entrant: other, partners: partners[i * n + j], opponents: opponents[i * n + j] })),
   }));
+}
+
+// A finished duplicate round's comparisons (Round.comparisons: each hand's holders, best first)
+// as [{key, title, results: [{entrant, name, board, place, score, matchpoints}]}]; [] while the
+// round is played (the service shows none before every table is over).
+export function handComparisons(round, names) {
+  return ((round && round.comparisons) || []).map((c) => {
+    const seat = c.seat || 0;
+    return {
+      key: `${c.table_size || 0}-${seat}`,
+      seat,
+      title: `Seat ${seat + 1} of ${c.table_size || 0}`,
+      results: (c.results || []).map((r) => ({
+        entrant: r.entrant || 0,
+        name: names.get(r.entrant) || String(r.entrant || 0),
+        board: r.board || 0,
+        place: r.place || 0,
+        score: r.score || 0,
+        matchpoints: r.matchpoints || 0,
+      })),
+    };
+  });
 }
 
 // Which side won a decided pairing: 'white', 'black', 'both' (a draw), '' (none yet or both
@@ -126,6 +155,8 @@ export function createBody(form) {
   } else if (form.format === 'ROUND_ROBIN' && form.double) {
     tournament.double_round_robin = true;
   }
+  // Duplicate deals need tables to deal alike; a two-sided event would be refused.
+  if (form.duplicate && (atTables || form.format === 'PARTNER_ROTATION')) tournament.duplicate = true;
   return { tournament_id: form.id, tournament };
 }
 
