@@ -205,7 +205,7 @@ std::string EntrantName(const EntrantNames& names, int32_t number) {
 // A partner rotation's table is its two teams (seats alternate between them) and, once played,
 // each team's points: "Ann & Cy  vs  Bo & Di  1-0".
 std::string TableText(const v1::Pairing& p, const EntrantNames& names, bool partners) {
-  if (p.table_size() == 1) return absl::StrCat(EntrantName(names, p.table(0)), "  sits out");
+  if (p.outcome() == v1::BYE) return absl::StrCat(EntrantName(names, p.table(0)), "  sits out");
   if (partners) {
     std::vector<std::string> teams[2];
     for (int seat = 0; seat < p.table_size(); ++seat) {
@@ -235,9 +235,11 @@ std::string ComparisonsText(const v1::Round& round, const EntrantNames& names) {
   for (const v1::HandComparison& c : round.comparisons()) {
     absl::StrAppend(&text, "seat ", c.seat() + 1, " of ", c.table_size(), ":\n");
     for (const v1::HandResult& r : c.results()) {
-      absl::StrAppend(&text, absl::StrFormat("  %4.2f  %s (board %d) #%d %g\n", r.matchpoints(),
+      absl::StrAppend(&text, absl::StrFormat("  %4.2f  %s (board %d) #%d %g", r.matchpoints(),
                                              EntrantName(names, r.entrant()), r.board(),
                                              r.place(), r.score()));
+      if (r.pips_left() > 0) absl::StrAppend(&text, " (", r.pips_left(), " pips left)");
+      text += "\n";
     }
   }
   return text;

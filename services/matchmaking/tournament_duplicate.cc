@@ -22,13 +22,21 @@ struct Holding {
   int seat = 0;
   int place = 0;
   double score = 0;
+  double pips_left = 0;  // a solitaire's second measure (Castle Rock); 0 elsewhere
   bool forfeited = false;
   double matchpoints = 0;
 };
 
-// Better holdings sort first: not forfeited, a better place, a better score.
-std::tuple<bool, int, double> Key(const Holding& h, bool lower_wins) {
-  return {h.forfeited, h.place, lower_wins ? h.score : -h.score};
+// Better holdings sort first: not forfeited, a better place, a better score, fewer pips left.
+std::tuple<bool, int, double, double> Key(const Holding& h, bool lower_wins) {
+  return {h.forfeited, h.place, lower_wins ? h.score : -h.score, h.pips_left};
+}
+
+// The pips a solitaire's result left (MatchResult.details "pips_left"); 0 when it has none.
+double PipsLeft(const v1::MatchResult& result) {
+  const auto& fields = result.details().fields();
+  auto it = fields.find("pips_left");
+  return it == fields.end() ? 0 : it->second.number_value();
 }
 
 // Each holder's matchpoints within its hand's group, which ends sorted best
@@ -164,7 +172,7 @@ DuplicateRound EvaluateDuplicateRound(const TournamentData& data, const v1::Tour
   for (const PairingRow& p : data.pairings) {
     if (p.round != round) continue;
     const int seats = static_cast<int>(p.table.size());
-    if (p.override_outcome == v1::BYE || seats < 2) {
+    if (p.override_outcome == v1::BYE || seats < 1) {
       TableState& bye = out.tables[p.board];
       bye.outcome = v1::BYE;
       bye.places.assign(seats, 0);
@@ -188,6 +196,7 @@ DuplicateRound EvaluateDuplicateRound(const TournamentData& data, const v1::Tour
       h.seat = seat;
       h.place = places[seat];
       h.score = seat < result.scores_size() ? result.scores(seat) : 0;
+      h.pips_left = PipsLeft(result);
       h.forfeited = std::find(result.forfeited_seats().begin(), result.forfeited_seats().end(),
                               seat) != result.forfeited_seats().end();
       hands[{seats, seat}].push_back(h);
@@ -208,6 +217,7 @@ DuplicateRound EvaluateDuplicateRound(const TournamentData& data, const v1::Tour
       r.set_board(h.board);
       r.set_place(h.place);
       r.set_score(h.score);
+      if (h.pips_left > 0) r.set_pips_left(static_cast<int32_t>(h.pips_left));
       r.set_matchpoints(h.matchpoints);
       const int seats = hand.first;
       matchpoints[h.board].resize(seats, 0);

@@ -21,6 +21,7 @@
 // The comparisons. A hand is a seat at the tables of one size (a table shrunk by a withdrawal
 // was dealt other tiles). Its holders are ranked by their place at their table, then by their
 // own score in the game's order (fewer pips first at Mexican Train), a seat that forfeited last;
+// a solitaire (Castle Rock, every entrant alone: tables of one) by tiles left, then pips left;
 // each holder's matchpoints are the holders it beat plus half those it tied, over the holders it
 // is compared with (one alone: 1/2). An entrant's points for the round are its matchpoints, 0 to
 // 1; its place at its table ranks those points. Nothing is decided before every game of the

@@ -105,6 +105,26 @@ absl::Status CheckPlacementPoints(const v1::Tournament& s) {
   return absl::OkStatus();
 }
 
+// A duplicate solitaire: every entrant alone at a "table" of one, all dealt the same.
+absl::Status CheckSolitaire(const v1::Tournament& s) {
+  if (!s.duplicate() || s.format() != v1::Tournament::ROUND_ROBIN) {
+    return InvalidSetting("table_size", "1 is for a duplicate ROUND_ROBIN of a solitaire");
+  }
+  if (absl::Status st = SeatsAlone(s, 1); !st.ok()) return st;
+  if (s.min_table_size() > 1) return InvalidSetting("min_table_size", "a solitaire seats one");
+  if (s.rounds() < 1 || s.rounds() > t::kMaxTableRounds) {
+    return InvalidSetting("rounds", absl::StrCat("a solitaire event needs 1 to ",
+                                                 t::kMaxTableRounds, " rounds"));
+  }
+  if (s.placement_points_size() > 0) {
+    return InvalidSetting("placement_points", "a solitaire scores by matchpoints");
+  }
+  for (const std::string& name : s.tiebreaks()) {
+    if (name != "GP") return InvalidSetting("tiebreaks", "a solitaire ranks by points, then GP");
+  }
+  return absl::OkStatus();
+}
+
 absl::Status CheckPartnerRotation(const v1::Tournament& s) {
   if (s.team_size() > 1) {
     return InvalidSetting("team_size", "partner rotation is for individuals: it makes the teams");
@@ -180,6 +200,7 @@ absl::Status CheckTableSettings(const v1::Tournament& s) {
   if (s.double_round_robin()) {
     return InvalidSetting("double_round_robin", "is for two-sided round robins; set rounds");
   }
+  if (IsSolitaire(s)) return CheckSolitaire(s);
   if (s.table_size() < 2 || s.table_size() > t::kMaxTableSize) {
     return InvalidSetting("table_size", absl::StrCat("must be 2 to ", t::kMaxTableSize));
   }
@@ -292,6 +313,12 @@ absl::StatusOr<t::TableRound> PartnerTablesOf(const TournamentData& data,
 absl::StatusOr<t::TableRound> TablesOf(const TournamentData& data, const v1::Tournament& settings,
                                        int round) {
   if (IsPartnerRotation(settings)) return PartnerTablesOf(data, settings, round);
+  if (IsSolitaire(settings)) {
+    t::TableRound alone;
+    const int entrants = static_cast<int>(Ranked(data).size());
+    for (int tpn = 1; tpn <= entrants; ++tpn) alone.tables.push_back({tpn});
+    return alone;
+  }
   if (settings.format() == v1::Tournament::SWISS) return SwissTablesOf(data, settings, round);
   return ScheduledTablesOf(data, settings, round);
 }
@@ -313,9 +340,10 @@ absl::Status PairTables(const TournamentData& data, const v1::Tournament& settin
     }
     // A partnership game needs every seat; the others play on with fewer where the game can.
     const bool playable =
-        IsPartnerRotation(settings)
-            ? static_cast<int>(seated.size()) == k
-            : seated.size() >= 2 && SeatsAlone(settings, static_cast<int>(seated.size())).ok();
+        IsPartnerRotation(settings) ? static_cast<int>(seated.size()) == k
+        : IsSolitaire(settings)     ? seated.size() == 1
+                                    : seated.size() >= 2 &&
+                                      SeatsAlone(settings, static_cast<int>(seated.size())).ok();
     if (!playable) {
       sitting_out.insert(sitting_out.end(), seated.begin(), seated.end());
       continue;

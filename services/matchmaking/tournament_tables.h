@@ -41,6 +41,8 @@ inline bool AtTables(const v1::Tournament& settings) { return settings.table_siz
 inline bool IsPartnerRotation(const v1::Tournament& settings) {
   return settings.format() == v1::Tournament::PARTNER_ROTATION;
 }
+// A duplicate solitaire (Castle Rock): every entrant alone, all dealt the same each round.
+inline bool IsSolitaire(const v1::Tournament& settings) { return settings.table_size() == 1; }
 
 // The players per team of the event's game under its rules (2 to 4), or INVALID_ARGUMENT
 // naming `tournament.game` when it is not played by two teams of equal size, partners

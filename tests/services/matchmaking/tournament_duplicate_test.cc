@@ -4,7 +4,8 @@
 // balanced over the rounds so each entrant holds each seat's deal in turn (a partnership
 // table's teams kept, the whist design intact), matchpoints among the holders of each hand
 // worked by hand, nothing decided (and no seed shown) before the last game of the round is
-// over, forfeits compared last, and one table refused for having nobody to compare with.
+// over, forfeits compared last, one table refused for having nobody to compare with, and Castle
+// Rock's solitaire ranked by tiles, then pips left.
 #include "services/matchmaking/tournament_duplicate.h"
 
 #include <map>
@@ -316,6 +317,64 @@ TEST(TournamentDuplicateTest, PlacesThenScoresInTheGamesOrderAndForfeitsLast) {
   EXPECT_EQ(seat1.results(0).place(), 1);
   EXPECT_EQ(seat1.results(1).score(), 30);
   EXPECT_EQ(seat1.results(3).score(), 60);
+}
+
+// Castle Rock, a solitaire: every entrant alone at a table of one, all dealt the same, ranked
+// by tiles left (the game's score), then pips left.
+TEST(TournamentDuplicateTest, ASolitaireRanksByTilesThenPipsLeft) {
+  auto error = [](const v1::Tournament& t) {
+    return std::string(CheckTournamentSettings(t).message());
+  };
+  v1::Tournament settings = Duplicate("castle_rock", 1);
+  EXPECT_TRUE(CheckTournamentSettings(settings).ok()) << error(settings);
+  v1::Tournament t = settings;
+  t.set_duplicate(false);
+  EXPECT_THAT(error(t), HasSubstr("tournament.table_size"));
+  t = settings;
+  t.set_rounds(0);
+  EXPECT_THAT(error(t), HasSubstr("tournament.rounds"));
+  t = settings;
+  t.set_format(v1::Tournament::SWISS);
+  EXPECT_THAT(error(t), HasSubstr("tournament.table_size"));
+  EXPECT_THAT(error(Duplicate("muggins", 1)), HasSubstr("tournament.table_size"));
+
+  TournamentData d = Started(settings, 3);
+  ASSERT_EQ(d.games.size(), 3u);
+  for (const GameRow& g : d.games) {
+    const v1::CreateMatchRequest request = RequestOf(g);
+    EXPECT_EQ(request.seats_size(), 1);
+    EXPECT_EQ(request.seed(), RoundDealSeed(kSecret, 1));
+    EXPECT_EQ(request.deal_group().size(), 3);
+  }
+  auto solved = [](int tiles, int pips) {
+    v1::MatchResult r;
+    r.add_scores(tiles);
+    r.add_ranks(1);
+    (*r.mutable_details()->mutable_fields())["tiles_left"].set_number_value(tiles);
+    (*r.mutable_details()->mutable_fields())["pips_left"].set_number_value(pips);
+    return r.SerializeAsString();
+  };
+  FindGame(d, 1, 1, 1)->result = solved(2, 10);
+  FindGame(d, 1, 2, 1)->result = solved(2, 6);
+  FindGame(d, 1, 3, 1)->result = solved(5, 3);
+  const v1::Round round = RoundOf(d, 1, std::nullopt);
+  ASSERT_EQ(round.state(), v1::Round::FINISHED);
+  ASSERT_EQ(round.comparisons_size(), 1);
+  const v1::HandComparison& hand = round.comparisons(0);
+  EXPECT_EQ(hand.table_size(), 1);
+  ASSERT_EQ(hand.results_size(), 3);
+  EXPECT_EQ(hand.results(0).board(), 2);  // two tiles, six pips
+  EXPECT_EQ(hand.results(0).pips_left(), 6);
+  EXPECT_THAT(hand.results(0).matchpoints(), DoubleEq(1));
+  EXPECT_EQ(hand.results(1).board(), 1);  // two tiles, ten pips
+  EXPECT_THAT(hand.results(1).matchpoints(), DoubleEq(0.5));
+  EXPECT_EQ(hand.results(2).board(), 3);  // five tiles, however few pips
+  EXPECT_THAT(hand.results(2).matchpoints(), DoubleEq(0));
+  absl::StatusOr<v1::Standings> standings = StandingsOf(d, 1);
+  ASSERT_TRUE(standings.ok()) << standings.status();
+  EXPECT_EQ(standings->rows(0).entrant(), FindTable(d, 1, 2)->table[0]);
+  Step(d);
+  EXPECT_EQ(d.tournament.current_round, 2) << "a table of one is played, not sat out";
 }
 
 }  // namespace

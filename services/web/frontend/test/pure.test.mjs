@@ -102,6 +102,10 @@ test('a duplicate round\'s hands list their holders as the service ranked them',
   assert.deepEqual(hands.map((h) => [h.title, h.seat]), [['Seat 1 of 4', 0], ['Seat 4 of 4', 3]]);
   assert.deepEqual(hands[0].results.map((r) => [r.name, r.board, r.place, r.score, r.matchpoints]),
     [['Bo', 1, 1, 12, 1], ['7', 2, 3, 40, 0]]);
+  assert.equal(hands[0].results[1].pips_left, 0);
+  const solitaire = handComparisons({ comparisons: [{ table_size: 1, results: [{ entrant: 1, board: 1, place: 1, score: 3, pips_left: 17 }] }] }, names);
+  assert.equal(solitaire[0].title, 'Seat 1 of 1');
+  assert.equal(solitaire[0].results[0].pips_left, 17);
   assert.notEqual(hands[0].key, hands[1].key);
 });
 

@@ -32,14 +32,14 @@ function TableRow({ p, names, hidden }) {
     <tr data-testid="pairing" data-board={p.board} data-outcome={p.outcome}>
       <td class="num">{p.board}</td>
       <td colSpan={3} data-testid="table-seats">
-        {seats.length === 1 && <span>{seats[0].name} <span class="muted">sits out</span></span>}
-        {seats.length > 1 && seats.map((s) => (
+        {p.outcome === 'BYE' && <span>{seats[0].name} <span class="muted">sits out</span></span>}
+        {p.outcome !== 'BYE' && seats.map((s) => (
           <span key={s.entrant} class={s.place === 1 ? 'strong' : ''} style={{ marginRight: '1.5em' }} data-testid="table-seat" data-place={s.place}>
             {s.name}
             {s.place > 0 && <span class="muted small">{` #${s.place} · ${formatPoints(s.points)}`}</span>}
           </span>
         ))}
-        {seats.length > 1 && p.outcome !== 'PLACED' && <span class="muted">playing</span>}
+        {p.outcome !== 'BYE' && p.outcome !== 'PLACED' && <span class="muted">playing</span>}
       </td>
       <td class="small"><GameLinks games={p.games} hidden={hidden} /></td>
     </tr>
@@ -49,7 +49,7 @@ function TableRow({ p, names, hidden }) {
 // A partner rotation's table: its two teams of partners, the winners in bold with their points
 // once the game is over.
 function PartnerTableRow({ p, names, hidden }) {
-  if (!p.table || p.table.length === 1) return <TableRow p={p} names={names} hidden={hidden} />;
+  if (!p.table || p.outcome === 'BYE') return <TableRow p={p} names={names} hidden={hidden} />;
   const teams = partnerTeams(p, names);
   return (
     <tr data-testid="pairing" data-board={p.board} data-outcome={p.outcome}>
@@ -113,7 +113,7 @@ function Comparisons({ round, names }) {
                   <td class="num mono">{formatNumber(r.matchpoints, 2)}</td>
                   <td>{r.name}</td>
                   <td class="muted">table {r.board} · #{r.place}</td>
-                  <td class="num">{formatNumber(r.score)}</td>
+                  <td class="num">{formatNumber(r.score)}{r.pips_left > 0 && <span class="muted small">{` · ${r.pips_left} pips`}</span>}</td>
                 </tr>
               ))}
             </tbody>

@@ -72,7 +72,8 @@ export function pairCountRows(counts, names) {
 }
 
 // A finished duplicate round's comparisons (Round.comparisons: each hand's holders, best first)
-// as [{key, title, results: [{entrant, name, board, place, score, matchpoints}]}]; [] while the
+// as [{key, title, results: [{entrant, name, board, place, score, pips_left, matchpoints}]}]
+// (pips_left: a solitaire's second measure, else 0); [] while the
 // round is played (the service shows none before every table is over).
 export function handComparisons(round, names) {
   return ((round && round.comparisons) || []).map((c) => {
@@ -87,6 +88,7 @@ export function handComparisons(round, names) {
         board: r.board || 0,
         place: r.place || 0,
         score: r.score || 0,
+        pips_left: r.pips_left || 0,
         matchpoints: r.matchpoints || 0,
       })),
     };
