@@ -39,9 +39,8 @@ double PipsLeft(const v1::MatchResult& result) {
   return it == fields.end() ? 0 : it->second.number_value();
 }
 
-// Each holder's matchpoints within its hand's group, which ends sorted best
-// first (ties by board). Sorted, a run of equal holders beat everyone after it:
-// n log n for a field of any size.
+// Each holder's matchpoints within its hand's group, which ends sorted best first (ties by board).
+// Sorted, a run of equal holders beat everyone after it: n log n for a field of any size.
 void Matchpoints(std::vector<Holding>& group, bool lower_wins) {
   std::stable_sort(group.begin(), group.end(), [&](const Holding& a, const Holding& b) {
     return std::make_pair(Key(a, lower_wins), a.board) <
@@ -57,16 +56,14 @@ void Matchpoints(std::vector<Holding>& group, bool lower_wins) {
   }
 }
 
-// The cheapest assignment of `members` to `seats` (as many of each, at most 8)
-// under cost(member index, seat): a DP over the seats taken, first member
-// first. The total and, by member, the seat.
+// The cheapest assignment of `members` to `seats` (as many of each, at most 8) under cost(member
+// index, seat): a DP over the seats taken, first member first. The total and, by member, the seat.
 std::pair<int64_t, std::vector<int>> CheapestSeats(
     int members, const std::vector<int>& seats,
     const std::function<int64_t(int member, int seat)>& cost) {
   const int n = static_cast<int>(seats.size());
   constexpr int64_t kNone = std::numeric_limits<int64_t>::max();
-  // best[mask]: the cheapest way to seat the first popcount(mask) members in
-  // `mask`'s seats.
+  // best[mask]: the cheapest way to seat the first popcount(mask) members in `mask`'s seats.
   std::vector<int64_t> best(size_t{1} << n, kNone);
   std::vector<int> choice(size_t{1} << n, -1);
   best[0] = 0;
@@ -96,28 +93,39 @@ std::pair<int64_t, std::vector<int>> CheapestSeats(
 
 }  // namespace
 
-std::vector<int> BalancedSeats(const TournamentData& data, const v1::Tournament& settings,
-                               int round, const std::vector<int>& seated) {
-  const int k = static_cast<int>(seated.size());
-  if (k < 2 || k > 8) return seated;
-  // How often each of the table's entrants held each seat at tables of this
-  // size.
-  std::map<int, std::vector<int>> held;
-  for (int e : seated) held[e].assign(k, 0);
+SeatCounts SeatCountsBefore(const TournamentData& data, int round) {
+  SeatCounts held;
   for (const PairingRow& p : data.pairings) {
-    if (p.round >= round || static_cast<int>(p.table.size()) != k) continue;
+    if (p.round >= round || p.override_outcome == v1::BYE) continue;
+    const int k = static_cast<int>(p.table.size());
     for (int seat = 0; seat < k; ++seat) {
-      if (auto it = held.find(p.table[seat]); it != held.end()) ++it->second[seat];
+      std::vector<int>& counts = held[k][p.table[seat]];
+      counts.resize(k, 0);
+      ++counts[seat];
     }
   }
+  return held;
+}
+
+std::vector<int> BalancedSeats(const SeatCounts& held_by_size, const v1::Tournament& settings,
+                               const std::vector<int>& seated) {
+  const int k = static_cast<int>(seated.size());
+  if (k < 2 || k > 8) return seated;
+  static const std::map<int, std::vector<int>> kNobody;
+  auto size = held_by_size.find(k);
+  const std::map<int, std::vector<int>>& held = size == held_by_size.end() ? kNobody : size->second;
+  auto times = [&](int entrant, int seat) -> int64_t {
+    auto it = held.find(entrant);
+    return it == held.end() ? 0 : it->second[seat];
+  };
   // Fewest holdings first; among equals, the schedule's own seat.
   auto cost = [&](int slot, int seat) -> int64_t {
-    return int64_t{held[seated[slot]][seat]} * 2 * k + (seat == slot ? 0 : 1);
+    return times(seated[slot], seat) * 2 * k + (seat == slot ? 0 : 1);
   };
   std::vector<int> seat_of;
   if (IsPartnerRotation(settings)) {
-    // The teams alternate: the even places' team takes the seats of one parity,
-    // the odd's the other parity.
+    // The teams alternate: the even places' team takes the seats of one parity, the odd's the other
+    // parity.
     int64_t best = std::numeric_limits<int64_t>::max();
     for (int parity = 0; parity < 2; ++parity) {
       int64_t total = 0;
@@ -169,6 +177,7 @@ DuplicateRound EvaluateDuplicateRound(const TournamentData& data, const v1::Tour
   // Hands by (table size, seat).
   std::map<std::pair<int, int>, std::vector<Holding>> hands;
   bool complete = true;
+  const std::map<int, std::vector<const GameRow*>> round_games = RoundGames(data, round);
   for (const PairingRow& p : data.pairings) {
     if (p.round != round) continue;
     const int seats = static_cast<int>(p.table.size());
@@ -181,10 +190,10 @@ DuplicateRound EvaluateDuplicateRound(const TournamentData& data, const v1::Tour
       continue;
     }
     out.tables[p.board];  // undecided until every game of the round is over
-    const std::vector<const GameRow*> games = GamesOf(data, p.round, p.board);
+    auto games = round_games.find(p.board);
     v1::MatchResult result;
-    if (games.empty() || games.back()->result.empty() ||
-        !result.ParseFromString(games.back()->result) || result.ranks_size() < seats) {
+    if (games == round_games.end() || games->second.back()->result.empty() ||
+        !result.ParseFromString(games->second.back()->result) || result.ranks_size() < seats) {
       complete = false;
       continue;
     }

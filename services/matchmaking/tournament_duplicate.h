@@ -47,11 +47,15 @@ uint64_t RoundDealSeed(const std::string& secret, int round);
 // The deal group of round `round`'s matches, "tournaments/{id}/rounds/{round}".
 std::string DealGroupName(const std::string& tournament_id, int round);
 
+// How often each entrant held each seat before round `round`: table size -> entrant -> by seat.
+using SeatCounts = std::map<int, std::map<int, std::vector<int>>>;
+SeatCounts SeatCountsBefore(const TournamentData& data, int round);
+
 // `seated` (a table's entrant numbers in the schedule's seat order; at a partnership game the
-// teams alternate) reseated for round `round`: each entrant in the seat it has held least at
-// tables of this size in the rounds before (the schedule's seat where that ties).
-std::vector<int> BalancedSeats(const TournamentData& data, const v1::Tournament& settings,
-                               int round, const std::vector<int>& seated);
+// teams alternate) reseated: each entrant in the seat it has held least at tables of this size
+// (`held`), the schedule's seat where that ties.
+std::vector<int> BalancedSeats(const SeatCounts& held, const v1::Tournament& settings,
+                               const std::vector<int>& seated);
 
 // A duplicate round evaluated: each table's state by board (undecided until every game of the
 // round is over), and once it is, the comparisons of every hand.

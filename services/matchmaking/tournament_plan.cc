@@ -345,7 +345,25 @@ std::vector<const GameRow*> GamesOf(const TournamentData& data, int round, int b
   return out;
 }
 
+std::map<int, std::vector<const GameRow*>> RoundGames(const TournamentData& data, int round) {
+  std::map<int, std::vector<const GameRow*>> out;
+  for (const GameRow& g : data.games) {
+    if (g.round == round) out[g.board].push_back(&g);
+  }
+  for (auto& [board, games] : out) {
+    std::stable_sort(games.begin(), games.end(),
+                     [](const GameRow* a, const GameRow* b) { return a->game < b->game; });
+  }
+  return out;
+}
+
 const EntrantRow* EntrantByNumber(const TournamentData& data, int number) {
+  // The entrants are stored by number: a binary search, as a round writes every seat's entrant
+  // (10,000 scans of 10,000 took most of a large round's pairing). Data not in order (built by
+  // hand) is still searched whole.
+  auto it = std::lower_bound(data.entrants.begin(), data.entrants.end(), number,
+                             [](const EntrantRow& e, int n) { return e.number < n; });
+  if (it != data.entrants.end() && it->number == number) return &*it;
   for (const EntrantRow& e : data.entrants) {
     if (e.number == number) return &e;
   }
@@ -930,6 +948,7 @@ v1::Round RoundOf(const TournamentData& data, int round, const std::optional<std
   } else if (tables) {
     table_states = EvaluateRoundTables(data, *settings, round);
   }
+  const std::map<int, std::vector<const GameRow*>> round_games = RoundGames(data, round);
   for (const PairingRow& p : data.pairings) {
     if (p.round != round) continue;
     v1::Pairing& pairing = *out.add_pairings();
@@ -938,7 +957,9 @@ v1::Round RoundOf(const TournamentData& data, int round, const std::optional<std
     pairing.set_black(p.black);
     pairing.set_tie(p.tie);
     pairing.set_overridden(p.override_outcome != 0 && p.override_outcome != v1::BYE);
-    const std::vector<const GameRow*> games = GamesOf(data, p.round, p.board);
+    static const std::vector<const GameRow*> kNoGames;
+    auto found = round_games.find(p.board);
+    const std::vector<const GameRow*>& games = found == round_games.end() ? kNoGames : found->second;
     if (tables) {
       const TableState& s = table_states[p.board];
       for (int entrant : p.table) pairing.add_table(entrant);

@@ -19,6 +19,7 @@
 
 #include <array>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -105,6 +106,9 @@ absl::StatusOr<tournament::EventRecord> TrfRecordOf(const TournamentData& data);
 // Reading the facts.
 // A pairing's games, first first.
 std::vector<const GameRow*> GamesOf(const TournamentData& data, int round, int board);
+// Round `round`'s games by board, each board's first first: one pass over the event's games,
+// for whatever reads a whole round (GamesOf per pairing would scan them once per table).
+std::map<int, std::vector<const GameRow*>> RoundGames(const TournamentData& data, int round);
 // The entrant with registration number `number`; null when there is none.
 const EntrantRow* EntrantByNumber(const TournamentData& data, int number);
 // The entrants in the event (pairing number set), by pairing number.

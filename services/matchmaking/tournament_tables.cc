@@ -331,6 +331,7 @@ absl::Status PairTables(const TournamentData& data, const v1::Tournament& settin
   const t::TableRound& tables = *round_tables;
   std::vector<PairingRow> pairings;
   std::vector<int> sitting_out;
+  const SeatCounts held = settings.duplicate() ? SeatCountsBefore(data, round) : SeatCounts();
   for (const std::vector<int>& table : tables.tables) {
     const int k = static_cast<int>(table.size());
     std::vector<int> seated;  // entrant numbers in seat order, the withdrawn left out
@@ -352,8 +353,7 @@ absl::Status PairTables(const TournamentData& data, const v1::Tournament& settin
     p.round = round;
     p.board = static_cast<int>(pairings.size()) + 1;
     // Duplicate: nobody keeps one seat's deal round after round.
-    p.table = settings.duplicate() ? BalancedSeats(data, settings, round, seated)
-                                   : std::move(seated);
+    p.table = settings.duplicate() ? BalancedSeats(held, settings, seated) : std::move(seated);
     pairings.push_back(std::move(p));
   }
   if (settings.duplicate() && round == 1 && pairings.size() < 2) {
@@ -464,8 +464,12 @@ std::map<int, TableState> EvaluateRoundTables(const TournamentData& data,
                                               const v1::Tournament& settings, int round) {
   if (settings.duplicate()) return EvaluateDuplicateRound(data, settings, round).tables;
   std::map<int, TableState> out;
+  const std::map<int, std::vector<const GameRow*>> games = RoundGames(data, round);
+  static const std::vector<const GameRow*> kNone;
   for (const PairingRow& p : data.pairings) {
-    if (p.round == round) out[p.board] = EvaluateTable(settings, p, GamesOf(data, round, p.board));
+    if (p.round != round) continue;
+    auto it = games.find(p.board);
+    out[p.board] = EvaluateTable(settings, p, it == games.end() ? kNone : it->second);
   }
   return out;
 }
