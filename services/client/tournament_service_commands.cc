@@ -141,8 +141,12 @@ std::string FormatText(const Tournament& t) {
   if (t.double_round_robin()) absl::StrAppend(&text, " (double)");
   if (t.elimination() == Tournament::DOUBLE) absl::StrAppend(&text, ", double elimination");
   if (t.best_of() > 1) absl::StrAppend(&text, ", best of ", t.best_of());
-  if (t.rounds() > 0) absl::StrAppend(&text, ", ", t.rounds(), " rounds");
+  if (t.rounds() > 0) {
+    absl::StrAppend(&text, ", ", t.rounds(), t.rounds() == 1 ? " round" : " rounds");
+  }
   if (t.team_size() > 1) absl::StrAppend(&text, ", teams of ", t.team_size());
+  if (t.table_size() > 0) absl::StrAppend(&text, ", tables of ", t.table_size());
+  if (t.duplicate()) absl::StrAppend(&text, ", duplicate deals");
   return text;
 }
 

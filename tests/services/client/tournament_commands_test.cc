@@ -221,6 +221,7 @@ TEST(TournamentCommandsTest, AFortyTwoKnockoutOfBestOfThreeSeriesRunsFromCreateT
       run({"tournament", "create", "--id", "dup", "--game", "muggins", "--format", "round-robin",
            "--table-size", "2", "--rounds", "1", "--duplicate"});
   ASSERT_EQ(duplicate.exit_code, 0) << Describe(duplicate);
+  EXPECT_THAT(duplicate.out, HasSubstr("round-robin, tables of 2, duplicate deals"));
   for (const char* kind : {"greedy", "random", "greedy", "random"}) {
     const CliResult bot = run({"tournament", "register", "dup", "--bot", kind});
     ASSERT_EQ(bot.exit_code, 0) << Describe(bot);
