@@ -1,5 +1,6 @@
 #include "services/execution/match_host.h"
 
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -379,14 +380,19 @@ class MatchHost::Impl {
           absl::StrCat(MatchName(*id), " is still being played; its record holds hidden tiles")));
     }
     Blocking(std::move(done), [this, id = *id, name]() -> absl::StatusOr<v1::Record> {
-      absl::StatusOr<v1::Match> stored = store_.GetMatch(id);
+      absl::StatusOr<StoredRecord> stored = store_.GetRecordJson(id);
       if (!stored.ok()) return stored.status();
-      if (absl::Status s = DealGroupOver(*stored); !s.ok()) {
-        return absl::FailedPreconditionError(s.message());
+      // Only a match of a deal group needs its resource (the group's size) before it is shown.
+      std::optional<v1::Match> match;
+      if (!stored->deal_group.empty()) {
+        absl::StatusOr<v1::Match> grouped = store_.GetMatch(id);
+        if (!grouped.ok()) return grouped.status();
+        if (absl::Status s = DealGroupOver(*grouped); !s.ok()) {
+          return absl::FailedPreconditionError(s.message());
+        }
+        match = *std::move(grouped);
       }
-      absl::StatusOr<std::string> json = store_.GetRecordJson(id);
-      if (!json.ok()) return json.status();
-      absl::StatusOr<Record> record = ParseRecord(*json);
+      absl::StatusOr<Record> record = ParseRecord(stored->json);
       if (!record.ok()) {
         return absl::InternalError(
             absl::StrCat("the stored record of ", MatchName(id), " does not parse: ",
@@ -396,7 +402,12 @@ class MatchHost::Impl {
       proto.set_name(name);
       if (!proto.has_result()) {
         // A forfeit ends a match before the engine does: the result is the service's.
-        if (stored->has_result()) *proto.mutable_result() = stored->result();
+        if (!match.has_value()) {
+          absl::StatusOr<v1::Match> read = store_.GetMatch(id);
+          if (!read.ok()) return read.status();
+          match = *std::move(read);
+        }
+        if (match->has_result()) *proto.mutable_result() = match->result();
       }
       return proto;
     });
@@ -781,9 +792,9 @@ class MatchHost::Impl {
       return absl::UnavailableError(absl::StrCat(MatchName(id), " is being loaded; retry"));
     }
     ended.match = *std::move(match);
-    absl::StatusOr<std::string> json = store_.GetRecordJson(id);
-    if (!json.ok()) return json.status();
-    absl::StatusOr<Record> record = ParseRecord(*json);
+    absl::StatusOr<StoredRecord> stored = store_.GetRecordJson(id);
+    if (!stored.ok()) return stored.status();
+    absl::StatusOr<Record> record = ParseRecord(stored->json);
     if (!record.ok()) return absl::InternalError(record.status().message());
     absl::StatusOr<std::optional<EventRow>> last = store_.LastEvent(id);
     if (!last.ok()) return last.status();

@@ -132,6 +132,13 @@ struct ParkedItem {
   absl::Time park_time;
 };
 
+// An ended match's record as stored (MatchStore::GetRecordJson), with the deal group whose
+// completion decides whether it may be shown.
+struct StoredRecord {
+  std::string json;
+  std::string deal_group;
+};
+
 // A deal group's matches as stored (MatchStore::CountDealGroup).
 struct DealGroupProgress {
   int64_t created = 0;
@@ -171,8 +178,9 @@ class MatchStore {
   // Up to page_size matches after `after`, newest first, as GetMatch returns them.
   virtual absl::StatusOr<MatchPage> ListMatches(const MatchFilter& filter, int page_size,
                                                 const std::optional<MatchCursor>& after) = 0;
-  // The record JSON of an ended match. NOT_FOUND; FAILED_PRECONDITION while ACTIVE.
-  virtual absl::StatusOr<std::string> GetRecordJson(const std::string& id) = 0;
+  // The record JSON of an ended match, and its deal group's name (empty for most). NOT_FOUND;
+  // FAILED_PRECONDITION while ACTIVE.
+  virtual absl::StatusOr<StoredRecord> GetRecordJson(const std::string& id) = 0;
   // The latest event of a match; nullopt when it has none. NOT_FOUND for an unknown match.
   virtual absl::StatusOr<std::optional<EventRow>> LastEvent(const std::string& id) = 0;
   // NOT_FOUND for a token no match has.

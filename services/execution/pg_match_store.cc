@@ -503,10 +503,10 @@ absl::StatusOr<MatchPage> PgMatchStore::ListMatches(const MatchFilter& filter, i
   });
 }
 
-absl::StatusOr<std::string> PgMatchStore::GetRecordJson(const std::string& id) {
-  const std::string query =
-      absl::StrCat("SELECT state, record::text FROM ", matches_, " WHERE id = $1");
-  return pool_.Run([&](pqxx::work& tx) -> absl::StatusOr<std::string> {
+absl::StatusOr<StoredRecord> PgMatchStore::GetRecordJson(const std::string& id) {
+  const std::string query = absl::StrCat(
+      "SELECT state, record::text, coalesce(deal_group, '') FROM ", matches_, " WHERE id = $1");
+  return pool_.Run([&](pqxx::work& tx) -> absl::StatusOr<StoredRecord> {
     const pqxx::result rows = tx.exec_params(query, id);
     if (rows.empty()) return absl::NotFoundError(absl::StrCat("no matches/", id));
     if (rows[0][0].as<int>() == kActive) {
@@ -516,7 +516,7 @@ absl::StatusOr<std::string> PgMatchStore::GetRecordJson(const std::string& id) {
     if (rows[0][1].is_null()) {
       return absl::InternalError(absl::StrCat("matches/", id, " ended without a record"));
     }
-    return rows[0][1].as<std::string>();
+    return StoredRecord{rows[0][1].as<std::string>(), rows[0][2].as<std::string>()};
   });
 }
 

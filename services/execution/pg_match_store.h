@@ -56,7 +56,7 @@ class PgMatchStore final : public MatchStore {
   absl::StatusOr<NewMatch> GetNewMatch(const std::string& id) override;
   absl::StatusOr<MatchPage> ListMatches(const MatchFilter& filter, int page_size,
                                         const std::optional<MatchCursor>& after) override;
-  absl::StatusOr<std::string> GetRecordJson(const std::string& id) override;
+  absl::StatusOr<StoredRecord> GetRecordJson(const std::string& id) override;
   absl::StatusOr<std::optional<EventRow>> LastEvent(const std::string& id) override;
   absl::StatusOr<SeatGrant> FindSeatToken(const std::string& token) override;
   absl::StatusOr<DealGroupProgress> CountDealGroup(const std::string& name) override;

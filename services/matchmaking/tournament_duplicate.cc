@@ -181,7 +181,7 @@ DuplicateRound EvaluateDuplicateRound(const TournamentData& data, const v1::Tour
   for (const PairingRow& p : data.pairings) {
     if (p.round != round) continue;
     const int seats = static_cast<int>(p.table.size());
-    if (p.override_outcome == v1::BYE || seats < 1) {
+    if (p.override_outcome == v1::BYE) {
       TableState& bye = out.tables[p.board];
       bye.outcome = v1::BYE;
       bye.places.assign(seats, 0);

@@ -109,7 +109,8 @@ std::vector<const GameRow*> GamesOf(const TournamentData& data, int round, int b
 // Round `round`'s games by board, each board's first first: one pass over the event's games,
 // for whatever reads a whole round (GamesOf per pairing would scan them once per table).
 std::map<int, std::vector<const GameRow*>> RoundGames(const TournamentData& data, int round);
-// The entrant with registration number `number`; null when there is none.
+// The entrant with registration number `number` (`data.entrants` is by number, as the store
+// reads it); null when there is none.
 const EntrantRow* EntrantByNumber(const TournamentData& data, int number);
 // The entrants in the event (pairing number set), by pairing number.
 std::vector<const EntrantRow*> Ranked(const TournamentData& data);

@@ -6,13 +6,12 @@
 // 10,000 entrants in <= 1 s). Arg: 0 plain tables, 1 duplicate.
 #include <cstdint>
 #include <map>
-#include <string>
+#include <utility>
 #include <vector>
 
-#include "absl/strings/str_cat.h"
-#include "absl/time/time.h"
 #include "benchmark/benchmark.h"
 #include "services/matchmaking/tournament_plan.h"
+#include "tests/services/matchmaking/tournament_facts.h"
 
 namespace boneyard::matchmaking {
 namespace {
@@ -25,46 +24,13 @@ constexpr int kPlayed = 5;
 const TournamentData& Played(bool duplicate) {
   static std::map<bool, TournamentData> cache;
   if (auto it = cache.find(duplicate); it != cache.end()) return it->second;
-  v1::Tournament settings;
-  settings.set_display_name("Ten thousand");
-  settings.set_game("mexican_train");
-  settings.set_format(v1::Tournament::SWISS);
+  v1::Tournament settings = Settings(v1::Tournament::SWISS, "mexican_train");
   settings.set_rounds(9);
   settings.set_table_size(4);
   settings.set_duplicate(duplicate);
   settings.add_tiebreaks("GP");
-  TournamentData d;
-  d.tournament.tournament_id = "bench";
-  d.tournament.game = settings.game();
-  d.tournament.settings = NormalizedSettings(settings).SerializeAsString();
+  TournamentData d = Event(settings, kEntrants);
   d.tournament.deal_secret = "a-secret-for-the-benchmark";
-  for (int i = 1; i <= kEntrants; ++i) {
-    EntrantRow e;
-    e.number = i;
-    e.display_name = absl::StrCat("bot ", i);
-    e.rating = 1500 + (i * 7919) % 700;
-    v1::Bot bot;
-    bot.set_kind("greedy");
-    e.bot = bot.SerializeAsString();
-    d.entrants.push_back(e);
-  }
-  const absl::Time now = absl::FromUnixSeconds(1'800'000'000);
-  auto apply = [&](const TournamentChanges& c) {
-    for (EntrantRow& e : d.entrants) {
-      if (auto it = c.pairing_numbers.find(e.number); it != c.pairing_numbers.end()) {
-        e.pairing_number = it->second;
-      }
-      if (auto it = c.first_rounds.find(e.number); it != c.first_rounds.end()) {
-        e.first_round = it->second;
-      }
-    }
-    for (const RoundRow& r : c.new_rounds) d.rounds.push_back(r);
-    for (const PairingRow& p : c.new_pairings) d.pairings.push_back(p);
-    for (const GameRow& g : c.new_games) d.games.push_back(g);
-    if (c.state) d.tournament.state = *c.state;
-    if (c.current_round) d.tournament.current_round = *c.current_round;
-    if (c.rounds) d.tournament.rounds = *c.rounds;
-  };
   uint64_t state = 42;
   auto play = [&] {
     for (GameRow& g : d.games) {
@@ -84,14 +50,14 @@ const TournamentData& Played(bool duplicate) {
       g.result = r.SerializeAsString();
     }
   };
-  absl::StatusOr<TournamentChanges> start = PlanStart(d, now);
+  absl::StatusOr<TournamentChanges> start = PlanStart(d, kNow);
   if (!start.ok()) return cache[duplicate];
-  apply(*start);
+  Apply(d, *start);
   for (int round = 2; round <= kPlayed; ++round) {
     play();
-    absl::StatusOr<TournamentChanges> next = PlanStep(d, now);
+    absl::StatusOr<TournamentChanges> next = PlanStep(d, kNow);
     if (!next.ok()) break;
-    apply(*next);
+    Apply(d, *next);
   }
   play();
   return cache.emplace(duplicate, std::move(d)).first->second;
@@ -117,10 +83,9 @@ BENCHMARK(BM_RoundAsRead)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 // The director's step: round 5 is over, so round 6 is seated and its games written.
 void BM_NextRound(benchmark::State& state) {
   const TournamentData& d = Played(state.range(0) != 0);
-  const absl::Time now = absl::FromUnixSeconds(1'800'000'000);
   size_t games = 0;
   for (auto _ : state) {
-    absl::StatusOr<TournamentChanges> next = PlanStep(d, now);
+    absl::StatusOr<TournamentChanges> next = PlanStep(d, kNow);
     if (!next.ok()) state.SkipWithError("no next round");
     games = next->new_games.size();
     benchmark::DoNotOptimize(next);

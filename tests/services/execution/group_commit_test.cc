@@ -63,7 +63,7 @@ class ScriptedStore : public MatchStore {
                                         const std::optional<MatchCursor>&) override {
     return Unimplemented();
   }
-  absl::StatusOr<std::string> GetRecordJson(const std::string&) override {
+  absl::StatusOr<StoredRecord> GetRecordJson(const std::string&) override {
     return Unimplemented();
   }
   absl::StatusOr<std::optional<EventRow>> LastEvent(const std::string&) override {

@@ -626,17 +626,18 @@ TEST_F(StoreTest, ListMatchesPagesNewestFirstWithFilters) {
 
 TEST_F(StoreTest, RecordJsonOnlyOnceTheMatchHasEnded) {
   const NewMatch a = CreateMatch(At(kT0));
-  absl::StatusOr<std::string> early = store_->GetRecordJson(a.id);
+  absl::StatusOr<StoredRecord> early = store_->GetRecordJson(a.id);
   EXPECT_EQ(early.status().code(), absl::StatusCode::kFailedPrecondition) << early.status();
   EXPECT_EQ(store_->GetRecordJson("nope").status().code(), absl::StatusCode::kNotFound);
 
   const MatchEnd end = Finished(a.id, 1, At(kT0 + 1));
   ASSERT_TRUE(store_->Commit({{MakeEvent(a.id, 1)}, {end}}).ok());
-  absl::StatusOr<std::string> record = store_->GetRecordJson(a.id);
+  absl::StatusOr<StoredRecord> record = store_->GetRecordJson(a.id);
   ASSERT_TRUE(record.ok()) << record.status();
   // jsonb may respace and reorder keys; the values, 64-bit seed included, are kept.
-  EXPECT_EQ(nlohmann::json::parse(*record), nlohmann::json::parse(end.record_json));
-  EXPECT_EQ(nlohmann::json::parse(*record)["seed"].get<uint64_t>(), 18446744073709551615ULL);
+  EXPECT_EQ(nlohmann::json::parse(record->json), nlohmann::json::parse(end.record_json));
+  EXPECT_EQ(nlohmann::json::parse(record->json)["seed"].get<uint64_t>(), 18446744073709551615ULL);
+  EXPECT_EQ(record->deal_group, "");
 }
 
 // --- Times ---
