@@ -28,12 +28,14 @@ absl::StatusOr<DirectorReport> TournamentDirector::RunPass(absl::Time now) {
   absl::StatusOr<std::vector<std::pair<std::string, int64_t>>> running =
       store_.RunningTournaments();
   if (!running.ok()) return running.status();
-  std::map<std::string, int64_t> settled;
+  std::map<std::string, Settled> settled;
   for (const auto& [id, version] : *running) {
     ++report.tournaments;
-    // PlanStep is a function of the stored facts: an event unchanged since a pass that decided
-    // nothing for it has nothing to decide now, and is not read again.
-    if (auto it = settled_.find(id); it != settled_.end() && it->second == version) {
+    // PlanStep is a function of the stored facts and the time: an event unchanged since a pass
+    // that decided nothing for it has nothing to decide now, until its next decision time, and
+    // is not read again.
+    if (auto it = settled_.find(id);
+        it != settled_.end() && it->second.version == version && now < it->second.until) {
       settled.insert(*it);
       ++report.unchanged;
       continue;
@@ -53,7 +55,8 @@ absl::StatusOr<DirectorReport> TournamentDirector::RunPass(absl::Time now) {
     if (changed) {
       ++report.changed;
     } else {
-      settled[id] = data->tournament.version;
+      settled[id] = {.version = data->tournament.version,
+                     .until = NextDecisionTime(*data, now).value_or(absl::InfiniteFuture())};
     }
   }
   settled_ = std::move(settled);  // finished events drop out

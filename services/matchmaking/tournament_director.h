@@ -2,8 +2,8 @@
 // MatchCreator), no SQL (the store), no tournament rules (tournament_plan.h).
 //
 // Every pass, in order:
-//   1. per running tournament whose version moved since a pass last decided nothing for it,
-//      under its row lock (PgTournamentStore::Change): PlanStep —
+//   1. per running tournament whose version moved since a pass last decided nothing for it (or
+//      whose time to decide has come: an arena's close), under its row lock (PgTournamentStore::Change): PlanStep —
 //      a series' next game; once the current round is decided, the next round's pairings and
 //      their games (or the end). Computed from the stored facts and written in the same
 //      transaction, so a round is paired once, whichever director (thread, process) gets the
@@ -69,8 +69,13 @@ class TournamentDirector {
   const DirectorOptions options_;
   // Requests execution refused for good, so each is logged once (the pass thread's only).
   std::set<std::string> refused_;
-  // The events the last pass decided nothing for, at the version it read (the pass thread's).
-  std::map<std::string, int64_t> settled_;
+  // The events the last pass decided nothing for, at the version it read, until when that holds
+  // (an arena's close; the pass thread's).
+  struct Settled {
+    int64_t version = 0;
+    absl::Time until = absl::InfiniteFuture();
+  };
+  std::map<std::string, Settled> settled_;
   // Last: destroyed (stopped) first, before what its passes use.
   PassLoop loop_;
 };

@@ -17,6 +17,7 @@
 #include "services/matchmaking/logic_helpers.h"
 #include "services/matchmaking/matchmaking_logic.h"
 #include "services/matchmaking/tournament/trf.h"
+#include "services/matchmaking/tournament_arena.h"
 #include "services/matchmaking/tournament_plan.h"
 #include "services/matchmaking/tournament_tables.h"
 
@@ -238,9 +239,15 @@ absl::StatusOr<v1::Entrant> TournamentLogic::Register(const std::string& tournam
       absl::Now() >= FromTimestamp(settings->registration_close_time())) {
     return absl::FailedPreconditionError("registration is closed");
   }
-  // Open until its close time, a Swiss takes late entries after its start too.
+  // Open until its close time, a Swiss takes late entries after its start too; an arena takes
+  // them until its window closes.
+  const std::optional<absl::Time> arena_close = ArenaCloseTime(**row, *settings);
+  if (arena_close && absl::Now() >= *arena_close) {
+    return absl::FailedPreconditionError("registration is closed: the arena's time is up");
+  }
   const bool late =
-      settings->format() == v1::Tournament::SWISS && settings->has_registration_close_time();
+      IsArena(*settings) ||
+      (settings->format() == v1::Tournament::SWISS && settings->has_registration_close_time());
   if (as_team != (settings->team_size() > 1)) {
     return settings->team_size() == 1
                ? Invalid("tournament", "is for single players; use RegisterPlayer")

@@ -16,6 +16,7 @@
 #include "services/matchmaking/tournament/round_robin.h"
 #include "services/matchmaking/tournament/swiss.h"
 #include "services/matchmaking/tournament/tiebreaks.h"
+#include "services/matchmaking/tournament_arena.h"
 #include "services/matchmaking/tournament_duplicate.h"
 #include "services/matchmaking/tournament_tables.h"
 
@@ -63,19 +64,6 @@ int ForfeitFor(const EntrantRow& white, const EntrantRow& black, int round) {
   if (w) return v1::WHITE_FORFEITED;
   if (b) return v1::BLACK_FORFEITED;
   return 0;
-}
-
-GameRow MakeGame(const TournamentData& data, const v1::Tournament& settings,
-                 const std::array<std::vector<int>, 2>& sides, const PairingRow& p, int number,
-                 bool white_first, absl::Time now) {
-  const int seats = static_cast<int>(sides[0].size() + sides[1].size());
-  return NewGame(
-      data, settings, p, number, white_first, seats,
-      [&](v1::CreateMatchRequest& request) {
-        FillSeats(*EntrantByNumber(data, p.white), sides[white_first ? 0 : 1], request);
-        FillSeats(*EntrantByNumber(data, p.black), sides[white_first ? 1 : 0], request);
-      },
-      now);
 }
 
 // Game points (C.07's GP): what white's side and black's scored in a pairing's finished games —
@@ -235,7 +223,7 @@ absl::StatusOr<bool> PairRound(const TournamentData& data, const v1::Tournament&
           ForfeitFor(*EntrantByNumber(data, p.white), *EntrantByNumber(data, p.black), round);
     }
     if (p.override_outcome == 0) {
-      changes.new_games.push_back(MakeGame(data, settings, *sides, p, 1, true, now));
+      changes.new_games.push_back(NewTwoSidedGame(data, settings, *sides, p, 1, true, now));
     }
     changes.new_pairings.push_back(p);
   }
@@ -260,7 +248,7 @@ absl::StatusOr<bool> RoundDecided(const TournamentData& data, const v1::Tourname
     if (s.decided()) continue;
     decided = false;
     if (s.needs_game && changes != nullptr) {
-      changes->new_games.push_back(MakeGame(
+      changes->new_games.push_back(NewTwoSidedGame(
           data, settings, *sides, p, static_cast<int>(games.size()) + 1, s.next_white_first, now));
     }
   }
@@ -279,29 +267,6 @@ TournamentData Applied(const TournamentData& data, const TournamentChanges& chan
     }
   }
   return copy;
-}
-
-// The initial ranking: by rating, then registration. At the start everyone gets a pairing
-// number; when late entrants join a Swiss before `round`, everyone is numbered anew (FIDE
-// allows it before a round; the order of those already in is unchanged) and the late ones are
-// first paired in `round`.
-void NumberEntrants(const TournamentData& data, int round, TournamentChanges& changes) {
-  std::vector<const EntrantRow*> order;
-  for (const EntrantRow& e : data.entrants) order.push_back(&e);
-  std::stable_sort(order.begin(), order.end(),
-                   [](const EntrantRow* a, const EntrantRow* b) { return a->rating > b->rating; });
-  for (size_t i = 0; i < order.size(); ++i) {
-    const int number = static_cast<int>(i) + 1;
-    if (order[i]->pairing_number != number) {
-      changes.pairing_numbers[order[i]->number] = number;
-    }
-    if (order[i]->first_round == 0) changes.first_rounds[order[i]->number] = round;
-  }
-}
-
-bool HasLateEntrants(const TournamentData& data) {
-  return std::any_of(data.entrants.begin(), data.entrants.end(),
-                     [](const EntrantRow& e) { return e.pairing_number == 0; });
 }
 
 absl::StatusOr<TournamentChanges> NextRoundOrEnd(const TournamentData& data,
@@ -336,6 +301,38 @@ absl::StatusOr<TournamentChanges> NextRoundOrEnd(const TournamentData& data,
 }
 
 }  // namespace
+
+GameRow NewTwoSidedGame(const TournamentData& data, const v1::Tournament& settings,
+                         const std::array<std::vector<int>, 2>& sides, const PairingRow& p, int number,
+                         bool white_first, absl::Time now) {
+  const int seats = static_cast<int>(sides[0].size() + sides[1].size());
+  return NewGame(
+      data, settings, p, number, white_first, seats,
+      [&](v1::CreateMatchRequest& request) {
+        FillSeats(*EntrantByNumber(data, p.white), sides[white_first ? 0 : 1], request);
+        FillSeats(*EntrantByNumber(data, p.black), sides[white_first ? 1 : 0], request);
+      },
+      now);
+}
+
+void NumberEntrants(const TournamentData& data, int round, TournamentChanges& changes) {
+  std::vector<const EntrantRow*> order;
+  for (const EntrantRow& e : data.entrants) order.push_back(&e);
+  std::stable_sort(order.begin(), order.end(),
+                   [](const EntrantRow* a, const EntrantRow* b) { return a->rating > b->rating; });
+  for (size_t i = 0; i < order.size(); ++i) {
+    const int number = static_cast<int>(i) + 1;
+    if (order[i]->pairing_number != number) {
+      changes.pairing_numbers[order[i]->number] = number;
+    }
+    if (order[i]->first_round == 0) changes.first_rounds[order[i]->number] = round;
+  }
+}
+
+bool HasLateEntrants(const TournamentData& data) {
+  return std::any_of(data.entrants.begin(), data.entrants.end(),
+                     [](const EntrantRow& e) { return e.pairing_number == 0; });
+}
 
 std::vector<const GameRow*> GamesOf(const TournamentData& data, int round, int board) {
   std::vector<const GameRow*> out;
@@ -441,8 +438,10 @@ absl::Status CheckTournamentSettings(const v1::Tournament& t) {
   if (!values.ok()) return InvalidSetting("rules", values.status().message());
   if (absl::Status s = validation::CheckEnum("tournament.format", t.format()); !s.ok()) return s;
   if (t.format() == v1::Tournament::FORMAT_UNSPECIFIED) {
-    return InvalidSetting("format", "set SWISS, ROUND_ROBIN, KNOCKOUT or PARTNER_ROTATION");
+    return InvalidSetting("format",
+                          "set SWISS, ROUND_ROBIN, KNOCKOUT, PARTNER_ROTATION or ARENA");
   }
+  if (absl::Status s = CheckArenaSettings(t); !s.ok()) return s;
   if (t.format() == v1::Tournament::SWISS && (t.rounds() < 1 || t.rounds() > kMaxSwissRounds)) {
     return InvalidSetting("rounds",
                           absl::StrCat("a Swiss needs 1 to ", kMaxSwissRounds, " rounds"));
@@ -697,6 +696,9 @@ absl::StatusOr<tournament::EventRecord> EventRecordOf(const TournamentData& data
   if (AtTables(*settings)) {
     return absl::FailedPreconditionError("an event at tables has no two-sided record (TRF)");
   }
+  if (IsArena(*settings)) {
+    return absl::FailedPreconditionError("an arena has no rounds for a TRF: its games overlap");
+  }
   absl::StatusOr<std::array<std::vector<int>, 2>> sides = SideSeats(*settings);
   if (!sides.ok()) return sides.status();
   const std::vector<const EntrantRow*> ranked = Ranked(data);
@@ -809,6 +811,8 @@ absl::StatusOr<TournamentChanges> PlanStart(const TournamentData& data, absl::Ti
     case v1::Tournament::PARTNER_ROTATION:
       changes.rounds = TableRounds(*settings, n);
       break;
+    case v1::Tournament::ARENA:
+      break;
     case v1::Tournament::ROUND_ROBIN:
       changes.rounds = AtTables(*settings)
                            ? TableRounds(*settings, n)
@@ -822,6 +826,16 @@ absl::StatusOr<TournamentChanges> PlanStart(const TournamentData& data, absl::Ti
   TournamentData started = Applied(data, changes);
   started.tournament.rounds = *changes.rounds;
   started.tournament.state = kTournamentRunning;
+  if (IsArena(*settings)) {
+    started.tournament.start_time = now;
+    absl::StatusOr<TournamentChanges> first = PlanArenaStep(started, *settings, now);
+    if (!first.ok()) return first.status();
+    changes.new_rounds = std::move(first->new_rounds);
+    changes.new_pairings = std::move(first->new_pairings);
+    changes.new_games = std::move(first->new_games);
+    if (first->current_round) changes.current_round = changes.rounds = first->current_round;
+    return changes;
+  }
   absl::StatusOr<bool> paired = PairRound(started, *settings, 1, now, changes);
   if (!paired.ok()) return paired.status();
   return changes;
@@ -831,6 +845,7 @@ absl::StatusOr<TournamentChanges> PlanStep(const TournamentData& data, absl::Tim
   if (data.tournament.state != kTournamentRunning) return TournamentChanges{};
   absl::StatusOr<v1::Tournament> settings = SettingsOf(data.tournament);
   if (!settings.ok()) return settings.status();
+  if (IsArena(*settings)) return PlanArenaStep(data, *settings, now);
   TournamentChanges games;
   absl::StatusOr<bool> decided =
       RoundDecided(data, *settings, data.tournament.current_round, now, &games);
@@ -847,6 +862,9 @@ absl::StatusOr<TournamentChanges> PlanAdvance(const TournamentData& data, absl::
   }
   absl::StatusOr<v1::Tournament> settings = SettingsOf(data.tournament);
   if (!settings.ok()) return settings.status();
+  if (IsArena(*settings)) {
+    return absl::FailedPreconditionError("an arena pairs its entrants as their games end");
+  }
   absl::StatusOr<bool> decided =
       RoundDecided(data, *settings, data.tournament.current_round, now, nullptr);
   if (!decided.ok()) return decided.status();
@@ -885,7 +903,12 @@ absl::StatusOr<TournamentChanges> PlanSetResult(const TournamentData& data, int 
   if (data.tournament.state != kTournamentRunning) {
     return absl::FailedPreconditionError("the tournament is not running");
   }
-  if (round != data.tournament.current_round) {
+  absl::StatusOr<v1::Tournament> settings = SettingsOf(data.tournament);
+  if (!settings.ok()) return settings.status();
+  // An arena's rounds overlap: a game of any of them may be the one to settle.
+  const bool arena_round =
+      IsArena(*settings) && round >= 1 && round <= data.tournament.current_round;
+  if (round != data.tournament.current_round && !arena_round) {
     return absl::FailedPreconditionError(absl::StrCat(
         "round: only the current round (", data.tournament.current_round, ") can be changed"));
   }
@@ -902,8 +925,6 @@ absl::StatusOr<TournamentChanges> PlanSetResult(const TournamentData& data, int 
       !v1::Outcome_IsValid(outcome)) {
     return absl::InvalidArgumentError("outcome: must be a game's result or a forfeit");
   }
-  absl::StatusOr<v1::Tournament> settings = SettingsOf(data.tournament);
-  if (!settings.ok()) return settings.status();
   if (settings->format() == v1::Tournament::KNOCKOUT && outcome == v1::DRAWN) {
     return absl::InvalidArgumentError("outcome: a knockout tie cannot be drawn");
   }
@@ -1008,6 +1029,7 @@ absl::StatusOr<v1::Standings> StandingsOf(const TournamentData& data, int throug
                                         : data.tournament.current_round;
   out.set_through_round(through);
   if (AtTables(*settings)) return TableStandings(data, *settings, through);
+  if (IsArena(*settings)) return ArenaStandings(data, *settings, through);
   const std::vector<const EntrantRow*> ranked = Ranked(data);
   auto fill = [&](v1::StandingRow& row, const EntrantRow& e) {
     row.set_entrant(e.number);
@@ -1062,6 +1084,15 @@ absl::StatusOr<v1::Standings> StandingsOf(const TournamentData& data, int throug
     for (double v : s.values) row.add_values(v);
   }
   return out;
+}
+
+std::optional<absl::Time> NextDecisionTime(const TournamentData& data, absl::Time now) {
+  if (data.tournament.state != kTournamentRunning) return std::nullopt;
+  absl::StatusOr<v1::Tournament> settings = SettingsOf(data.tournament);
+  if (!settings.ok()) return std::nullopt;
+  const std::optional<absl::Time> close = ArenaCloseTime(data.tournament, *settings);
+  if (!close || *close <= now) return std::nullopt;
+  return close;
 }
 
 }  // namespace boneyard::matchmaking

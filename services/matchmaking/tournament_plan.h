@@ -79,6 +79,9 @@ absl::StatusOr<TournamentChanges> PlanStart(const TournamentData& data, absl::Ti
 // decided, the next round (unless rounds are manual and no advance was asked for) or the end.
 // Empty when there is nothing to do.
 absl::StatusOr<TournamentChanges> PlanStep(const TournamentData& data, absl::Time now);
+// When after `now` PlanStep may decide something although no stored fact has changed (an
+// arena's close); nullopt when only a change can make it decide anything.
+std::optional<absl::Time> NextDecisionTime(const TournamentData& data, absl::Time now);
 // AdvanceTournament's change: FAILED_PRECONDITION while the current round is undecided.
 absl::StatusOr<TournamentChanges> PlanAdvance(const TournamentData& data, absl::Time now);
 // WithdrawPlayer's change for `number`; `actor` for the audit log.
@@ -122,6 +125,18 @@ bool WithdrawnBy(const EntrantRow& e, int round);
 GameRow NewGame(const TournamentData& data, const v1::Tournament& settings, const PairingRow& p,
                 int number, bool white_first, int seats,
                 const std::function<void(v1::CreateMatchRequest&)>& fill, absl::Time now);
+// A new game of two-sided pairing `p`: white's entrant in the side that sits first when
+// `white_first`, black's in the other.
+GameRow NewTwoSidedGame(const TournamentData& data, const v1::Tournament& settings,
+                        const std::array<std::vector<int>, 2>& sides, const PairingRow& p,
+                        int number, bool white_first, absl::Time now);
+// The initial ranking: by rating, then registration. At the start everyone gets a pairing
+// number; when late entrants join a Swiss before `round` (or an arena), everyone is numbered
+// anew (FIDE allows it before a round; the order of those already in is unchanged) and the late
+// ones are first paired in `round`.
+void NumberEntrants(const TournamentData& data, int round, TournamentChanges& changes);
+// Whether an entrant has joined since the pairing numbers were given.
+bool HasLateEntrants(const TournamentData& data);
 // Seats `entrant` in `seats`: its players in turn, or its built-in bot in each.
 void FillSeats(const EntrantRow& entrant, const std::vector<int>& seats,
                v1::CreateMatchRequest& request);

@@ -53,6 +53,8 @@ inline void Apply(TournamentData& d, const TournamentChanges& c) {
   if (c.state) t.state = *c.state;
   if (c.current_round) t.current_round = *c.current_round;
   if (c.rounds) t.rounds = *c.rounds;
+  if (c.start_time) t.start_time = *c.start_time;
+  if (c.end_time) t.end_time = *c.end_time;
 }
 
 // An event in registration with `n` entrants: bots, or players "p1".."pn"; ratings descending

@@ -6,6 +6,7 @@
 
 #include <grpcpp/grpcpp.h>
 
+#include <map>
 #include <memory>
 #include <set>
 #include <string>
@@ -15,6 +16,7 @@
 #include "boneyard/v1/tournament.grpc.pb.h"
 #include "services/common/engine_proto.h"
 #include "services/matchmaking/execution_creator.h"
+#include "services/matchmaking/tournament/arena.h"
 #include "services/matchmaking/tournament/dutch.h"
 #include "services/matchmaking/tournament/trf.h"
 #include "services/matchmaking/tournament_director.h"
@@ -85,6 +87,19 @@ class TournamentServiceTest : public MatchmakingTest {
     });
     EXPECT_TRUE(rows.ok()) << rows.status();
     return rows.ok() ? *rows : "";
+  }
+
+  // Where execution's outbox delivers results: RecordMatchResult, into the tournament.
+  std::unique_ptr<MatchmakingLogic> ResultsPath() {
+    return std::make_unique<MatchmakingLogic>(
+        *store_, MatchmakingOptions{.operator_token = kOperatorToken,
+                                    .results_token = kResultsToken,
+                                    .tournament_results = [this](const std::string& match,
+                                                                 const std::string& result,
+                                                                 absl::Time end) {
+                                      return tournament_logic_->RecordGameResult(match, result,
+                                                                                 end);
+                                    }});
   }
 
   static v1::Tournament Swiss() {
@@ -468,14 +483,8 @@ TEST_F(TournamentServiceTest, AGameIsCreatedOnceAndItsResultCountedOnce) {
   EXPECT_EQ(round.pairings(0).games(0).seat_tokens_size(), 0);
 
   // The result, as execution's outbox delivers it: twice (at least once), then a forgery.
-  MatchmakingLogic results(
-      *store_,
-      MatchmakingOptions{.operator_token = kOperatorToken,
-                         .results_token = kResultsToken,
-                         .tournament_results = [&](const std::string& match,
-                                                   const std::string& result, absl::Time end) {
-                           return tournament_logic_->RecordGameResult(match, result, end);
-                         }});
+  std::unique_ptr<MatchmakingLogic> results_logic = ResultsPath();
+  MatchmakingLogic& results = *results_logic;
   v1::RecordMatchResultRequest delivered;
   v1::Match& match = *delivered.mutable_match();
   match.set_name(round.pairings(0).games(0).match());
@@ -537,6 +546,206 @@ TEST_F(TournamentServiceTest, AGameIsCreatedOnceAndItsResultCountedOnce) {
   });
   ASSERT_TRUE(early.ok()) << early.status();
   EXPECT_EQ(*early, 1);
+}
+
+TEST_F(TournamentServiceTest, AnArenaRepairsFinishersUntilItClosesAndCountsEveryGameOnce) {
+  absl::StatusOr<testing::ServiceOnNewDatabase> execution =
+      testing::StartOnNewDatabase(BONEYARD_EXECUTION_BINARY);
+  ASSERT_TRUE(execution.ok()) << execution.status();
+  const std::string execution_token = execution->service->operator_token();
+  ExecutionCreator creator(execution->service->target(), execution_token);
+  TournamentDirector director(*tournament_store_, creator);
+  std::unique_ptr<MatchmakingLogic> results_logic = ResultsPath();
+  MatchmakingLogic& results = *results_logic;
+  auto execution_stub = v1::ExecutionService::NewStub(
+      grpc::CreateChannel(execution->service->target(), grpc::InsecureChannelCredentials()));
+
+  v1::Tournament arena;
+  arena.set_display_name("Friday arena");
+  arena.set_game("muggins");
+  (*arena.mutable_rules())["target"].set_int_value(50);
+  arena.set_format(v1::Tournament::ARENA);
+  arena.mutable_duration()->set_seconds(600);
+  v1::Tournament t;
+  v1::Tournament bad = arena;
+  bad.clear_duration();
+  ExpectRefused(Create(bad, &t), "tournament.duration", "an arena without its window");
+  bad.mutable_duration()->set_seconds(25 * 3600);
+  ExpectRefused(Create(bad, &t), "tournament.duration", "a window over a day");
+  bad = arena;
+  bad.set_table_size(2);
+  ExpectRefused(Create(bad, &t), "tournament.table_size", "an arena at tables");
+  v1::GetTournamentRequest get;
+  get.set_name("tournaments/cup");
+  EXPECT_EQ(t_->GetTournament(Context().get(), get, &t).error_code(), grpc::StatusCode::NOT_FOUND);
+  ASSERT_TRUE(Create(arena, &t).ok());
+  auto add_bot = [&](int i) {
+    v1::RegisterPlayerRequest request;
+    request.set_tournament("tournaments/cup");
+    request.mutable_bot()->set_kind(i % 2 == 0 ? "random" : "greedy");
+    v1::Entrant e;
+    return t_->RegisterPlayer(Context(kOperatorToken).get(), request, &e);
+  };
+  for (int i = 0; i < 5; ++i) ASSERT_TRUE(add_bot(i).ok());
+  ASSERT_TRUE(Start(&t).ok());
+  ASSERT_EQ(t.state(), v1::Tournament::RUNNING);
+  const absl::Time start = FromTimestamp(t.start_time());
+
+  // Delivers every finished game's result, as execution's outbox would; the matches it did.
+  std::set<std::string> delivered;
+  auto rounds = [&]() {
+    v1::ListRoundsRequest request;
+    request.set_tournament("tournaments/cup");
+    v1::ListRoundsResponse response;
+    EXPECT_TRUE(t_->ListRounds(Context().get(), request, &response).ok());
+    return response;
+  };
+  auto deliver = [&]() {
+    const v1::ListRoundsResponse listed = rounds();
+    for (const v1::Round& round : listed.rounds()) {
+      for (const v1::Pairing& p : round.pairings()) {
+        for (const v1::PairingGame& g : p.games()) {
+          if (g.match().empty() || delivered.count(g.match())) continue;
+          v1::GetMatchRequest get_match;
+          get_match.set_name(g.match());
+          v1::RecordMatchResultRequest result;
+          ASSERT_TRUE(execution_stub
+                          ->GetMatch(Context(execution_token).get(), get_match,
+                                     result.mutable_match())
+                          .ok());
+          if (result.match().state() != v1::Match::FINISHED) continue;
+          absl::StatusOr<v1::RecordMatchResultResponse> recorded =
+              results.RecordMatchResult(kResultsToken, result);
+          ASSERT_TRUE(recorded.ok()) << recorded.status();
+          delivered.insert(g.match());
+        }
+      }
+    }
+  };
+  // While the window is open (the director's clock a minute in), finishers are re-paired; a
+  // late entrant joins after the first results.
+  bool late = false;
+  const absl::Time deadline = absl::Now() + absl::Seconds(60);
+  while (delivered.size() < 12 && absl::Now() < deadline) {
+    ASSERT_TRUE(director.RunPass(start + absl::Minutes(1)).ok());
+    deliver();
+    if (!late && delivered.size() >= 2) {
+      ASSERT_TRUE(add_bot(5).ok());
+      late = true;
+    }
+    absl::SleepFor(absl::Milliseconds(20));
+  }
+  ASSERT_GE(delivered.size(), 12u) << execution->service->log();
+  // At the close (the director's clock past it) nobody is paired; the games under way finish
+  // and count, and the event ends with the last of them.
+  ASSERT_TRUE(director.RunPass(start + absl::Minutes(11)).ok());
+  const int paired = rounds().rounds_size();
+  while (absl::Now() < deadline + absl::Seconds(30)) {
+    deliver();
+    ASSERT_TRUE(director.RunPass(start + absl::Minutes(11)).ok());
+    ASSERT_TRUE(t_->GetTournament(Context().get(), get, &t).ok());
+    if (t.state() == v1::Tournament::FINISHED) break;
+    absl::SleepFor(absl::Milliseconds(20));
+  }
+  ASSERT_EQ(t.state(), v1::Tournament::FINISHED);
+  const v1::ListRoundsResponse played = rounds();
+  EXPECT_EQ(played.rounds_size(), paired);
+  EXPECT_EQ(t.rounds(), paired);
+  EXPECT_EQ(add_bot(6).error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+
+  // Every game created once on execution and counted once; nobody met the same opponent twice
+  // running, and the late entrant played; the leaderboard is the games' scoring.
+  std::map<int, std::vector<tournament::ArenaOutcome>> sheets;
+  std::map<int, int> last_opponent;
+  int games = 0;
+  for (const v1::Round& round : played.rounds()) {
+    EXPECT_EQ(round.state(), v1::Round::FINISHED);
+    for (const v1::Pairing& p : round.pairings()) {
+      ++games;
+      ASSERT_EQ(p.games_size(), 1);
+      EXPECT_NE(last_opponent[p.white()], p.black()) << "round " << round.number();
+      EXPECT_NE(last_opponent[p.black()], p.white()) << "round " << round.number();
+      last_opponent[p.white()] = p.black();
+      last_opponent[p.black()] = p.white();
+      using tournament::ArenaOutcome;
+      const bool white_won = p.outcome() == v1::WHITE_WON;
+      const bool black_won = p.outcome() == v1::BLACK_WON;
+      ASSERT_TRUE(white_won || black_won || p.outcome() == v1::DRAWN) << p.DebugString();
+      sheets[p.white()].push_back(white_won   ? ArenaOutcome::kWin
+                                  : black_won ? ArenaOutcome::kLoss
+                                              : ArenaOutcome::kDraw);
+      sheets[p.black()].push_back(black_won   ? ArenaOutcome::kWin
+                                  : white_won ? ArenaOutcome::kLoss
+                                              : ArenaOutcome::kDraw);
+    }
+  }
+  EXPECT_EQ(static_cast<size_t>(games), delivered.size());
+  EXPECT_GT(sheets[6].size(), 0u) << "the late entrant never played";
+  v1::ListMatchesRequest list;
+  list.set_page_size(100);
+  v1::ListMatchesResponse matches;
+  ASSERT_TRUE(
+      execution_stub->ListMatches(Context(execution_token).get(), list, &matches).ok());
+  EXPECT_EQ(matches.matches_size(), games) << "a game created twice";
+  v1::GetStandingsRequest standings_request;
+  standings_request.set_tournament("tournaments/cup");
+  v1::Standings standings;
+  ASSERT_TRUE(t_->GetStandings(Context().get(), standings_request, &standings).ok());
+  ASSERT_EQ(standings.rows_size(), 6);
+  for (const v1::StandingRow& row : standings.rows()) {
+    const tournament::ArenaScore expected = tournament::ScoreArena(sheets[row.entrant()]);
+    EXPECT_EQ(row.points(), expected.points) << row.entrant();
+    EXPECT_EQ(std::vector<int>(row.sheet().begin(), row.sheet().end()), expected.sheet);
+  }
+  for (int i = 1; i < standings.rows_size(); ++i) {
+    EXPECT_GE(standings.rows(i - 1).points(), standings.rows(i).points());
+  }
+}
+
+TEST_F(TournamentServiceTest, TheDirectorLooksAtAnArenaAgainAtItsCloseThoughNothingChanged) {
+  absl::StatusOr<testing::ServiceOnNewDatabase> execution =
+      testing::StartOnNewDatabase(BONEYARD_EXECUTION_BINARY);
+  ASSERT_TRUE(execution.ok()) << execution.status();
+  ExecutionCreator creator(execution->service->target(), execution->service->operator_token());
+  TournamentDirector director(*tournament_store_, creator);
+  v1::Tournament arena;
+  arena.set_display_name("Two bots");
+  arena.set_game("muggins");
+  (*arena.mutable_rules())["target"].set_int_value(50);
+  arena.set_format(v1::Tournament::ARENA);
+  arena.mutable_duration()->set_seconds(60);
+  v1::Tournament t;
+  ASSERT_TRUE(Create(arena, &t).ok());
+  for (int i = 0; i < 2; ++i) {
+    v1::RegisterPlayerRequest request;
+    request.set_tournament("tournaments/cup");
+    request.mutable_bot()->set_kind("greedy");
+    v1::Entrant e;
+    ASSERT_TRUE(t_->RegisterPlayer(Context(kOperatorToken).get(), request, &e).ok());
+  }
+  ASSERT_TRUE(Start(&t).ok());
+  const absl::Time start = FromTimestamp(t.start_time());
+  ASSERT_TRUE(director.RunPass(start).ok());  // creates the one game
+  // Its result, by the operator's word: the two have met and wait for others who never come.
+  v1::SetResultRequest set;
+  set.set_round("tournaments/cup/rounds/1");
+  set.set_board(1);
+  set.set_outcome(v1::WHITE_WON);
+  set.set_reason("called by the arbiter");
+  v1::Pairing pairing;
+  ASSERT_TRUE(t_->SetResult(Context(kOperatorToken).get(), set, &pairing).ok());
+  for (int pass = 0; pass < 2; ++pass) ASSERT_TRUE(director.RunPass(start).ok());
+  absl::StatusOr<DirectorReport> idle = director.RunPass(start + absl::Seconds(59));
+  ASSERT_TRUE(idle.ok()) << idle.status();
+  EXPECT_EQ(idle->unchanged, 1) << "an arena with nothing new is not read before its close";
+  absl::StatusOr<DirectorReport> closing = director.RunPass(start + absl::Seconds(60));
+  ASSERT_TRUE(closing.ok()) << closing.status();
+  EXPECT_EQ(closing->changed, 1);
+  v1::GetTournamentRequest get;
+  get.set_name("tournaments/cup");
+  ASSERT_TRUE(t_->GetTournament(Context().get(), get, &t).ok());
+  EXPECT_EQ(t.state(), v1::Tournament::FINISHED);
+  EXPECT_EQ(t.rounds(), 1);
 }
 
 // A round of four players written as a pairing program would: 1 (w) beat 3, 2 (w) drew 4.
