@@ -7,10 +7,11 @@
 # service, wait until ratings has recorded every finished match, print each game's leaderboard;
 # then matchmaking: create a Forty-Two, an Eighty-Four and a Mexican Train queue, register
 # players and two parties, queue them all (remote bots play the seats they are given), print the
-# teams formed with each side's predicted chance and the results; run four tournaments of
+# teams formed with each side's predicted chance and the results; run six tournaments of
 # built-in bots (a Muggins Swiss, a round robin of Forty-Two teams, a Forty-Two knockout of
-# best-of-3 series, a partner-rotation Forty-Two night of eight) and print their final
-# standings (the night's with who partnered and opposed whom); print the address of the web
+# best-of-3 series, a partner-rotation Forty-Two night of eight, a duplicate Mexican Train round
+# and a one-minute Muggins arena) and print their final standings (the night's with who
+# partnered and opposed whom, the arena's leaderboard with every game's points); print the address of the web
 # dashboard that shows all of it (matches, replays, leaderboards, queues); and stop everything,
 # or, with --keep, keep the system up for a look in the browser until Ctrl-C.
 # Usage: deploy/local/demo.sh [--keep]        (from any directory)
@@ -277,12 +278,13 @@ for p in gus jon sam; do
   echo "$p: $history"
 done
 
-# Tournaments (issues 21, 22): four events of built-in bots at once, run by matchmaking's director
+# Tournaments (issues 21, 22): six events of built-in bots at once, run by matchmaking's director
 # round after round through execution, each result back from execution's outbox.
 echo
 echo "==== tournaments: a Muggins Swiss, a round robin of Forty-Two teams, a Forty-Two knockout,"
 echo "     a partner-rotation Forty-Two night of eight (partners change every round) and a"
-echo "     duplicate Mexican Train round (both tables dealt the same, each hand compared)"
+echo "     duplicate Mexican Train round (both tables dealt the same, each hand compared) and a"
+echo "     one-minute Muggins arena (every bot that finishes is paired again at once)"
 "$boneyard" tournament create --id muggins-swiss --name "Muggins Swiss" --game muggins \
   --format swiss --rounds 3 --tiebreaks BH/C1,BH,SB
 "$boneyard" tournament create --id forty-two-league --name "Forty-Two round robin" \
@@ -308,7 +310,14 @@ done
 for kind in greedy random greedy random greedy random greedy random greedy random greedy random; do
   "$boneyard" tournament register mexican-train-duplicate --bot "$kind" >/dev/null
 done
-events=(muggins-swiss forty-two-league forty-two-cup forty-two-night mexican-train-duplicate)
+# The arena pairs for a minute from its start, then its last games finish.
+"$boneyard" tournament create --id muggins-arena --name "Muggins arena, one minute" \
+  --game muggins --rules target=50 --format arena --duration 1m
+for kind in greedy random greedy random greedy random greedy random; do
+  "$boneyard" tournament register muggins-arena --bot "$kind" >/dev/null
+done
+events=(muggins-arena muggins-swiss forty-two-league forty-two-cup forty-two-night
+  mexican-train-duplicate)
 for event in "${events[@]}"; do
   "$boneyard" tournament start "$event"
 done

@@ -60,8 +60,8 @@ inline constexpr absl::string_view kPlayerUsage =
 inline constexpr absl::string_view kTournamentUsage =
     "boneyard tournament pair-next FILE.trf [--fast] [--out FILE] | check FILE.trf | "
     "standings FILE.trf [--tiebreaks BH/C1,BH,SB,DE,WIN] | "
-    "create --game G --format swiss|round-robin|knockout|partner-rotation [--id ID] [--name N] "
-    "[--rounds N] "
+    "create --game G --format swiss|round-robin|knockout|partner-rotation|arena [--id ID] "
+    "[--name N] [--rounds N] [--duration D] "
     "[--team-size N] [--best-of N] [--double] [--elimination single|double] "
     "[--table-size N [--min-table-size N] [--placement-points 3,2,1,0]] [--duplicate] "
     "[--tiebreaks BH,SB,...] [--rated] [--rules k=v,...] [--per-move D] "

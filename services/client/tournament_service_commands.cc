@@ -52,7 +52,8 @@ constexpr std::pair<absl::string_view, Tournament::Format> kFormats[] = {
     {"swiss", Tournament::SWISS},
     {"round-robin", Tournament::ROUND_ROBIN},
     {"knockout", Tournament::KNOCKOUT},
-    {"partner-rotation", Tournament::PARTNER_ROTATION}};
+    {"partner-rotation", Tournament::PARTNER_ROTATION},
+    {"arena", Tournament::ARENA}};
 
 absl::string_view FormatWord(Tournament::Format format) {
   for (const auto& [word, value] : kFormats) {
@@ -141,12 +142,16 @@ std::string FormatText(const Tournament& t) {
   if (t.double_round_robin()) absl::StrAppend(&text, " (double)");
   if (t.elimination() == Tournament::DOUBLE) absl::StrAppend(&text, ", double elimination");
   if (t.best_of() > 1) absl::StrAppend(&text, ", best of ", t.best_of());
-  if (t.rounds() > 0) {
+  // An arena's rounds are its pairing passes so far, not a length.
+  if (t.rounds() > 0 && t.format() != Tournament::ARENA) {
     absl::StrAppend(&text, ", ", t.rounds(), t.rounds() == 1 ? " round" : " rounds");
   }
   if (t.team_size() > 1) absl::StrAppend(&text, ", teams of ", t.team_size());
   if (t.table_size() > 0) absl::StrAppend(&text, ", tables of ", t.table_size());
   if (t.duplicate()) absl::StrAppend(&text, ", duplicate deals");
+  if (t.has_duration()) {
+    absl::StrAppend(&text, ", ", absl::FormatDuration(FromDuration(t.duration())));
+  }
   return text;
 }
 
@@ -155,7 +160,9 @@ std::string TournamentLine(const Tournament& t) {
   if (t.state() == Tournament::RUNNING) {
     // A knockout's rounds are known only once its bracket is decided.
     absl::StrAppend(&state, " round ", t.current_round());
-    if (t.rounds() > 0) absl::StrAppend(&state, " of ", t.rounds());
+    if (t.rounds() > 0 && t.format() != Tournament::ARENA) {
+      absl::StrAppend(&state, " of ", t.rounds());
+    }
   }
   return absl::StrCat(t.name(), "  ", t.game(), "  ", FormatText(t), "  ", state, "  ",
                       t.entrant_count(), t.entrant_count() == 1 ? " entrant  " : " entrants  ",
@@ -308,7 +315,11 @@ std::string PairCountsText(const v1::Standings& standings) {
   return text;
 }
 
-// Laid out like the offline `standings`: points with one decimal, tie-breaks with two.
+// An arena's games shown on a leaderboard line: the latest; an hour's arena plays hundreds.
+constexpr int kSheetGames = 20;
+
+// Laid out like the offline `standings`: points with one decimal, tie-breaks with two; an
+// arena's sheet (each game's points, the last kSheetGames of them) last.
 std::string StandingsText(const v1::Standings& standings) {
   std::string text = absl::StrFormat("%-5s %-24s", "rank", "name");
   for (const std::string& column : standings.columns()) {
@@ -319,8 +330,16 @@ std::string StandingsText(const v1::Standings& standings) {
     absl::StrAppend(&text,
                     absl::StrFormat("%-5d %-24s", row.rank(), row.display_name().substr(0, 24)));
     for (int k = 0; k < row.values_size(); ++k) {
-      const bool points = k < standings.columns_size() && standings.columns(k) == "PTS";
-      absl::StrAppend(&text, absl::StrFormat(" %6.*f", points ? 1 : 2, row.values(k)));
+      const absl::string_view column = k < standings.columns_size() ? standings.columns(k) : "";
+      // An arena's counts are whole numbers.
+      const bool count = column == "GAMES" || column == "WINS" || column == "STREAK";
+      const int decimals = column == "PTS" ? 1 : count ? 0 : 2;
+      absl::StrAppend(&text, absl::StrFormat(" %6.*f", decimals, row.values(k)));
+    }
+    if (row.sheet_size() > 0) {
+      const int from = std::max(0, row.sheet_size() - kSheetGames);
+      absl::StrAppend(&text, from > 0 ? "  ... " : "  ",
+                      absl::StrJoin(row.sheet().begin() + from, row.sheet().end(), " "));
     }
     absl::StrAppend(&text, row.withdrawn() ? "  withdrawn\n" : "\n");
   }
@@ -390,6 +409,11 @@ absl::Status CheckFormatFlags(const cli::ParsedArgs& args, Tournament::Format fo
   if (format == Tournament::SWISS && !args.Value("rounds").has_value()) {
     return absl::InvalidArgumentError("--format swiss needs --rounds N");
   }
+  if ((format == Tournament::ARENA) != args.Value("duration").has_value()) {
+    return absl::InvalidArgumentError(format == Tournament::ARENA
+                                          ? "--format arena needs --duration D (e.g. 30m)"
+                                          : "--duration is only for --format arena");
+  }
   return absl::OkStatus();
 }
 
@@ -411,7 +435,8 @@ absl::StatusOr<Tournament> TournamentFromFlags(const cli::ParsedArgs& args, bool
     t.set_format(Tournament::SWISS);
   } else {
     if (!format.has_value()) {
-      return absl::InvalidArgumentError("--format is required: swiss, round-robin or knockout");
+      return absl::InvalidArgumentError(
+          "--format is required: swiss, round-robin, knockout, partner-rotation or arena");
     }
     absl::StatusOr<Tournament::Format> parsed_format =
         ParseChoice<Tournament::Format>(kFormats, "--format", *format);
@@ -458,6 +483,11 @@ absl::StatusOr<Tournament> TournamentFromFlags(const cli::ParsedArgs& args, bool
     *t.mutable_rules() = *std::move(parsed);
   }
   if (absl::Status s = ParseClock(args, t); !s.ok()) return s;
+  if (const std::optional<std::string> duration = args.Value("duration")) {
+    absl::StatusOr<absl::Duration> parsed = ParseDurationFlag(*duration, "--duration");
+    if (!parsed.ok()) return parsed.status();
+    *t.mutable_duration() = ToDuration(*parsed);
+  }
   return t;
 }
 
@@ -801,7 +831,8 @@ std::vector<cli::FlagSpec> TournamentServiceFlags(std::vector<cli::FlagSpec> spe
                            "entrants",
                            "table-size",
                            "min-table-size",
-                           "placement-points"}) {
+                           "placement-points",
+                           "duration"}) {
     specs.push_back({name, cli::FlagKind::kValue});
   }
   for (const char* name : {"double", "rated", "manual-rounds", "duplicate"}) {

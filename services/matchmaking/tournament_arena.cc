@@ -126,13 +126,6 @@ absl::StatusOr<TournamentChanges> PlanArenaStep(const TournamentData& data,
   if (pairs.empty()) return changes;
   absl::StatusOr<std::array<std::vector<int>, 2>> sides = SideSeats(settings);
   if (!sides.ok()) return sides.status();
-  // The games' seats name the entrants: read them after this round's numbering.
-  TournamentData numbered = data;
-  for (EntrantRow& e : numbered.entrants) {
-    if (auto it = changes.pairing_numbers.find(e.number); it != changes.pairing_numbers.end()) {
-      e.pairing_number = it->second;
-    }
-  }
   for (const auto& [higher, lower] : pairs) {
     const bool higher_white = standing.at(higher).whites <= standing.at(lower).whites;
     PairingRow p{.round = round,
@@ -143,7 +136,7 @@ absl::StatusOr<TournamentChanges> PlanArenaStep(const TournamentData& data,
                  .tie_id = -1,
                  .override_outcome = 0,
                  .table = {}};
-    changes.new_games.push_back(NewTwoSidedGame(numbered, settings, *sides, p, 1, true, now));
+    changes.new_games.push_back(NewTwoSidedGame(data, settings, *sides, p, 1, true, now));
     changes.new_pairings.push_back(std::move(p));
   }
   changes.new_rounds.push_back({.round = round, .start_time = now});

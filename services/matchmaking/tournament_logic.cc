@@ -478,21 +478,35 @@ absl::StatusOr<v1::ListRoundsResponse> TournamentLogic::ListRounds(
   if (!viewer.ok()) return viewer.status();
   absl::StatusOr<std::string> id = TournamentId(request.tournament(), "tournament");
   if (!id.ok()) return id.status();
-  absl::StatusOr<ListPage> page =
-      OpenPage(request.page_size(), 100, 100, request.page_token(), {"rounds", *id});
+  // A token is for one order: "after" is the last round given, going the way asked.
+  const bool newest = request.newest_first();
+  absl::StatusOr<ListPage> page = OpenPage(request.page_size(), 100, 100, request.page_token(),
+                                           {newest ? "rounds-newest" : "rounds", *id});
   if (!page.ok()) return page.status();
   absl::StatusOr<int> after = AfterNumber(page->after);
   if (!after.ok()) return after.status();
   absl::StatusOr<TournamentData> data = Load(*id);
   if (!data.ok()) return data.status();
   v1::ListRoundsResponse response;
-  for (const RoundRow& r : data->rounds) {
-    if (r.round <= *after) continue;
+  auto add = [&](const RoundRow& r) {
     if (response.rounds_size() == page->size) {
-      response.set_next_page_token(NextPageToken(*page, absl::StrCat(r.round - 1)));
-      break;
+      response.set_next_page_token(
+          NextPageToken(*page, absl::StrCat(newest ? r.round + 1 : r.round - 1)));
+      return false;
     }
     *response.add_rounds() = RoundOf(*data, r.round, *viewer);
+    return true;
+  };
+  if (newest) {
+    for (auto r = data->rounds.rbegin(); r != data->rounds.rend(); ++r) {
+      if (*after > 0 && r->round >= *after) continue;
+      if (!add(*r)) break;
+    }
+    return response;
+  }
+  for (const RoundRow& r : data->rounds) {
+    if (r.round <= *after) continue;
+    if (!add(r)) break;
   }
   return response;
 }

@@ -303,8 +303,8 @@ absl::StatusOr<TournamentChanges> NextRoundOrEnd(const TournamentData& data,
 }  // namespace
 
 GameRow NewTwoSidedGame(const TournamentData& data, const v1::Tournament& settings,
-                         const std::array<std::vector<int>, 2>& sides, const PairingRow& p, int number,
-                         bool white_first, absl::Time now) {
+                        const std::array<std::vector<int>, 2>& sides, const PairingRow& p,
+                        int number, bool white_first, absl::Time now) {
   const int seats = static_cast<int>(sides[0].size() + sides[1].size());
   return NewGame(
       data, settings, p, number, white_first, seats,
@@ -812,6 +812,7 @@ absl::StatusOr<TournamentChanges> PlanStart(const TournamentData& data, absl::Ti
       changes.rounds = TableRounds(*settings, n);
       break;
     case v1::Tournament::ARENA:
+      changes.rounds = 0;  // counted as its passes pair
       break;
     case v1::Tournament::ROUND_ROBIN:
       changes.rounds = AtTables(*settings)

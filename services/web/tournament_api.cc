@@ -22,6 +22,8 @@ using Stub = v1::TournamentService::Stub;
 
 json Parsed(const google::protobuf::Message& message) { return json::parse(ProtoJson(message)); }
 
+constexpr int kArenaPageRounds = 30;
+
 }  // namespace
 
 absl::StatusOr<std::string> WebApi::TournamentPage(const std::string& name) {
@@ -41,6 +43,11 @@ absl::StatusOr<std::string> WebApi::TournamentPage(const std::string& name) {
   if (tournament->state() != v1::Tournament::REGISTRATION) {
     v1::ListRoundsRequest rounds;
     rounds.set_tournament(name);
+    // An arena's rounds are many and short: its page shows the latest, the games under way.
+    if (tournament->format() == v1::Tournament::ARENA) {
+      rounds.set_newest_first(true);
+      rounds.set_page_size(kArenaPageRounds);
+    }
     absl::StatusOr<v1::ListRoundsResponse> played = b.Tournament("", &Stub::ListRounds, rounds);
     if (!played.ok()) return played.status();
     for (const v1::Round& r : played->rounds()) page["rounds"].push_back(Parsed(r));

@@ -3,7 +3,8 @@
 // what the service does with it — the standings (every table's places and points; for a
 // duplicate event every hand's comparisons), one round as clients read it, and the director's
 // step that seats round 6 and writes its 2,500 games (issue 22's target: table assignment for
-// 10,000 entrants in <= 1 s). Arg: 0 plain tables, 1 duplicate.
+// 10,000 entrants in <= 1 s). Arg: 0 plain tables, 1 duplicate. Then an arena of 10,000:
+// a pass pairing everyone, and its leaderboard.
 #include <cstdint>
 #include <map>
 #include <utility>
@@ -93,6 +94,70 @@ void BM_NextRound(benchmark::State& state) {
   state.counters["games"] = static_cast<double>(games);
 }
 BENCHMARK(BM_NextRound)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+
+
+// An arena of 10,000 Muggins entrants ten passes in (everyone paired each pass, every game over;
+// 50,000 games stored): the director's pass that pairs all of them again — 5,000 games — and the
+// leaderboard, each entrant's sheet from its games.
+TournamentData BuildArena() {
+  v1::Tournament settings = Settings(v1::Tournament::ARENA, "muggins");
+  settings.mutable_duration()->set_seconds(3600);
+  TournamentData d = Event(settings, kEntrants);
+  uint64_t state = 7;
+  auto play = [&] {
+    for (GameRow& g : d.games) {
+      if (!g.result.empty()) continue;
+      state = state * 6364136223846793005ull + 1442695040888963407ull;
+      const int draw = static_cast<int>(state >> 33) % 10 == 0;
+      const int winner = static_cast<int>(state >> 40) % 2;
+      v1::MatchResult r;
+      for (int s = 0; s < 2; ++s) {
+        r.add_scores(s == winner ? 50 : 20);
+        r.add_ranks(draw ? 1 : s == winner ? 1 : 2);
+      }
+      g.result = r.SerializeAsString();
+    }
+  };
+  absl::StatusOr<TournamentChanges> start = PlanStart(d, kNow);
+  if (start.ok()) Apply(d, *start);
+  for (int pass = 2; pass <= 10; ++pass) {
+    play();
+    absl::StatusOr<TournamentChanges> next = PlanStep(d, kNow + absl::Minutes(pass));
+    if (!next.ok()) break;
+    Apply(d, *next);
+  }
+  play();
+  return d;
+}
+
+const TournamentData& ArenaPlayed() {
+  static const TournamentData played = BuildArena();
+  return played;
+}
+
+void BM_ArenaPass(benchmark::State& state) {
+  const TournamentData& d = ArenaPlayed();
+  if (d.tournament.current_round != 10) state.SkipWithError("the arena did not build");
+  size_t games = 0;
+  for (auto _ : state) {
+    absl::StatusOr<TournamentChanges> next = PlanStep(d, kNow + absl::Minutes(20));
+    if (!next.ok()) state.SkipWithError("no pass");
+    games = next->new_games.size();
+    benchmark::DoNotOptimize(next);
+  }
+  state.counters["games"] = static_cast<double>(games);
+}
+BENCHMARK(BM_ArenaPass)->Unit(benchmark::kMillisecond);
+
+void BM_ArenaLeaderboard(benchmark::State& state) {
+  const TournamentData& d = ArenaPlayed();
+  for (auto _ : state) {
+    absl::StatusOr<v1::Standings> standings = StandingsOf(d, 0);
+    if (!standings.ok()) state.SkipWithError("no leaderboard");
+    benchmark::DoNotOptimize(standings);
+  }
+}
+BENCHMARK(BM_ArenaLeaderboard)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace boneyard::matchmaking

@@ -546,6 +546,35 @@ test('an operator creates a Swiss in the page, adds bots and starts it; the even
       `best first: ${points}`);
   }
   await shot(page, '24-tournament-duplicate');
+
+  // An arena: four Muggins bots re-paired as they finish while its minute runs; the page's
+  // leaderboard fills in live (points, each game's points) with the clock counting down.
+  const arena = `arena${process.pid}`;
+  r = await op.call('POST', '/api/tournaments', { tournament_id: arena,
+    tournament: { display_name: 'Arena', game: 'muggins', rules: { target: { int_value: 50 } },
+      format: 'ARENA', duration: '60s' } });
+  assert.equal(r.status, 200, r.text);
+  for (const kind of ['greedy', 'random', 'greedy', 'random']) {
+    r = await op.call('POST', `/api/tournaments/${arena}/entrants`, { bot_kind: kind });
+    assert.equal(r.status, 200, r.text);
+  }
+  r = await op.call('POST', `/api/tournaments/${arena}/start`, {});
+  assert.equal(r.status, 200, r.text);
+  await page.goto(`${WEB}/tournaments/${arena}`);
+  await page.getByTestId('leaderboard').waitFor();
+  assert.match(await page.getByTestId('arena-clock').innerText(), /^\d+:\d\d left$/);
+  // Results come in without a reload, and finishers play again: more results than the first
+  // round's two games.
+  await until('three results on the page', async () =>
+    (await page.getByTestId('arena-result').count()) >= 3, { timeoutMs: 45000 });
+  const sheets = await page.getByTestId('arena-sheet').allInnerTexts();
+  assert.equal(sheets.length, 4);
+  assert.ok(sheets.some((t) => /[0-4]/.test(t)), `sheets ${sheets}`);
+  const points = await page.getByTestId('standing')
+    .evaluateAll((els) => els.map((e) => Number(e.dataset.points)));
+  assert.ok(points.every((p, j) => j === 0 || p <= points[j - 1]), `best first: ${points}`);
+  assert.ok(points[0] >= 2, 'someone has won');
+  await shot(page, '25-tournament-arena');
   await context.close();
 
   // A player enters an event in registration from its page, then withdraws.

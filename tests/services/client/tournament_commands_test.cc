@@ -6,7 +6,8 @@
 // imported from its TRF file and finished, its next round paired as the file's pairing says;
 // then a Muggins round robin of six bots at tables of three is played to the end, and a Forty-Two
 // partner rotation of four bots, its pair counts in the standings, and a duplicate Muggins round
-// at two tables of two, every match dealt from the seed the round shows when it is over.
+// at two tables of two, every match dealt from the seed the round shows when it is over, and an
+// arena of four bots re-paired as they finish, its leaderboard with each one's sheet.
 #ifndef BONEYARD_TESTDATA
 #define BONEYARD_TESTDATA ""
 #endif
@@ -251,6 +252,43 @@ TEST(TournamentCommandsTest, AFortyTwoKnockoutOfBestOfThreeSeriesRunsFromCreateT
   const CliResult dup_text = run({"tournament", "pairings", "dup", "1"});
   EXPECT_THAT(dup_text.out, HasSubstr(absl::StrCat("seed ", seed)));
   EXPECT_THAT(dup_text.out, HasSubstr("seat 1 of 2:"));
+
+  // An arena of four Muggins bots: finishers are re-paired while its minute runs, and the
+  // leaderboard counts each one's games, wins and streak, with its sheet.
+  const CliResult no_window =
+      run({"tournament", "create", "--id", "arena-bad", "--game", "muggins", "--format", "arena"});
+  EXPECT_EQ(no_window.exit_code, 2) << Describe(no_window);
+  EXPECT_THAT(no_window.err, HasSubstr("--duration"));
+  const CliResult short_window = run({"tournament", "create", "--id", "arena-bad", "--game",
+                                      "muggins", "--format", "arena", "--duration", "30s"});
+  EXPECT_NE(short_window.exit_code, 0) << Describe(short_window);
+  EXPECT_THAT(short_window.err, HasSubstr("tournament.duration"));
+  const CliResult arena =
+      run({"tournament", "create", "--id", "arena", "--game", "muggins", "--format", "arena",
+           "--duration", "1m", "--rules", "target=50"});
+  ASSERT_EQ(arena.exit_code, 0) << Describe(arena);
+  EXPECT_THAT(arena.out, HasSubstr("arena, 1m"));
+  for (const char* kind : {"greedy", "random", "greedy", "random"}) {
+    ASSERT_EQ(run({"tournament", "register", "arena", "--bot", kind}).exit_code, 0);
+  }
+  ASSERT_EQ(run({"tournament", "start", "arena"}).exit_code, 0);
+  // Re-paired: a second round exists once two games are over.
+  const absl::Time arena_deadline = absl::Now() + absl::Seconds(40);
+  std::string leaderboard;
+  while (absl::Now() < arena_deadline) {
+    const CliResult shown = run({"tournament", "show", "arena", "--json"});
+    ASSERT_EQ(shown.exit_code, 0) << Describe(shown);
+    if (json::parse(shown.out).value("current_round", 0) >= 2) {
+      leaderboard = run({"tournament", "standings", "arena"}).out;
+      break;
+    }
+    absl::SleepFor(absl::Milliseconds(100));
+  }
+  EXPECT_THAT(leaderboard, ::testing::ContainsRegex("PTS +GAMES +WINS +STREAK"));
+  // Someone has a game on its sheet: "1.0 1 0 0  1" (a draw) or "2.0 1 1 1  2" (a win).
+  EXPECT_THAT(leaderboard,
+              ::testing::ContainsRegex("[0-9]\\.0 +[1-9][0-9]* +[0-9]+ +[0-9]+  (\\.\\.\\. )?[0-9]"))
+      << leaderboard << (*matchmaking)->log();
   ASSERT_TRUE((*matchmaking)->Stop().ok()) << (*matchmaking)->log();
 }
 

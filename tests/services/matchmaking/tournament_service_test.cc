@@ -652,6 +652,24 @@ TEST_F(TournamentServiceTest, AnArenaRepairsFinishersUntilItClosesAndCountsEvery
   EXPECT_EQ(played.rounds_size(), paired);
   EXPECT_EQ(t.rounds(), paired);
   EXPECT_EQ(add_bot(6).error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+  // The latest rounds first, page by page (an arena's page shows its last ones); a token is for
+  // the order it was given in.
+  v1::ListRoundsRequest newest;
+  newest.set_tournament("tournaments/cup");
+  newest.set_newest_first(true);
+  newest.set_page_size(2);
+  v1::ListRoundsResponse page;
+  ASSERT_TRUE(t_->ListRounds(Context().get(), newest, &page).ok());
+  ASSERT_EQ(page.rounds_size(), 2);
+  EXPECT_EQ(page.rounds(0).number(), paired);
+  EXPECT_EQ(page.rounds(1).number(), paired - 1);
+  newest.set_page_token(page.next_page_token());
+  ASSERT_TRUE(t_->ListRounds(Context().get(), newest, &page).ok());
+  ASSERT_GE(page.rounds_size(), 1);
+  EXPECT_EQ(page.rounds(0).number(), paired - 2);
+  newest.set_newest_first(false);
+  ExpectRefused(t_->ListRounds(Context().get(), newest, &page), "page_token",
+                "a newest-first token read oldest first");
 
   // Every game created once on execution and counted once; nobody met the same opponent twice
   // running, and the late entrant played; the leaderboard is the games' scoring.

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { tileKeys } from '../src/board/tiles.js';
 import { pure, sameProps, sameValue } from '../src/pure.js';
-import { bracketColumns, createBody, formatPoints, handComparisons, outcomeText, pairCountRows, partnerTeams, tableSeats, winnerOf } from '../src/tournaments/page.js';
+import { arenaClock, arenaGames, bracketColumns, clockText, createBody, durationMs, formatPoints, handComparisons, outcomeText, pairCountRows, partnerTeams, sheetGames, tableSeats, winnerOf } from '../src/tournaments/page.js';
 
 test('a freshly parsed train with the same tiles is the same', () => {
   const before = JSON.parse('{"name":"train 1","tiles":["3-5","5-4"],"size":22}');
@@ -151,4 +151,46 @@ test('a partner rotation is created for individuals, with its rounds and only WI
   assert.equal(body.tournament.rounds, 0);
   assert.equal(body.tournament.table_size, undefined);
   assert.deepEqual(body.tournament.tiebreaks, ['WIN', 'GP']);
+});
+
+test("an arena's sheet reads back its wins, draws and the doubled games of a streak", () => {
+  const games = sheetGames([2, 2, 4, 4, 2, 0, 2]);
+  assert.deepEqual(games.map((g) => g.result), ['win', 'win', 'win', 'win', 'draw', 'loss', 'win']);
+  assert.deepEqual(games.map((g) => g.doubled), [false, false, true, true, true, false, false]);
+  // Off a streak a 2 is a win, a 1 a draw.
+  assert.deepEqual(sheetGames([1, 2, 0]).map((g) => g.result), ['draw', 'win', 'loss']);
+  assert.deepEqual(sheetGames(undefined), []);
+});
+
+test("an arena's clock counts down to its close and stops at zero", () => {
+  const t = { format: 'ARENA', start_time: '2026-11-27T10:00:00Z', duration: '1800s' };
+  const start = Date.parse(t.start_time);
+  assert.equal(arenaClock(t, start + 60000).left, 29 * 60000);
+  assert.equal(arenaClock(t, start + 3600000).left, 0);
+  assert.equal(arenaClock({ ...t, format: 'SWISS' }, start), null);
+  assert.equal(arenaClock({ ...t, start_time: undefined }, start), null);
+  assert.equal(clockText(29 * 60000 + 1500), '29:02');
+  assert.equal(clockText(3723000), '1:02:03');
+  assert.equal(durationMs('0.5s'), 500);
+  assert.equal(durationMs('nonsense'), 0);
+});
+
+test("an arena's games split into those being played and the results, latest first", () => {
+  const names = new Map([[1, 'Ann'], [2, 'Bob'], [3, 'Cy'], [4, 'Di']]);
+  const rounds = [
+    { number: 1, pairings: [{ board: 1, white: 1, black: 2, outcome: 'WHITE_WON', games: [{ match: 'matches/a' }] }, { board: 2, white: 3, black: 4 }] },
+    { number: 2, pairings: [{ board: 1, white: 2, black: 1, outcome: 'DRAWN', games: [{ match: 'matches/b' }] }] },
+  ];
+  const { playing, decided } = arenaGames(rounds, names);
+  assert.deepEqual(playing.map((g) => `${g.white}-${g.black}`), ['Cy-Di']);
+  assert.deepEqual(decided.map((g) => g.match), ['matches/b', 'matches/a']);
+});
+
+test('an arena is created with its window and nothing an arena refuses', () => {
+  const body = createBody({ id: 'fri', name: 'Friday', game: 'muggins', format: 'ARENA', minutes: '45', rounds: 3, team_size: 1, tiebreaks: 'BH,SB', table_size: 4, duplicate: true });
+  assert.equal(body.tournament.duration, '2700s');
+  assert.deepEqual(body.tournament.tiebreaks, []);
+  assert.equal(body.tournament.rounds, undefined);
+  assert.equal(body.tournament.table_size, undefined);
+  assert.equal(body.tournament.duplicate, undefined);
 });

@@ -1,14 +1,14 @@
 // One tournament (GET /api/tournaments/{id}, read again every two seconds while it runs, so
 // results appear as they come in): registration (players enter or withdraw themselves; the
 // operator adds bots and starts it), the pairings of every round, the standings with the
-// event's tie-breaks, and for a knockout its bracket. No seat token reaches this page: the
+// event's tie-breaks, for a knockout its bracket, and for an arena its live leaderboard. No seat token reaches this page: the
 // pairings are read without one.
 import { useEffect, useState } from 'preact/hooks';
 import { del, get, post } from '../api.js';
 import { ErrorNote } from '../components/ErrorNote.jsx';
 import { enumText, formatNumber, gameName, resourceId } from '../format.js';
 import { Link } from '../router.js';
-import { bracketColumns, formatPoints, handComparisons, isLive, namesOf, outcomeText, pairCountRows, partnerTeams, tableSeats, winnerOf } from '../tournaments/page.js';
+import { arenaClock, arenaGames, bracketColumns, clockText, formatPoints, handComparisons, isLive, namesOf, outcomeText, pairCountRows, partnerTeams, sheetGames, tableSeats, winnerOf } from '../tournaments/page.js';
 import { formatLine } from './Tournaments.jsx';
 
 const pollMs = 2000;
@@ -177,6 +177,103 @@ function Standings({ standings }) {
   );
 }
 
+// An arena's sheet: each game's points, the doubled ones (on a streak) marked; the latest
+// sheetShown of them, as an hour's arena plays hundreds.
+const sheetShown = 30;
+function Sheet({ sheet }) {
+  const games = sheetGames(sheet);
+  const from = Math.max(0, games.length - sheetShown);
+  return (
+    <span class="mono small" data-testid="arena-sheet" title={`${games.length} games`}>
+      {from > 0 && <span class="muted">… </span>}
+      {games.slice(from).map((g, i) => (
+        <span key={from + i} class={g.doubled ? 'strong' : g.result === 'loss' ? 'muted' : ''} data-result={g.result} data-doubled={g.doubled ? 'yes' : 'no'} style={{ marginRight: '0.35em' }}>{g.points}</span>
+      ))}
+    </span>
+  );
+}
+
+// An arena: the time left, the leaderboard (points, each game's points, the entrants on a
+// streak marked), the games being played and the latest results — read again every two seconds
+// like the rest of the page.
+function Arena({ page, names, session }) {
+  const t = page.tournament;
+  const [now, setNow] = useState(Date.now());
+  useEffect(() => {
+    if (t.state !== 'RUNNING') return undefined;
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, [t.state]);
+  const clock = arenaClock(t, now);
+  const standings = page.standings;
+  const column = (name) => (standings ? standings.columns.indexOf(name) : -1);
+  const [pts, games, wins, streak] = ['PTS', 'GAMES', 'WINS', 'STREAK'].map(column);
+  const { playing, decided } = arenaGames(page.rounds, names);
+  return (
+    <>
+      <section class="card" data-testid="arena">
+        <h2>
+          Leaderboard{' '}
+          <span class="muted small" data-testid="arena-clock">
+            {t.state === 'FINISHED' ? 'finished' : clock && clock.left > 0 ? `${clockText(clock.left)} left` : clock ? 'time is up: the last games are finishing' : ''}
+          </span>
+        </h2>
+        <p class="muted small">A win scores 2, a draw 1; after two wins in a row both count double (in bold) until a game is not won.</p>
+        {standings && (
+          <table class="table" data-testid="leaderboard">
+            <thead>
+              <tr><th class="num">#</th><th>Entrant</th><th class="num">Points</th><th>Sheet</th><th class="num">Games</th><th class="num">Wins</th></tr>
+            </thead>
+            <tbody>
+              {standings.rows.map((row) => (
+                <tr key={row.entrant} data-testid="standing" data-entrant={row.entrant} data-points={row.points}>
+                  <td class="num">{row.rank}</td>
+                  <td>
+                    {row.display_name}
+                    {row.values[streak] >= 2 && <span class="chip" data-testid="on-streak" title={`${row.values[streak]} wins in a row`}>streak {row.values[streak]}</span>}
+                    {row.withdrawn && <span class="chip">withdrawn</span>}
+                  </td>
+                  <td class="num strong">{formatNumber(row.values[pts], 0)}</td>
+                  <td><Sheet sheet={row.sheet} /></td>
+                  <td class="num">{row.values[games]}</td>
+                  <td class="num">{row.values[wins]}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+      <section class="card" data-testid="arena-playing">
+        <h2>Playing now <span class="muted small">{playing.length}</span></h2>
+        {playing.length === 0 && <p class="muted">Nobody is playing.</p>}
+        <ul class="entrants">
+          {playing.map((g) => (
+            <li key={`${g.round}-${g.board}`} data-testid="arena-game">
+              {g.white} <span class="muted">vs</span> {g.black}
+              {session.role === 'operator' && g.match && <Link href={`/ops/matches/${resourceId(g.match)}`} class="muted small">{' watch'}</Link>}
+            </li>
+          ))}
+        </ul>
+      </section>
+      <section class="card" data-testid="arena-results">
+        <h2>Latest results</h2>
+        <table class="table small">
+          <tbody>
+            {decided.slice(0, 20).map((g) => (
+              <tr key={`${g.round}-${g.board}`} data-testid="arena-result" data-outcome={g.outcome}>
+                <td class={winnerOf(g.outcome) === 'white' ? 'strong' : ''}>{g.white}</td>
+                <td class="num mono">{outcomeText(g.outcome)}</td>
+                <td class={winnerOf(g.outcome) === 'black' ? 'strong' : ''}>{g.black}</td>
+                <td>{g.match && <Link href={`/replays/${resourceId(g.match)}`} class="muted">replay</Link>}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </section>
+    </>
+  );
+}
+
 function Bracket({ rounds, names }) {
   const columns = bracketColumns(rounds);
   if (columns.length === 0) return null;
@@ -216,9 +313,14 @@ function Registration({ page, session, reload }) {
   };
   const mine = (page.entrants || []).find((e) => session.player_id && (e.player_ids || []).includes(session.player_id));
   const team = t.team_size > 1;
-  // Until the start, or for a Swiss until its registration close time (late entries).
-  const closes = t.registration_close_time ? Date.parse(t.registration_close_time) : 0;
-  const open = t.state === 'REGISTRATION' || (t.state === 'RUNNING' && t.format === 'SWISS' && closes > Date.now());
+  // Until the start, or for a Swiss until its registration close time (late entries), or for
+  // an arena until its time is up.
+  const closes = t.registration_close_time ? Date.parse(t.registration_close_time) : Infinity;
+  const clock = arenaClock(t, Date.now());
+  const open =
+    t.state === 'REGISTRATION' ||
+    (t.state === 'RUNNING' && t.format === 'SWISS' && t.registration_close_time && closes > Date.now()) ||
+    (t.state === 'RUNNING' && clock !== null && clock.left > 0 && closes > Date.now());
   return (
     <section class="card" data-testid="registration">
       <h2>Entrants <span class="muted small">{page.entrants.length}</span></h2>
@@ -281,10 +383,11 @@ export function Tournament({ params, session }) {
         {t.state === 'RUNNING' && ` · round ${t.current_round}`} · {t.rated ? 'rated' : 'casual'}
       </p>
       <ErrorNote error={error} />
-      <Standings standings={page.standings} />
+      {t.format === 'ARENA' && <Arena page={page} names={names} session={session} />}
+      {t.format !== 'ARENA' && <Standings standings={page.standings} />}
       {t.format === 'PARTNER_ROTATION' && <PairCountsMatrix counts={page.standings && page.standings.pair_counts} names={names} />}
       {t.format === 'KNOCKOUT' && <Bracket rounds={page.rounds} names={names} />}
-      {rounds.map((r) => <Pairings key={r.number} round={r} names={names} partners={t.format === 'PARTNER_ROTATION'} duplicate={!!t.duplicate} />)}
+      {t.format !== 'ARENA' && rounds.map((r) => <Pairings key={r.number} round={r} names={names} partners={t.format === 'PARTNER_ROTATION'} duplicate={!!t.duplicate} />)}
       <Registration page={page} session={session} reload={reload} />
     </main>
   );

@@ -157,6 +157,12 @@ export function createBody(form) {
   } else if (form.format === 'ROUND_ROBIN' && form.double) {
     tournament.double_round_robin = true;
   }
+  if (form.format === 'ARENA') {
+    // An arena is paired and ranked by the service: no rounds, tables or tie-breaks of its own.
+    tournament.duration = `${Math.round((Number(form.minutes) || 0) * 60)}s`;
+    tournament.tiebreaks = [];
+    return { tournament_id: form.id, tournament };
+  }
   // Duplicate deals need tables to deal alike; a two-sided event would be refused.
   if (form.duplicate && (atTables || form.format === 'PARTNER_ROTATION')) tournament.duplicate = true;
   return { tournament_id: form.id, tournament };
@@ -164,3 +170,62 @@ export function createBody(form) {
 
 // Whether the page should keep reading the event: it is running.
 export const isLive = (tournament) => !!tournament && tournament.state === 'RUNNING';
+
+// A protobuf Duration as JSON writes it ("1800s", "0.5s") in milliseconds; 0 when absent.
+export function durationMs(text) {
+  const m = /^(-?\d+(?:\.\d+)?)s$/.exec(String(text || ''));
+  return m ? Math.round(Number(m[1]) * 1000) : 0;
+}
+
+// When a running arena stops pairing, and how long is left at `now` (ms; 0 once closed);
+// null for other events and before the start.
+export function arenaClock(tournament, now) {
+  if (!tournament || tournament.format !== 'ARENA' || !tournament.start_time) return null;
+  const closes = Date.parse(tournament.start_time) + durationMs(tournament.duration);
+  return { closes, left: Math.max(0, closes - now) };
+}
+
+// "12:05" (minutes and seconds), or "1:02:03" from an hour.
+export function clockText(ms) {
+  const total = Math.max(0, Math.ceil(ms / 1000));
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = String(total % 60).padStart(2, '0');
+  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
+}
+
+// An arena sheet's games read back from their points: a win scores 2, a draw 1, and both
+// double after two wins in a row (tournament.proto ARENA). [{points, result: 'win' | 'draw'
+// | 'loss', doubled}] in order.
+export function sheetGames(sheet) {
+  let streak = 0;
+  return (sheet || []).map((points) => {
+    const factor = streak >= 2 ? 2 : 1;
+    const result = points === 2 * factor ? 'win' : points === factor ? 'draw' : 'loss';
+    streak = result === 'win' ? streak + 1 : 0;
+    return { points, result, doubled: factor === 2 && result !== 'loss' };
+  });
+}
+
+// An arena's games from its rounds (any order): those being played, and the decided ones,
+// latest first, each {round, board, white, black, outcome, match}.
+export function arenaGames(rounds, names) {
+  const playing = [];
+  const decided = [];
+  const sorted = [...(rounds || [])].sort((a, b) => b.number - a.number);
+  for (const round of sorted) {
+    for (const p of round.pairings || []) {
+      const game = (p.games || [])[0] || {};
+      const item = {
+        round: round.number,
+        board: p.board,
+        white: names.get(p.white) || String(p.white),
+        black: names.get(p.black) || String(p.black),
+        outcome: p.outcome || 'OUTCOME_UNSPECIFIED',
+        match: game.match || '',
+      };
+      (item.outcome === 'OUTCOME_UNSPECIFIED' ? playing : decided).push(item);
+    }
+  }
+  return { playing, decided };
+}
