@@ -53,8 +53,7 @@ absl::Status CheckArenaSettings(const v1::Tournament& s) {
   return absl::OkStatus();
 }
 
-std::optional<absl::Time> ArenaCloseTime(const TournamentRow& row,
-                                         const v1::Tournament& settings) {
+std::optional<absl::Time> ArenaCloseTime(const TournamentRow& row, const v1::Tournament& settings) {
   if (!IsArena(settings) || !row.start_time) return std::nullopt;
   return *row.start_time + FromDuration(settings.duration());
 }
@@ -88,7 +87,7 @@ std::map<int, ArenaEntrant> EvaluateArena(const TournamentData& data,
       ArenaEntrant& e = is_white ? white : black;
       e.left = e.left || Forfeited(s.outcome, is_white);
       outcomes[is_white ? p.white : p.black].push_back(
-          Won(s.outcome, is_white)     ? t::ArenaOutcome::kWin
+          Won(s.outcome, is_white) ? t::ArenaOutcome::kWin
           : s.outcome == v1::DRAWN ? t::ArenaOutcome::kDraw
                                    : t::ArenaOutcome::kLoss);
     }
@@ -158,9 +157,8 @@ v1::Standings ArenaStandings(const TournamentData& data, const v1::Tournament& s
     const t::ArenaScore& s = standing.at(e->number).score;
     return std::make_pair(-s.points, s.games);
   };
-  std::stable_sort(order.begin(), order.end(), [&](const EntrantRow* a, const EntrantRow* b) {
-    return key(a) < key(b);
-  });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](const EntrantRow* a, const EntrantRow* b) { return key(a) < key(b); });
   for (size_t i = 0; i < order.size(); ++i) {
     const EntrantRow& e = *order[i];
     const t::ArenaScore& s = standing.at(e.number).score;

@@ -18,6 +18,7 @@
 #include "services/matchmaking/matchmaking_logic.h"
 #include "services/matchmaking/tournament/trf.h"
 #include "services/matchmaking/tournament_arena.h"
+#include "services/matchmaking/tournament_league.h"
 #include "services/matchmaking/tournament_plan.h"
 #include "services/matchmaking/tournament_tables.h"
 
@@ -176,18 +177,57 @@ absl::StatusOr<v1::Tournament> TournamentLogic::CreateTournament(
     return s;
   }
   if (absl::Status s = CheckTournamentSettings(request.tournament()); !s.ok()) return s;
-  const v1::Tournament settings = NormalizedSettings(request.tournament());
+  v1::Tournament settings = NormalizedSettings(request.tournament());
   const std::string id = request.tournament_id().empty() ? absl::BytesToHexString(RandomBytes(8))
                                                          : request.tournament_id();
   TournamentRow row;
   row.tournament_id = id;
   row.game = settings.game();
-  row.settings = settings.SerializeAsString();
   row.state = kTournamentRegistration;
   row.create_time = StoredNow();
   if (settings.duplicate()) row.deal_secret = NewSecretToken();
+  if (settings.has_league() && !settings.league().previous_season().empty()) {
+    // The next season: the previous one's entrants registered now, in their new order.
+    absl::StatusOr<std::vector<EntrantRow>> carried = NextSeason(settings, row.create_time);
+    if (!carried.ok()) return carried.status();
+    settings.mutable_league()->set_carried_entrants(static_cast<int>(carried->size()));
+    row.settings = settings.SerializeAsString();
+    if (absl::Status s = store_.InsertImported(row, *carried, TournamentChanges{}); !s.ok()) {
+      return s;
+    }
+    row.entrant_count = static_cast<int>(carried->size());
+    return TournamentOf(row, settings);
+  }
+  row.settings = settings.SerializeAsString();
   if (absl::Status s = store_.InsertTournament(row); !s.ok()) return s;
   return TournamentOf(row, settings);
+}
+
+absl::StatusOr<std::vector<EntrantRow>> TournamentLogic::NextSeason(
+    const v1::Tournament& settings, absl::Time now) {
+  constexpr absl::string_view kField = "tournament.league.previous_season";
+  absl::StatusOr<std::string> previous_id =
+      TournamentId(settings.league().previous_season(), std::string(kField));
+  if (!previous_id.ok()) return previous_id.status();
+  absl::StatusOr<TournamentData> previous = Load(*previous_id);
+  if (!previous.ok()) return previous.status();
+  absl::StatusOr<v1::Tournament> before = SettingsOf(previous->tournament);
+  if (!before.ok()) return before.status();
+  if (!IsLeague(*before) || before->game() != settings.game() ||
+      before->team_size() != settings.team_size()) {
+    return Invalid(kField, "is not a league of this game and team size");
+  }
+  if (previous->tournament.state != kTournamentFinished) {
+    return absl::FailedPreconditionError(
+        absl::StrCat(kField, ": ", settings.league().previous_season(), " has not finished"));
+  }
+  absl::StatusOr<std::vector<EntrantRow>> carried =
+      NextSeasonEntrants(*previous, settings.league().promotion(), now);
+  if (!carried.ok()) return carried.status();
+  if (static_cast<int>(carried->size()) > settings.max_entrants()) {
+    return Invalid("tournament.max_entrants", "is below the previous season's entrants");
+  }
+  return carried;
 }
 
 absl::StatusOr<v1::Tournament> TournamentLogic::GetTournament(

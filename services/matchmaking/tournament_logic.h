@@ -128,6 +128,11 @@ class TournamentLogic {
   absl::StatusOr<std::optional<std::string>> Viewer(const Token& token);
   // The event's facts; NOT_FOUND naming it.
   absl::StatusOr<TournamentData> Load(const std::string& id);
+  // A new league season's entrants from the finished season `settings.league` names, ranked
+  // for its divisions (NextSeasonEntrants): NOT_FOUND, FAILED_PRECONDITION (not finished) or
+  // INVALID_ARGUMENT (another game or team size; more than max_entrants) naming the field.
+  absl::StatusOr<std::vector<EntrantRow>> NextSeason(const v1::Tournament& settings,
+                                                     absl::Time now);
   // A change under the event's lock; `decide` runs on the state read in it.
   absl::StatusOr<TournamentData> Change(const std::string& id, const PgTournamentStore::Decide& d);
   // Checks and stores an entrant; `as_team` for RegisterTeam (refused in a single-player

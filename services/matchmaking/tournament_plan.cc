@@ -18,6 +18,7 @@
 #include "services/matchmaking/tournament/tiebreaks.h"
 #include "services/matchmaking/tournament_arena.h"
 #include "services/matchmaking/tournament_duplicate.h"
+#include "services/matchmaking/tournament_league.h"
 #include "services/matchmaking/tournament_tables.h"
 
 namespace boneyard::matchmaking {
@@ -439,9 +440,10 @@ absl::Status CheckTournamentSettings(const v1::Tournament& t) {
   if (absl::Status s = validation::CheckEnum("tournament.format", t.format()); !s.ok()) return s;
   if (t.format() == v1::Tournament::FORMAT_UNSPECIFIED) {
     return InvalidSetting("format",
-                          "set SWISS, ROUND_ROBIN, KNOCKOUT, PARTNER_ROTATION or ARENA");
+                          "set SWISS, ROUND_ROBIN, KNOCKOUT, PARTNER_ROTATION, ARENA or LEAGUE");
   }
   if (absl::Status s = CheckArenaSettings(t); !s.ok()) return s;
+  if (absl::Status s = CheckLeagueSettings(t); !s.ok()) return s;
   if (t.format() == v1::Tournament::SWISS && (t.rounds() < 1 || t.rounds() > kMaxSwissRounds)) {
     return InvalidSetting("rounds",
                           absl::StrCat("a Swiss needs 1 to ", kMaxSwissRounds, " rounds"));
@@ -535,6 +537,7 @@ v1::Tournament NormalizedSettings(const v1::Tournament& t) {
     s.set_elimination(v1::Tournament::SINGLE);
   }
   if (s.fast_above() == 0) s.set_fast_above(kDefaultFastAbove);
+  if (s.has_league()) s.mutable_league()->clear_carried_entrants();  // the service's to set
   return s;
 }
 
@@ -699,6 +702,9 @@ absl::StatusOr<tournament::EventRecord> EventRecordOf(const TournamentData& data
   if (IsArena(*settings)) {
     return absl::FailedPreconditionError("an arena has no rounds for a TRF: its games overlap");
   }
+  // A league's fixtures are written for the whole season; those of rounds not yet opened are
+  // not part of the record.
+  const int opened = data.tournament.current_round;
   absl::StatusOr<std::array<std::vector<int>, 2>> sides = SideSeats(*settings);
   if (!sides.ok()) return sides.status();
   const std::vector<const EntrantRow*> ranked = Ranked(data);
@@ -707,7 +713,9 @@ absl::StatusOr<tournament::EventRecord> EventRecordOf(const TournamentData& data
   event.name = settings->display_name();
   event.total_rounds =
       data.tournament.rounds > 0 ? data.tournament.rounds : data.tournament.current_round;
-  if (settings->format() == v1::Tournament::ROUND_ROBIN) event.points.pairing_bye = 0;
+  if (settings->format() == v1::Tournament::ROUND_ROBIN || IsLeague(*settings)) {
+    event.points.pairing_bye = 0;
+  }
   if (settings->initial_colour_black()) event.initial_colour = t::Colour::kBlack;
   for (const EntrantRow* e : ranked) {
     tpn[e->number] = e->pairing_number;
@@ -735,6 +743,7 @@ absl::StatusOr<tournament::EventRecord> EventRecordOf(const TournamentData& data
     event.entrants.push_back(std::move(entrant));
   }
   for (const PairingRow& p : data.pairings) {
+    if (p.round > opened) continue;
     const std::vector<const GameRow*> games = GamesOf(data, p.round, p.board);
     const PairingState s = EvaluatePairing(*settings, p, games, *sides);
     const auto [white_code, black_code] = CodesOf(s.outcome);
@@ -767,6 +776,12 @@ absl::StatusOr<tournament::EventRecord> EventRecordOf(const TournamentData& data
 }
 
 absl::StatusOr<tournament::EventRecord> TrfRecordOf(const TournamentData& data) {
+  absl::StatusOr<v1::Tournament> settings = SettingsOf(data.tournament);
+  if (!settings.ok()) return settings.status();
+  if (IsLeague(*settings)) {
+    return absl::FailedPreconditionError(
+        "a league's divisions are separate round robins; a TRF holds one event");
+  }
   absl::StatusOr<t::EventRecord> event = EventRecordOf(data);
   if (!event.ok()) return event.status();
   const std::vector<const EntrantRow*> ranked = Ranked(data);
@@ -801,6 +816,7 @@ absl::StatusOr<TournamentChanges> PlanStart(const TournamentData& data, absl::Ti
     return absl::FailedPreconditionError(
         absl::StrCat("a tournament needs two entrants to start; it has ", data.entrants.size()));
   }
+  if (IsLeague(*settings)) return PlanLeagueStart(data, *settings, now);
   TournamentChanges changes;
   NumberEntrants(data, 1, changes);
   const int n = static_cast<int>(data.entrants.size());
@@ -847,6 +863,7 @@ absl::StatusOr<TournamentChanges> PlanStep(const TournamentData& data, absl::Tim
   absl::StatusOr<v1::Tournament> settings = SettingsOf(data.tournament);
   if (!settings.ok()) return settings.status();
   if (IsArena(*settings)) return PlanArenaStep(data, *settings, now);
+  if (IsLeague(*settings)) return PlanLeagueStep(data, *settings, now);
   TournamentChanges games;
   absl::StatusOr<bool> decided =
       RoundDecided(data, *settings, data.tournament.current_round, now, &games);
@@ -865,6 +882,9 @@ absl::StatusOr<TournamentChanges> PlanAdvance(const TournamentData& data, absl::
   if (!settings.ok()) return settings.status();
   if (IsArena(*settings)) {
     return absl::FailedPreconditionError("an arena pairs its entrants as their games end");
+  }
+  if (IsLeague(*settings)) {
+    return absl::FailedPreconditionError("a league's rounds open on their dates");
   }
   absl::StatusOr<bool> decided =
       RoundDecided(data, *settings, data.tournament.current_round, now, nullptr);
@@ -906,10 +926,11 @@ absl::StatusOr<TournamentChanges> PlanSetResult(const TournamentData& data, int 
   }
   absl::StatusOr<v1::Tournament> settings = SettingsOf(data.tournament);
   if (!settings.ok()) return settings.status();
-  // An arena's rounds overlap: a game of any of them may be the one to settle.
-  const bool arena_round =
-      IsArena(*settings) && round >= 1 && round <= data.tournament.current_round;
-  if (round != data.tournament.current_round && !arena_round) {
+  // An arena's rounds overlap, and a league's result may come after its round closed: a game
+  // of any opened round may be the one to settle.
+  const bool any_round = (IsArena(*settings) || IsLeague(*settings)) && round >= 1 &&
+                         round <= data.tournament.current_round;
+  if (round != data.tournament.current_round && !any_round) {
     return absl::FailedPreconditionError(absl::StrCat(
         "round: only the current round (", data.tournament.current_round, ") can be changed"));
   }
@@ -1013,6 +1034,13 @@ v1::Round RoundOf(const TournamentData& data, int round, const std::optional<std
     }
   }
   out.set_state(finished ? v1::Round::FINISHED : v1::Round::PLAYING);
+  if (settings.ok() && IsLeague(*settings)) {
+    for (const RoundRow& r : data.rounds) {
+      if (r.round != round) continue;
+      *out.mutable_deadline() = ToTimestamp(RoundDeadline(*settings, r.start_time));
+    }
+    if (round > data.tournament.current_round) out.set_state(v1::Round::SCHEDULED);
+  }
   // The seed and the comparisons would tell the tables still playing what they hold.
   if (duplicate && duplicate->finished && finished) {
     out.set_seed(RoundDealSeed(data.tournament.deal_secret, round));
@@ -1084,6 +1112,7 @@ absl::StatusOr<v1::Standings> StandingsOf(const TournamentData& data, int throug
     row.set_points(s.points);
     for (double v : s.values) row.add_values(v);
   }
+  if (IsLeague(*settings)) GroupByDivision(data, *settings, out);
   return out;
 }
 
@@ -1091,6 +1120,7 @@ std::optional<absl::Time> NextDecisionTime(const TournamentData& data, absl::Tim
   if (data.tournament.state != kTournamentRunning) return std::nullopt;
   absl::StatusOr<v1::Tournament> settings = SettingsOf(data.tournament);
   if (!settings.ok()) return std::nullopt;
+  if (IsLeague(*settings)) return LeagueNextTime(data, *settings, now);
   const std::optional<absl::Time> close = ArenaCloseTime(data.tournament, *settings);
   if (!close || *close <= now) return std::nullopt;
   return close;

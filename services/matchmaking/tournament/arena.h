@@ -37,7 +37,7 @@ ArenaScore ScoreArena(const std::vector<ArenaOutcome>& games);
 
 // An entrant waiting to be paired.
 struct ArenaCandidate {
-  int id = 0;             // any distinct positive number
+  int id = 0;  // any distinct positive number
   int points = 0;
   double rating = 0;
   int last_opponent = 0;  // the id of its last game's opponent; 0: none

@@ -201,8 +201,8 @@ TEST(TournamentArenaTest, OnEqualPointsFewerGamesRankFirstAndEqualsShareARank) {
   std::vector<std::pair<int, int>> ranks;  // (rank, entrant)
   for (const v1::StandingRow& row : s.rows()) ranks.emplace_back(row.rank(), row.entrant());
   // 6 has two points in one game; 4 and 1 one in one (their second still being played).
-  EXPECT_THAT(ranks, ElementsAre(std::pair(1, 6), std::pair(2, 2), std::pair(2, 3),
-                                 std::pair(4, 1), std::pair(4, 4), std::pair(6, 5)));
+  EXPECT_THAT(ranks, ElementsAre(std::pair(1, 6), std::pair(2, 2), std::pair(2, 3), std::pair(4, 1),
+                                 std::pair(4, 4), std::pair(6, 5)));
 }
 
 TEST(TournamentArenaTest, WithdrawnAndForfeitingEntrantsArePairedNoMoreLateOnesJoin) {
@@ -210,7 +210,7 @@ TEST(TournamentArenaTest, WithdrawnAndForfeitingEntrantsArePairedNoMoreLateOnesJ
   absl::StatusOr<TournamentChanges> withdraw = PlanWithdraw(d, 6, "operator");
   ASSERT_TRUE(withdraw.ok()) << withdraw.status();
   Apply(d, *withdraw);
-  Finish(d, 1, 1, Won::kWhite);                 // 6 beats 5 and leaves
+  Finish(d, 1, 1, Won::kWhite);                     // 6 beats 5 and leaves
   Finish(d, 1, 2, Won::kWhite, /*forfeited=*/{1});  // 3 does not show: 4 wins
   // A late entrant, rated lowest.
   EntrantRow late;

@@ -281,7 +281,9 @@ TEST(TournamentDuplicateTest, EachHandsHoldersAreComparedByMatchpoints) {
   Step(d);
   EXPECT_EQ(d.tournament.current_round, 2);
   for (const GameRow& g : d.games) {
-    if (g.round == 2) EXPECT_EQ(RequestOf(g).seed(), RoundDealSeed(kSecret, 2));
+    if (g.round == 2) {
+      EXPECT_EQ(RequestOf(g).seed(), RoundDealSeed(kSecret, 2));
+    }
   }
 }
 

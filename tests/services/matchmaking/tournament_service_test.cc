@@ -102,6 +102,40 @@ class TournamentServiceTest : public MatchmakingTest {
                                     }});
   }
 
+  // The event's rounds, first first.
+  v1::ListRoundsResponse Rounds(const std::string& tournament) {
+    v1::ListRoundsRequest request;
+    request.set_tournament(tournament);
+    v1::ListRoundsResponse response;
+    EXPECT_TRUE(t_->ListRounds(Context().get(), request, &response).ok());
+    return response;
+  }
+  // Delivers every finished game of the event not in `delivered` through `results`, as
+  // execution's outbox would, and adds it there.
+  void DeliverFinished(const std::string& tournament, v1::ExecutionService::Stub& execution,
+                       const std::string& execution_token, MatchmakingLogic& results,
+                       std::set<std::string>& delivered) {
+    const v1::ListRoundsResponse listed = Rounds(tournament);
+    for (const v1::Round& round : listed.rounds()) {
+      for (const v1::Pairing& p : round.pairings()) {
+        for (const v1::PairingGame& g : p.games()) {
+          if (g.match().empty() || delivered.count(g.match())) continue;
+          v1::GetMatchRequest get_match;
+          get_match.set_name(g.match());
+          v1::RecordMatchResultRequest result;
+          ASSERT_TRUE(
+              execution.GetMatch(Context(execution_token).get(), get_match, result.mutable_match())
+                  .ok());
+          if (result.match().state() != v1::Match::FINISHED) continue;
+          absl::StatusOr<v1::RecordMatchResultResponse> recorded =
+              results.RecordMatchResult(kResultsToken, result);
+          ASSERT_TRUE(recorded.ok()) << recorded.status();
+          delivered.insert(g.match());
+        }
+      }
+    }
+  }
+
   static v1::Tournament Swiss() {
     v1::Tournament t;
     t.set_display_name("Thursday Swiss");
@@ -593,34 +627,9 @@ TEST_F(TournamentServiceTest, AnArenaRepairsFinishersUntilItClosesAndCountsEvery
 
   // Delivers every finished game's result, as execution's outbox would; the matches it did.
   std::set<std::string> delivered;
-  auto rounds = [&]() {
-    v1::ListRoundsRequest request;
-    request.set_tournament("tournaments/cup");
-    v1::ListRoundsResponse response;
-    EXPECT_TRUE(t_->ListRounds(Context().get(), request, &response).ok());
-    return response;
-  };
+  auto rounds = [&]() { return Rounds("tournaments/cup"); };
   auto deliver = [&]() {
-    const v1::ListRoundsResponse listed = rounds();
-    for (const v1::Round& round : listed.rounds()) {
-      for (const v1::Pairing& p : round.pairings()) {
-        for (const v1::PairingGame& g : p.games()) {
-          if (g.match().empty() || delivered.count(g.match())) continue;
-          v1::GetMatchRequest get_match;
-          get_match.set_name(g.match());
-          v1::RecordMatchResultRequest result;
-          ASSERT_TRUE(execution_stub
-                          ->GetMatch(Context(execution_token).get(), get_match,
-                                     result.mutable_match())
-                          .ok());
-          if (result.match().state() != v1::Match::FINISHED) continue;
-          absl::StatusOr<v1::RecordMatchResultResponse> recorded =
-              results.RecordMatchResult(kResultsToken, result);
-          ASSERT_TRUE(recorded.ok()) << recorded.status();
-          delivered.insert(g.match());
-        }
-      }
-    }
+    DeliverFinished("tournaments/cup", *execution_stub, execution_token, results, delivered);
   };
   // While the window is open (the director's clock a minute in), finishers are re-paired; a
   // late entrant joins after the first results.
@@ -764,6 +773,117 @@ TEST_F(TournamentServiceTest, TheDirectorLooksAtAnArenaAgainAtItsCloseThoughNoth
   ASSERT_TRUE(t_->GetTournament(Context().get(), get, &t).ok());
   EXPECT_EQ(t.state(), v1::Tournament::FINISHED);
   EXPECT_EQ(t.rounds(), 1);
+}
+
+TEST_F(TournamentServiceTest, ALeagueSeasonRunsOnItsCalendarAndTheNextPromotesAndRelegates) {
+  absl::StatusOr<testing::ServiceOnNewDatabase> execution =
+      testing::StartOnNewDatabase(BONEYARD_EXECUTION_BINARY);
+  ASSERT_TRUE(execution.ok()) << execution.status();
+  const std::string execution_token = execution->service->operator_token();
+  ExecutionCreator creator(execution->service->target(), execution_token);
+  TournamentDirector director(*tournament_store_, creator);
+  std::unique_ptr<MatchmakingLogic> results = ResultsPath();
+  auto execution_stub = v1::ExecutionService::NewStub(
+      grpc::CreateChannel(execution->service->target(), grpc::InsecureChannelCredentials()));
+
+  // Four bots in two divisions of two: one round, a minute long; one promoted each way.
+  v1::Tournament league;
+  league.set_display_name("Winter league");
+  league.set_game("muggins");
+  (*league.mutable_rules())["target"].set_int_value(50);
+  league.set_format(v1::Tournament::LEAGUE);
+  league.mutable_league()->mutable_round_interval()->set_seconds(60);
+  league.mutable_league()->set_division_size(2);
+  league.mutable_league()->set_promotion(1);
+  v1::Tournament t;
+  v1::Tournament bad = league;
+  bad.mutable_league()->clear_round_interval();
+  ExpectRefused(Create(bad, &t, "s1"), "tournament.league.round_interval", "no calendar");
+  ASSERT_TRUE(Create(league, &t, "s1").ok());
+  auto add_bot = [&](const std::string& event) {
+    v1::RegisterPlayerRequest request;
+    request.set_tournament(event);
+    request.mutable_bot()->set_kind("greedy");
+    v1::Entrant e;
+    return t_->RegisterPlayer(Context(kOperatorToken).get(), request, &e);
+  };
+  for (int i = 0; i < 4; ++i) ASSERT_TRUE(add_bot("tournaments/s1").ok());
+  v1::StartTournamentRequest start;
+  start.set_name("tournaments/s1");
+  ASSERT_TRUE(t_->StartTournament(Context(kOperatorToken).get(), start, &t).ok());
+  EXPECT_EQ(t.rounds(), 1);
+  const v1::ListRoundsResponse calendar = Rounds("tournaments/s1");
+  ASSERT_EQ(calendar.rounds_size(), 1);
+  EXPECT_EQ(FromTimestamp(calendar.rounds(0).deadline()) - FromTimestamp(t.start_time()),
+            absl::Seconds(60));
+
+  // The next season cannot follow one still being played, nor one that does not exist, nor a
+  // season of another game; nothing is created.
+  v1::Tournament next = league;
+  next.set_display_name("Spring league");
+  next.mutable_league()->set_previous_season("tournaments/s1");
+  EXPECT_EQ(Create(next, &t, "s2").error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+  next.mutable_league()->set_previous_season("tournaments/none");
+  EXPECT_EQ(Create(next, &t, "s2").error_code(), grpc::StatusCode::NOT_FOUND);
+  next.mutable_league()->set_previous_season("tournaments/");
+  ExpectRefused(Create(next, &t, "s2"), "tournament.league.previous_season", "no id");
+  v1::GetTournamentRequest get;
+  get.set_name("tournaments/s2");
+  EXPECT_EQ(t_->GetTournament(Context().get(), get, &t).error_code(), grpc::StatusCode::NOT_FOUND);
+
+  // The round's games are played and counted; the season ends with them.
+  std::set<std::string> delivered;
+  get.set_name("tournaments/s1");
+  const absl::Time deadline = absl::Now() + absl::Seconds(60);
+  while (absl::Now() < deadline) {
+    ASSERT_TRUE(director.RunPass(absl::Now()).ok());
+    DeliverFinished("tournaments/s1", *execution_stub, execution_token, *results, delivered);
+    ASSERT_TRUE(t_->GetTournament(Context().get(), get, &t).ok());
+    if (t.state() == v1::Tournament::FINISHED) break;
+    absl::SleepFor(absl::Milliseconds(20));
+  }
+  ASSERT_EQ(t.state(), v1::Tournament::FINISHED) << execution->service->log();
+  v1::GetStandingsRequest standings_request;
+  standings_request.set_tournament("tournaments/s1");
+  v1::Standings first;
+  ASSERT_TRUE(t_->GetStandings(Context().get(), standings_request, &first).ok());
+  ASSERT_EQ(first.rows_size(), 4);
+  std::vector<int> divisions;
+  for (const v1::StandingRow& row : first.rows()) divisions.push_back(row.division());
+  EXPECT_THAT(divisions, ::testing::ElementsAre(1, 1, 2, 2));
+
+  // The next season: division 2's winner goes up, division 1's last goes down.
+  next.mutable_league()->set_previous_season("tournaments/s1");
+  v1::Tournament other_game = next;
+  other_game.set_game("chickenfoot");
+  other_game.clear_rules();
+  ExpectRefused(Create(other_game, &t, "s2"), "previous_season", "a season of another game");
+  ASSERT_TRUE(Create(next, &t, "s2").ok());
+  EXPECT_EQ(t.entrant_count(), 4);
+  EXPECT_EQ(t.league().carried_entrants(), 4);
+  v1::ListEntrantsRequest list;
+  list.set_tournament("tournaments/s2");
+  v1::ListEntrantsResponse carried;
+  ASSERT_TRUE(t_->ListEntrants(Context().get(), list, &carried).ok());
+  ASSERT_EQ(carried.entrants_size(), 4);
+  const std::vector<int> order = {0, 2, 1, 3};  // s1's standings rows, in s2's order
+  for (int i = 0; i < 4; ++i) {
+    EXPECT_EQ(carried.entrants(i).display_name(), first.rows(order[i]).display_name()) << i;
+  }
+  // A newcomer joins at the bottom; the season starts with the carried order.
+  ASSERT_TRUE(add_bot("tournaments/s2").ok());
+  start.set_name("tournaments/s2");
+  ASSERT_TRUE(t_->StartTournament(Context(kOperatorToken).get(), start, &t).ok());
+  v1::Standings second;
+  standings_request.set_tournament("tournaments/s2");
+  ASSERT_TRUE(t_->GetStandings(Context().get(), standings_request, &second).ok());
+  ASSERT_EQ(second.rows_size(), 5);
+  for (const v1::StandingRow& row : second.rows()) {
+    EXPECT_EQ(row.division(), row.pairing_number() <= 3 ? 1 : 2) << row.DebugString();
+    if (row.entrant() == 5) {
+      EXPECT_EQ(row.pairing_number(), 5) << "the newcomer below the carried entrants";
+    }
+  }
 }
 
 // A round of four players written as a pairing program would: 1 (w) beat 3, 2 (w) drew 4.

@@ -75,8 +75,7 @@ TEST(ArenaPairingTest, NobodyMeetsTheOpponentTheyJustPlayed) {
                          {.id = 3, .points = 0}}),
               ElementsAre(std::pair(1, 3)));
   // Two who just played each other wait for someone else to finish.
-  EXPECT_THAT(PairArena({{.id = 1, .last_opponent = 2}, {.id = 2, .last_opponent = 1}}),
-              IsEmpty());
+  EXPECT_THAT(PairArena({{.id = 1, .last_opponent = 2}, {.id = 2, .last_opponent = 1}}), IsEmpty());
   EXPECT_THAT(PairArena({{.id = 1}}), IsEmpty());
   EXPECT_THAT(PairArena({}), IsEmpty());
 }
