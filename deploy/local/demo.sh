@@ -7,11 +7,13 @@
 # service, wait until ratings has recorded every finished match, print each game's leaderboard;
 # then matchmaking: create a Forty-Two, an Eighty-Four and a Mexican Train queue, register
 # players and two parties, queue them all (remote bots play the seats they are given), print the
-# teams formed with each side's predicted chance and the results; run six tournaments of
+# teams formed with each side's predicted chance and the results; run seven tournaments of
 # built-in bots (a Muggins Swiss, a round robin of Forty-Two teams, a Forty-Two knockout of
-# best-of-3 series, a partner-rotation Forty-Two night of eight, a duplicate Mexican Train round
-# and a one-minute Muggins arena) and print their final standings (the night's with who
-# partnered and opposed whom, the arena's leaderboard with every game's points); print the address of the web
+# best-of-3 series, a partner-rotation Forty-Two night of eight, a duplicate Mexican Train round,
+# a one-minute Muggins arena and a Muggins league season in two divisions) and print their final
+# standings (the night's with who partnered and opposed whom, the arena's leaderboard with every
+# game's points, the league's by division, then its next season's divisions after promotion and
+# relegation); print the address of the web
 # dashboard that shows all of it (matches, replays, leaderboards, queues); and stop everything,
 # or, with --keep, keep the system up for a look in the browser until Ctrl-C.
 # Usage: deploy/local/demo.sh [--keep]        (from any directory)
@@ -278,13 +280,14 @@ for p in gus jon sam; do
   echo "$p: $history"
 done
 
-# Tournaments (issues 21, 22): six events of built-in bots at once, run by matchmaking's director
+# Tournaments (issues 21, 22): seven events of built-in bots at once, run by matchmaking's director
 # round after round through execution, each result back from execution's outbox.
 echo
 echo "==== tournaments: a Muggins Swiss, a round robin of Forty-Two teams, a Forty-Two knockout,"
 echo "     a partner-rotation Forty-Two night of eight (partners change every round) and a"
 echo "     duplicate Mexican Train round (both tables dealt the same, each hand compared) and a"
-echo "     one-minute Muggins arena (every bot that finishes is paired again at once)"
+echo "     one-minute Muggins arena (every bot that finishes is paired again at once) and a"
+echo "     Muggins league season in two divisions (then its next season, with promotion)"
 "$boneyard" tournament create --id muggins-swiss --name "Muggins Swiss" --game muggins \
   --format swiss --rounds 3 --tiebreaks BH/C1,BH,SB
 "$boneyard" tournament create --id forty-two-league --name "Forty-Two round robin" \
@@ -316,8 +319,15 @@ done
 for kind in greedy random greedy random greedy random greedy random; do
   "$boneyard" tournament register muggins-arena --bot "$kind" >/dev/null
 done
+# A league season of one round (two divisions of two), after which the next season is made.
+"$boneyard" tournament create --id muggins-league --name "Muggins league, winter" \
+  --game muggins --rules target=50 --format league --round-interval 7d --division-size 2 \
+  --promotion 1
+for kind in greedy random greedy random; do
+  "$boneyard" tournament register muggins-league --bot "$kind" >/dev/null
+done
 events=(muggins-arena muggins-swiss forty-two-league forty-two-cup forty-two-night
-  mexican-train-duplicate)
+  mexican-train-duplicate muggins-league)
 for event in "${events[@]}"; do
   "$boneyard" tournament start "$event"
 done
@@ -340,6 +350,13 @@ echo
 echo "==== boneyard tournament pairings mexican-train-duplicate 1 (the seed, shown now the round"
 echo "     is over, and each hand's holders by matchpoints)"
 "$boneyard" tournament pairings mexican-train-duplicate 1
+echo
+echo "==== the league's next season: division 2's winner goes up, division 1's last goes down"
+"$boneyard" tournament create --id muggins-league-2 --name "Muggins league, spring" \
+  --game muggins --rules target=50 --format league --round-interval 7d --division-size 2 \
+  --promotion 1 --previous-season muggins-league
+"$boneyard" tournament start muggins-league-2 >/dev/null
+"$boneyard" tournament standings muggins-league-2
 echo
 echo "==== boneyard tournament export muggins-swiss | boneyard tournament check -"
 "$boneyard" tournament export muggins-swiss | "$boneyard" tournament check -

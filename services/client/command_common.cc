@@ -79,9 +79,17 @@ absl::StatusOr<std::string> MatchNameArg(const cli::ParsedArgs& args) {
 absl::StatusOr<absl::Duration> ParseDurationFlag(absl::string_view text, absl::string_view flag) {
   absl::Duration duration;
   const std::string trimmed(absl::StripAsciiWhitespace(text));
-  if (!absl::ParseDuration(trimmed, &duration) || duration == absl::InfiniteDuration()) {
+  // Whole days too ("7d"), for a league's calendar; absl's syntax stops at hours.
+  int64_t days = 0;
+  const bool in_days = absl::EndsWith(trimmed, "d") &&
+                       absl::SimpleAtoi(absl::string_view(trimmed).substr(0, trimmed.size() - 1),
+                                        &days) &&
+                       days >= 0 && days <= 100'000;
+  if (in_days) {
+    duration = absl::Hours(24 * days);
+  } else if (!absl::ParseDuration(trimmed, &duration) || duration == absl::InfiniteDuration()) {
     return absl::InvalidArgumentError(absl::StrCat(
-        flag, " must be a duration such as 30s, 1m30s or 500ms, got '", text, "'"));
+        flag, " must be a duration such as 30s, 1m30s, 500ms or 7d, got '", text, "'"));
   }
   if (duration < absl::ZeroDuration()) {
     return absl::InvalidArgumentError(absl::StrCat(flag, " must not be negative, got '", text, "'"));

@@ -60,8 +60,9 @@ inline constexpr absl::string_view kPlayerUsage =
 inline constexpr absl::string_view kTournamentUsage =
     "boneyard tournament pair-next FILE.trf [--fast] [--out FILE] | check FILE.trf | "
     "standings FILE.trf [--tiebreaks BH/C1,BH,SB,DE,WIN] | "
-    "create --game G --format swiss|round-robin|knockout|partner-rotation|arena [--id ID] "
-    "[--name N] [--rounds N] [--duration D] "
+    "create --game G --format swiss|round-robin|knockout|partner-rotation|arena|league [--id ID] "
+    "[--name N] [--rounds N] [--duration D] [--round-interval D [--round-deadline D] "
+    "[--first-round TIME] [--division-size N] [--promotion N] [--previous-season ID]] "
     "[--team-size N] [--best-of N] [--double] [--elimination single|double] "
     "[--table-size N [--min-table-size N] [--placement-points 3,2,1,0]] [--duplicate] "
     "[--tiebreaks BH,SB,...] [--rated] [--rules k=v,...] [--per-move D] "

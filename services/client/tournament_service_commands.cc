@@ -53,7 +53,8 @@ constexpr std::pair<absl::string_view, Tournament::Format> kFormats[] = {
     {"round-robin", Tournament::ROUND_ROBIN},
     {"knockout", Tournament::KNOCKOUT},
     {"partner-rotation", Tournament::PARTNER_ROTATION},
-    {"arena", Tournament::ARENA}};
+    {"arena", Tournament::ARENA},
+    {"league", Tournament::LEAGUE}};
 
 absl::string_view FormatWord(Tournament::Format format) {
   for (const auto& [word, value] : kFormats) {
@@ -151,6 +152,18 @@ std::string FormatText(const Tournament& t) {
   if (t.duplicate()) absl::StrAppend(&text, ", duplicate deals");
   if (t.has_duration()) {
     absl::StrAppend(&text, ", ", absl::FormatDuration(FromDuration(t.duration())));
+  }
+  if (t.has_league()) {
+    const v1::LeagueSettings& league = t.league();
+    if (league.division_size() > 0) {
+      absl::StrAppend(&text, ", divisions of ", league.division_size());
+    }
+    absl::StrAppend(&text, ", a round every ",
+                    absl::FormatDuration(FromDuration(league.round_interval())));
+    if (league.promotion() > 0) absl::StrAppend(&text, ", ", league.promotion(), " up and down");
+    if (!league.previous_season().empty()) {
+      absl::StrAppend(&text, ", after ", league.previous_season());
+    }
   }
   return text;
 }
@@ -265,7 +278,12 @@ std::string PairingsText(const v1::Round& round, const EntrantNames& names, bool
         {name_width, EntrantName(names, p.white()).size(), EntrantName(names, p.black()).size()});
     tie_width = std::max(tie_width, p.tie().size());
   }
-  std::string text = absl::StrCat(round.name(), "  ", v1::Round::State_Name(round.state()), "\n");
+  std::string text = absl::StrCat(round.name(), "  ", v1::Round::State_Name(round.state()));
+  if (round.has_deadline()) {  // a league's round: its dates
+    absl::StrAppend(&text, "  opens ", absl::FormatTime(FromTimestamp(round.start_time())),
+                    "  closes ", absl::FormatTime(FromTimestamp(round.deadline())));
+  }
+  text += "\n";
   for (const v1::Pairing& p : round.pairings()) {
     absl::StrAppend(&text, absl::StrFormat("%3d  ", p.board()));
     if (p.table_size() > 0) {
@@ -326,7 +344,12 @@ std::string StandingsText(const v1::Standings& standings) {
     absl::StrAppend(&text, absl::StrFormat(" %6s", column));
   }
   text += "\n";
+  int division = 0;
   for (const v1::StandingRow& row : standings.rows()) {
+    if (row.division() != division) {  // a league's divisions, each ranked on its own
+      division = row.division();
+      absl::StrAppend(&text, "division ", division, "\n");
+    }
     absl::StrAppend(&text,
                     absl::StrFormat("%-5d %-24s", row.rank(), row.display_name().substr(0, 24)));
     for (int k = 0; k < row.values_size(); ++k) {
@@ -409,10 +432,58 @@ absl::Status CheckFormatFlags(const cli::ParsedArgs& args, Tournament::Format fo
   if (format == Tournament::SWISS && !args.Value("rounds").has_value()) {
     return absl::InvalidArgumentError("--format swiss needs --rounds N");
   }
+  const char* league_flags[] = {"round-interval", "round-deadline", "first-round",
+                                "division-size",  "promotion",      "previous-season"};
+  for (const char* flag : league_flags) {
+    if (format != Tournament::LEAGUE && args.Value(flag).has_value()) {
+      return absl::InvalidArgumentError(absl::StrCat("--", flag, " is only for --format league"));
+    }
+  }
+  if (format == Tournament::LEAGUE && !args.Value("round-interval").has_value()) {
+    return absl::InvalidArgumentError("--format league needs --round-interval D (e.g. 168h)");
+  }
   if ((format == Tournament::ARENA) != args.Value("duration").has_value()) {
     return absl::InvalidArgumentError(format == Tournament::ARENA
                                           ? "--format arena needs --duration D (e.g. 30m)"
                                           : "--duration is only for --format arena");
+  }
+  return absl::OkStatus();
+}
+
+// --round-interval, --round-deadline, --first-round (RFC 3339), --division-size, --promotion
+// and --previous-season.
+absl::Status ParseLeague(const cli::ParsedArgs& args, v1::LeagueSettings& league) {
+  const std::pair<const char*, google::protobuf::Duration* (v1::LeagueSettings::*)()> durations[] =
+      {{"round-interval", &v1::LeagueSettings::mutable_round_interval},
+       {"round-deadline", &v1::LeagueSettings::mutable_round_deadline}};
+  for (const auto& [flag, field] : durations) {
+    const std::optional<std::string> text = args.Value(flag);
+    if (!text.has_value()) continue;
+    absl::StatusOr<absl::Duration> parsed = ParseDurationFlag(*text, absl::StrCat("--", flag));
+    if (!parsed.ok()) return parsed.status();
+    *(league.*field)() = ToDuration(*parsed);
+  }
+  if (const std::optional<std::string> first = args.Value("first-round")) {
+    absl::Time when;
+    std::string error;
+    if (!absl::ParseTime(absl::RFC3339_full, *first, &when, &error)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--first-round must be a time such as 2026-12-01T19:00:00Z, got '", *first,
+                       "'"));
+    }
+    *league.mutable_first_round_time() = ToTimestamp(when);
+  }
+  for (const auto& [flag, set] :
+       {std::pair<const char*, void (v1::LeagueSettings::*)(int32_t)>{
+            "division-size", &v1::LeagueSettings::set_division_size},
+        std::pair<const char*, void (v1::LeagueSettings::*)(int32_t)>{
+            "promotion", &v1::LeagueSettings::set_promotion}}) {
+    absl::StatusOr<std::optional<int64_t>> value = args.Int(flag, 0, 64);
+    if (!value.ok()) return value.status();
+    if (value->has_value()) (league.*set)(static_cast<int32_t>(**value));
+  }
+  if (const std::optional<std::string> previous = args.Value("previous-season")) {
+    league.set_previous_season(Named("tournaments", absl::StripAsciiWhitespace(*previous)));
   }
   return absl::OkStatus();
 }
@@ -436,7 +507,7 @@ absl::StatusOr<Tournament> TournamentFromFlags(const cli::ParsedArgs& args, bool
   } else {
     if (!format.has_value()) {
       return absl::InvalidArgumentError(
-          "--format is required: swiss, round-robin, knockout, partner-rotation or arena");
+          "--format is required: swiss, round-robin, knockout, partner-rotation, arena or league");
     }
     absl::StatusOr<Tournament::Format> parsed_format =
         ParseChoice<Tournament::Format>(kFormats, "--format", *format);
@@ -487,6 +558,9 @@ absl::StatusOr<Tournament> TournamentFromFlags(const cli::ParsedArgs& args, bool
     absl::StatusOr<absl::Duration> parsed = ParseDurationFlag(*duration, "--duration");
     if (!parsed.ok()) return parsed.status();
     *t.mutable_duration() = ToDuration(*parsed);
+  }
+  if (t.format() == Tournament::LEAGUE) {
+    if (absl::Status s = ParseLeague(args, *t.mutable_league()); !s.ok()) return s;
   }
   return t;
 }
@@ -832,7 +906,13 @@ std::vector<cli::FlagSpec> TournamentServiceFlags(std::vector<cli::FlagSpec> spe
                            "table-size",
                            "min-table-size",
                            "placement-points",
-                           "duration"}) {
+                           "duration",
+                           "round-interval",
+                           "round-deadline",
+                           "first-round",
+                           "division-size",
+                           "promotion",
+                           "previous-season"}) {
     specs.push_back({name, cli::FlagKind::kValue});
   }
   for (const char* name : {"double", "rated", "manual-rounds", "duplicate"}) {

@@ -575,6 +575,36 @@ test('an operator creates a Swiss in the page, adds bots and starts it; the even
   assert.ok(points.every((p, j) => j === 0 || p <= points[j - 1]), `best first: ${points}`);
   assert.ok(points[0] >= 2, 'someone has won');
   await shot(page, '25-tournament-arena');
+
+  // A league: four bots in two divisions of two, home and away, a round a minute. Round 1 is
+  // played at once; round 2's fixtures are shown with its dates before it opens, and the
+  // standings are one table per division.
+  const league = `league${process.pid}`;
+  r = await op.call('POST', '/api/tournaments', { tournament_id: league,
+    tournament: { display_name: 'League', game: 'muggins', rules: { target: { int_value: 50 } },
+      format: 'LEAGUE', double_round_robin: true,
+      league: { round_interval: '60s', division_size: 2, promotion: 1 } } });
+  assert.equal(r.status, 200, r.text);
+  for (const kind of ['greedy', 'random', 'greedy', 'random']) {
+    r = await op.call('POST', `/api/tournaments/${league}/entrants`, { bot_kind: kind });
+    assert.equal(r.status, 200, r.text);
+  }
+  r = await op.call('POST', `/api/tournaments/${league}/start`, {});
+  assert.equal(r.status, 200, r.text);
+  await page.goto(`${WEB}/tournaments/${league}`);
+  await page.locator('[data-testid=round][data-round="1"][data-state=FINISHED]')
+    .waitFor({ timeout: 30000 });
+  const scheduled = page.locator('[data-testid=round][data-round="2"][data-state=SCHEDULED]');
+  await scheduled.waitFor();
+  assert.match(await scheduled.getByTestId('round-dates').innerText(), /opens .* closes /);
+  assert.equal(await scheduled.getByTestId('pairing').count(), 2, 'its fixtures are known');
+  const divisions = await page.getByTestId('division')
+    .evaluateAll((els) => els.map((e) => Number(e.dataset.division)));
+  assert.deepEqual(divisions, [1, 2]);
+  const byDivision = await page.getByTestId('standing')
+    .evaluateAll((els) => els.map((e) => Number(e.dataset.division)));
+  assert.deepEqual(byDivision, [1, 1, 2, 2]);
+  await shot(page, '26-tournament-league');
   await context.close();
 
   // A player enters an event in registration from its page, then withdraws.

@@ -7,7 +7,8 @@
 // then a Muggins round robin of six bots at tables of three is played to the end, and a Forty-Two
 // partner rotation of four bots, its pair counts in the standings, and a duplicate Muggins round
 // at two tables of two, every match dealt from the seed the round shows when it is over, and an
-// arena of four bots re-paired as they finish, its leaderboard with each one's sheet.
+// arena of four bots re-paired as they finish, its leaderboard with each one's sheet, and a
+// league of four bots in two divisions whose next season promotes and relegates.
 #ifndef BONEYARD_TESTDATA
 #define BONEYARD_TESTDATA ""
 #endif
@@ -289,6 +290,43 @@ TEST(TournamentCommandsTest, AFortyTwoKnockoutOfBestOfThreeSeriesRunsFromCreateT
   EXPECT_THAT(leaderboard,
               ::testing::ContainsRegex("[0-9]\\.0 +[1-9][0-9]* +[0-9]+ +[0-9]+  (\\.\\.\\. )?[0-9]"))
       << leaderboard << (*matchmaking)->log();
+
+  // A league of four Muggins bots in divisions of two, one round a minute; then its next
+  // season, the divisions' winner and loser exchanged.
+  const CliResult no_calendar = run({"tournament", "create", "--id", "league-bad", "--game",
+                                     "muggins", "--format", "league"});
+  EXPECT_EQ(no_calendar.exit_code, 2) << Describe(no_calendar);
+  EXPECT_THAT(no_calendar.err, HasSubstr("--round-interval"));
+  const CliResult stray = run({"tournament", "create", "--id", "league-bad", "--game", "muggins",
+                               "--format", "swiss", "--rounds", "2", "--division-size", "4"});
+  EXPECT_EQ(stray.exit_code, 2) << Describe(stray);
+  EXPECT_THAT(stray.err, HasSubstr("--division-size is only for --format league"));
+  const CliResult season =
+      run({"tournament", "create", "--id", "winter", "--game", "muggins", "--format", "league",
+           "--round-interval", "1m", "--division-size", "2", "--promotion", "1", "--rules",
+           "target=50"});
+  ASSERT_EQ(season.exit_code, 0) << Describe(season);
+  EXPECT_THAT(season.out, HasSubstr("league, divisions of 2, a round every 1m, 1 up and down"));
+  for (const char* kind : {"greedy", "random", "greedy", "random"}) {
+    ASSERT_EQ(run({"tournament", "register", "winter", "--bot", kind}).exit_code, 0);
+  }
+  ASSERT_EQ(run({"tournament", "start", "winter"}).exit_code, 0);
+  const CliResult fixtures = run({"tournament", "pairings", "winter", "1"});
+  ASSERT_EQ(fixtures.exit_code, 0) << Describe(fixtures);
+  EXPECT_THAT(fixtures.out, ::testing::ContainsRegex("opens .* closes "));
+  ASSERT_EQ(finished("winter", absl::Seconds(60)), "FINISHED") << (*matchmaking)->log();
+  const CliResult divisions = run({"tournament", "standings", "winter"});
+  ASSERT_EQ(divisions.exit_code, 0) << Describe(divisions);
+  EXPECT_THAT(divisions.out, HasSubstr("division 1\n"));
+  EXPECT_THAT(divisions.out, HasSubstr("division 2\n"));
+  const CliResult spring =
+      run({"tournament", "create", "--id", "spring", "--game", "muggins", "--format", "league",
+           "--round-interval", "7d", "--division-size", "2", "--promotion", "1",
+           "--previous-season", "winter", "--rules", "target=50"});
+  ASSERT_EQ(spring.exit_code, 0) << Describe(spring);
+  EXPECT_THAT(spring.out, HasSubstr("a round every 168h"));
+  EXPECT_THAT(spring.out, HasSubstr("after tournaments/winter"));
+  EXPECT_THAT(spring.out, HasSubstr("4 entrants"));
   ASSERT_TRUE((*matchmaking)->Stop().ok()) << (*matchmaking)->log();
 }
 

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { tileKeys } from '../src/board/tiles.js';
 import { pure, sameProps, sameValue } from '../src/pure.js';
-import { arenaClock, arenaGames, bracketColumns, clockText, createBody, durationMs, formatPoints, handComparisons, outcomeText, pairCountRows, partnerTeams, sheetGames, tableSeats, winnerOf } from '../src/tournaments/page.js';
+import { arenaClock, arenaGames, bracketColumns, clockText, createBody, divisionTables, durationMs, spanText, formatPoints, handComparisons, outcomeText, pairCountRows, partnerTeams, sheetGames, tableSeats, winnerOf } from '../src/tournaments/page.js';
 
 test('a freshly parsed train with the same tiles is the same', () => {
   const before = JSON.parse('{"name":"train 1","tiles":["3-5","5-4"],"size":22}');
@@ -193,4 +193,21 @@ test('an arena is created with its window and nothing an arena refuses', () => {
   assert.equal(body.tournament.rounds, undefined);
   assert.equal(body.tournament.table_size, undefined);
   assert.equal(body.tournament.duplicate, undefined);
+});
+
+test("a league's standings are one table per division, in the service's order", () => {
+  const rows = [{ entrant: 1, division: 1 }, { entrant: 2, division: 1 }, { entrant: 3, division: 2 }];
+  assert.deepEqual(divisionTables({ rows }).map((g) => [g.division, g.rows.map((r) => r.entrant)]), [[1, [1, 2]], [2, [3]]]);
+  assert.deepEqual(divisionTables({ rows: [{ entrant: 4 }] }).map((g) => g.division), [0]);
+  assert.deepEqual(divisionTables(undefined), []);
+});
+
+test('a league is created with its calendar and divisions; spans read in whole units', () => {
+  const body = createBody({ id: 'w', name: 'Winter', game: 'muggins', format: 'LEAGUE', interval_hours: '168', division_size: '8', promotion: '2', tiebreaks: 'SB', double: true });
+  assert.deepEqual(body.tournament.league, { round_interval: '604800s', division_size: 8, promotion: 2 });
+  assert.equal(body.tournament.double_round_robin, true);
+  assert.deepEqual(body.tournament.tiebreaks, ['SB']);
+  assert.equal(spanText(7 * 86400000), '7 days');
+  assert.equal(spanText(36 * 3600000), '36 hours');
+  assert.equal(spanText(60000), '1 minute');
 });

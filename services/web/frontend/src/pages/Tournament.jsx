@@ -1,14 +1,15 @@
 // One tournament (GET /api/tournaments/{id}, read again every two seconds while it runs, so
 // results appear as they come in): registration (players enter or withdraw themselves; the
 // operator adds bots and starts it), the pairings of every round, the standings with the
-// event's tie-breaks, for a knockout its bracket, and for an arena its live leaderboard. No seat token reaches this page: the
+// event's tie-breaks, for a knockout its bracket, for an arena its live leaderboard, and for a
+// league its tables by division and its calendar of rounds with their dates. No seat token reaches this page: the
 // pairings are read without one.
 import { useEffect, useState } from 'preact/hooks';
 import { del, get, post } from '../api.js';
 import { ErrorNote } from '../components/ErrorNote.jsx';
-import { enumText, formatNumber, gameName, resourceId } from '../format.js';
+import { enumText, formatNumber, formatTime, gameName, resourceId } from '../format.js';
 import { Link } from '../router.js';
-import { arenaClock, arenaGames, bracketColumns, clockText, formatPoints, handComparisons, isLive, namesOf, outcomeText, pairCountRows, partnerTeams, sheetGames, tableSeats, winnerOf } from '../tournaments/page.js';
+import { arenaClock, arenaGames, bracketColumns, clockText, divisionTables, formatPoints, handComparisons, isLive, namesOf, outcomeText, pairCountRows, partnerTeams, sheetGames, tableSeats, winnerOf } from '../tournaments/page.js';
 import { formatLine } from './Tournaments.jsx';
 
 const pollMs = 2000;
@@ -129,8 +130,11 @@ function Comparisons({ round, names }) {
 function Pairings({ round, names, partners, duplicate }) {
   const hidden = duplicate && round.state !== 'FINISHED';
   return (
-    <section class="card" data-testid="round" data-round={round.number}>
-      <h3>Round {round.number} <span class="muted small">{enumText(round.state)}</span></h3>
+    <section class="card" data-testid="round" data-round={round.number} data-state={round.state}>
+      <h3>
+        Round {round.number} <span class="muted small">{enumText(round.state)}</span>
+        {round.deadline && <span class="muted small" data-testid="round-dates">{` · opens ${formatTime(round.start_time)} · closes ${formatTime(round.deadline)}`}</span>}
+      </h3>
       {hidden && <p class="muted small" data-testid="duplicate-hidden">Every table holds the same tiles: the deal, the replays and each hand's comparison are shown once the last table is over.</p>}
       <table class="table">
         <tbody>
@@ -140,7 +144,7 @@ function Pairings({ round, names, partners, duplicate }) {
               {p.tie && <td class="mono small">{p.tie}</td>}
               <td class={winnerOf(p.outcome) === 'white' ? 'strong' : ''}>{names.get(p.white) || p.white}</td>
               <td class="num mono" data-testid="pairing-result">
-                {p.black === 0 ? 'bye' : outcomeText(p.outcome) || <span class="muted">playing</span>}
+                {p.black === 0 ? 'bye' : outcomeText(p.outcome) || <span class="muted">{round.state === 'SCHEDULED' ? 'to play' : 'playing'}</span>}
                 {p.games && p.games.length > 1 && <span class="muted small"> ({p.white_wins}-{p.black_wins})</span>}
               </td>
               <td class={winnerOf(p.outcome) === 'black' ? 'strong' : ''}>{p.black === 0 ? '' : names.get(p.black) || p.black}</td>
@@ -154,18 +158,30 @@ function Pairings({ round, names, partners, duplicate }) {
   );
 }
 
+// The standings; a league's as one table per division.
 function Standings({ standings }) {
   if (!standings) return null;
   return (
     <section class="card">
       <h2>Standings <span class="muted small">after round {standings.through_round}</span></h2>
+      {divisionTables(standings).map((group) => (
+        <StandingsTable key={group.division} standings={standings} rows={group.rows} division={group.division} />
+      ))}
+    </section>
+  );
+}
+
+function StandingsTable({ standings, rows, division }) {
+  return (
+    <>
+      {division > 0 && <h3 data-testid="division" data-division={division}>Division {division}</h3>}
       <table class="table" data-testid="standings">
         <thead>
           <tr><th class="num">#</th><th>Entrant</th>{standings.columns.map((c) => <th key={c} class="num">{c}</th>)}</tr>
         </thead>
         <tbody>
-          {standings.rows.map((row) => (
-            <tr key={row.entrant} data-testid="standing" data-entrant={row.entrant}>
+          {rows.map((row) => (
+            <tr key={row.entrant} data-testid="standing" data-entrant={row.entrant} data-division={row.division || 0}>
               <td class="num">{row.rank || '—'}</td>
               <td>{row.display_name}{row.withdrawn && <span class="chip">withdrawn</span>}</td>
               {row.values.map((v, i) => <td key={i} class="num">{formatNumber(v, i === 0 && standings.columns[0] === 'PTS' ? 1 : 2)}</td>)}
@@ -173,7 +189,7 @@ function Standings({ standings }) {
           ))}
         </tbody>
       </table>
-    </section>
+    </>
   );
 }
 
@@ -374,7 +390,8 @@ export function Tournament({ params, session }) {
   if (!page) return <main><ErrorNote error={error} />{!error && <p class="muted">Loading…</p>}</main>;
   const t = page.tournament;
   const names = namesOf(page.entrants);
-  const rounds = [...(page.rounds || [])].reverse();
+  // Latest first; a league's calendar in date order (its rounds to come are known).
+  const rounds = t.format === 'LEAGUE' ? [...(page.rounds || [])] : [...(page.rounds || [])].reverse();
   return (
     <main>
       <h1 data-testid="tournament-title">{t.display_name}</h1>

@@ -5,13 +5,21 @@ import { get, post } from '../api.js';
 import { ErrorNote } from '../components/ErrorNote.jsx';
 import { enumText, gameName, knownGames, resourceId } from '../format.js';
 import { Link, navigate } from '../router.js';
-import { createBody, durationMs } from '../tournaments/page.js';
+import { createBody, durationMs, spanText } from '../tournaments/page.js';
 
 export function formatLine(t) {
   const parts = [enumText(t.format)];
   if (t.team_size > 1) parts.push(`teams of ${t.team_size}`);
-  if (t.format === 'ARENA') parts.push(`${Math.round(durationMs(t.duration) / 60000)} min`);
-  else if (t.format === 'SWISS' || t.rounds) parts.push(`${t.rounds} round${t.rounds === 1 ? '' : 's'}`);
+  if (t.format === 'ARENA') {
+    // An arena's rounds are its pairing passes, not a length.
+    parts.push(`${Math.round(durationMs(t.duration) / 60000)} min`);
+  } else if (t.format === 'SWISS' || t.rounds) {
+    parts.push(`${t.rounds} round${t.rounds === 1 ? '' : 's'}`);
+  }
+  if (t.format === 'LEAGUE' && t.league) {
+    if (t.league.division_size) parts.push(`divisions of ${t.league.division_size}`);
+    parts.push(`a round every ${spanText(durationMs(t.league.round_interval))}`);
+  }
   if (t.best_of > 1) parts.push(`best of ${t.best_of}`);
   if (t.double_round_robin) parts.push('double');
   if (t.table_size) parts.push(`tables of ${t.min_table_size && t.min_table_size < t.table_size ? `${t.min_table_size}-` : ''}${t.table_size}`);
@@ -20,7 +28,7 @@ export function formatLine(t) {
 }
 
 function CreateForm({ onCreated }) {
-  const [form, setForm] = useState({ id: '', name: '', game: 'muggins', format: 'SWISS', rounds: 3, team_size: 1, best_of: 1, tiebreaks: 'BH,SB', minutes: 30 });
+  const [form, setForm] = useState({ id: '', name: '', game: 'muggins', format: 'SWISS', rounds: 3, team_size: 1, best_of: 1, tiebreaks: 'BH,SB', minutes: 30, interval_hours: 168, division_size: 8, promotion: 1 });
   const [error, setError] = useState(null);
   const set = (key) => (e) => setForm({ ...form, [key]: e.target.type === 'checkbox' ? e.target.checked : e.target.value });
   const submit = async (e) => {
@@ -54,13 +62,17 @@ function CreateForm({ onCreated }) {
           <option value="KNOCKOUT">Knockout</option>
           <option value="PARTNER_ROTATION">Partner rotation</option>
           <option value="ARENA">Arena</option>
+          <option value="LEAGUE">League</option>
         </select>
       </label>
       {form.format === 'SWISS' && <label>Rounds <input type="number" min="1" max="99" value={form.rounds} onInput={set('rounds')} data-testid="tournament-rounds" /></label>}
       {form.format === 'PARTNER_ROTATION' && <label title="0: the schedule's own length (everyone partners everyone)">Rounds <input type="number" min="0" max="100" value={form.rounds} onInput={set('rounds')} data-testid="tournament-rounds" /></label>}
       {form.format === 'ARENA' && <label title="Finishers are paired again until the time is up">Minutes <input type="number" min="1" max="1440" value={form.minutes} onInput={set('minutes')} data-testid="tournament-minutes" /></label>}
+      {form.format === 'LEAGUE' && <label title="From one round's opening to the next's; a round closes when the next opens">Round every (hours) <input type="number" min="1" max="8784" value={form.interval_hours} onInput={set('interval_hours')} data-testid="tournament-interval" /></label>}
+      {form.format === 'LEAGUE' && <label title="The most entrants in a division (0: one division)">Division size <input type="number" min="0" max="64" value={form.division_size} onInput={set('division_size')} data-testid="tournament-division-size" /></label>}
+      {form.format === 'LEAGUE' && <label title="Promoted and relegated between neighbouring divisions, into the next season">Promotion <input type="number" min="0" max="32" value={form.promotion} onInput={set('promotion')} /></label>}
       {form.format === 'KNOCKOUT' && <label>Best of <input type="number" min="1" max="9" step="2" value={form.best_of} onInput={set('best_of')} /></label>}
-      {form.format === 'ROUND_ROBIN' && <label><input type="checkbox" checked={!!form.double} onChange={set('double')} /> double</label>}
+      {(form.format === 'ROUND_ROBIN' || form.format === 'LEAGUE') && <label><input type="checkbox" checked={!!form.double} onChange={set('double')} /> double</label>}
       {(form.format === 'ROUND_ROBIN' || form.format === 'SWISS') && <label title="Seats per table, for the games more than two play alone (0: one against one)">Table size <input type="number" min="0" max="8" value={form.table_size || 0} onInput={set('table_size')} data-testid="tournament-table-size" /></label>}
       {(form.format === 'PARTNER_ROTATION' || ((form.format === 'ROUND_ROBIN' || form.format === 'SWISS') && Number(form.table_size) > 0)) && (
         <label title="Every table of a round dealt the same tiles; each hand's holders compared"><input type="checkbox" checked={!!form.duplicate} onChange={set('duplicate')} data-testid="tournament-duplicate" /> duplicate deals</label>

@@ -157,6 +157,16 @@ export function createBody(form) {
   } else if (form.format === 'ROUND_ROBIN' && form.double) {
     tournament.double_round_robin = true;
   }
+  if (form.format === 'LEAGUE') {
+    // The service writes the season's fixtures from the calendar and the divisions.
+    tournament.league = {
+      round_interval: `${Math.round((Number(form.interval_hours) || 0) * 3600)}s`,
+      division_size: Number(form.division_size) || 0,
+      promotion: Number(form.promotion) || 0,
+    };
+    if (form.double) tournament.double_round_robin = true;
+    return { tournament_id: form.id, tournament };
+  }
   if (form.format === 'ARENA') {
     // An arena is paired and ranked by the service: no rounds, tables or tie-breaks of its own.
     tournament.duration = `${Math.round((Number(form.minutes) || 0) * 60)}s`;
@@ -228,4 +238,25 @@ export function arenaGames(rounds, names) {
     }
   }
   return { playing, decided };
+}
+
+// A league's standings as one table per division, top first: [{division, rows}]; one group
+// (division 0) for other events.
+export function divisionTables(standings) {
+  const groups = [];
+  for (const row of (standings && standings.rows) || []) {
+    const division = row.division || 0;
+    if (!groups.length || groups[groups.length - 1].division !== division) groups.push({ division, rows: [] });
+    groups[groups.length - 1].rows.push(row);
+  }
+  return groups;
+}
+
+// A span of time in the largest whole unit that fits: "7 days", "36 hours", "90 minutes".
+export function spanText(ms) {
+  const minutes = Math.round(ms / 60000);
+  const unit = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  if (minutes % 1440 === 0 && minutes > 0) return unit(minutes / 1440, 'day');
+  if (minutes % 60 === 0 && minutes > 0) return unit(minutes / 60, 'hour');
+  return unit(minutes, 'minute');
 }
