@@ -61,6 +61,18 @@ async function signInOperator(page) {
   await page.waitForURL(/\/ops$/);
 }
 
+// Creates an event as the operator, adds one bot entrant of each kind, and starts it.
+async function startEvent(op, id, tournament, kinds) {
+  let r = await op.call('POST', '/api/tournaments', { tournament_id: id, tournament });
+  assert.equal(r.status, 200, r.text);
+  for (const kind of kinds) {
+    r = await op.call('POST', `/api/tournaments/${id}/entrants`, { bot_kind: kind });
+    assert.equal(r.status, 200, r.text);
+  }
+  r = await op.call('POST', `/api/tournaments/${id}/start`, {});
+  assert.equal(r.status, 200, r.text);
+}
+
 test('an operator signs in, watches a match update live, aborts it; wrong token and missing '
   + 'CSRF token are refused; the audit log shows the abort', async () => {
   const { context, page } = await recordingPage();
@@ -472,16 +484,8 @@ test('an operator creates a Swiss in the page, adds bots and starts it; the even
   // A round robin at tables: three bots at one table of three, each round; the page shows the
   // table's seats with their places once played.
   const night = `tables${process.pid}`;
-  r = await op.call('POST', '/api/tournaments', { tournament_id: night,
-    tournament: { display_name: 'Night', game: 'muggins', format: 'ROUND_ROBIN', table_size: 3,
-      rounds: 2 } });
-  assert.equal(r.status, 200, r.text);
-  for (let i = 0; i < 3; ++i) {
-    r = await op.call('POST', `/api/tournaments/${night}/entrants`, { bot_kind: 'greedy' });
-    assert.equal(r.status, 200, r.text);
-  }
-  r = await op.call('POST', `/api/tournaments/${night}/start`, {});
-  assert.equal(r.status, 200, r.text);
+  await startEvent(op, night, { display_name: 'Night', game: 'muggins', format: 'ROUND_ROBIN',
+    table_size: 3, rounds: 2 }, ['greedy', 'greedy', 'greedy']);
   await page.goto(`${WEB}/tournaments/${night}`);
   await page.locator('[data-testid=tournament-state][data-state=FINISHED]')
     .waitFor({ timeout: 60000 });
@@ -496,16 +500,8 @@ test('an operator creates a Swiss in the page, adds bots and starts it; the even
   // A partner rotation: four Forty-Two bots, one round; the page shows the table as two teams
   // and the matrix of who partnered and opposed whom.
   const rotation = `rotation${process.pid}`;
-  r = await op.call('POST', '/api/tournaments', { tournament_id: rotation,
-    tournament: { display_name: 'Partners', game: 'forty_two', format: 'PARTNER_ROTATION',
-      rounds: 1 } });
-  assert.equal(r.status, 200, r.text);
-  for (let i = 0; i < 4; ++i) {
-    r = await op.call('POST', `/api/tournaments/${rotation}/entrants`, { bot_kind: 'random' });
-    assert.equal(r.status, 200, r.text);
-  }
-  r = await op.call('POST', `/api/tournaments/${rotation}/start`, {});
-  assert.equal(r.status, 200, r.text);
+  await startEvent(op, rotation, { display_name: 'Partners', game: 'forty_two',
+    format: 'PARTNER_ROTATION', rounds: 1 }, ['random', 'random', 'random', 'random']);
   await page.goto(`${WEB}/tournaments/${rotation}`);
   await page.locator('[data-testid=tournament-state][data-state=FINISHED]')
     .waitFor({ timeout: 60000 });
@@ -522,16 +518,9 @@ test('an operator creates a Swiss in the page, adds bots and starts it; the even
   // A duplicate round: six Muggins bots at three tables of two, all dealt the same; once over,
   // the page shows the seed and each hand's holders ranked by matchpoints.
   const duplicate = `duplicate${process.pid}`;
-  r = await op.call('POST', '/api/tournaments', { tournament_id: duplicate,
-    tournament: { display_name: 'Duplicate', game: 'muggins', format: 'ROUND_ROBIN', table_size: 2,
-      rounds: 1, duplicate: true } });
-  assert.equal(r.status, 200, r.text);
-  for (const kind of ['greedy', 'random', 'greedy', 'random', 'greedy', 'random']) {
-    r = await op.call('POST', `/api/tournaments/${duplicate}/entrants`, { bot_kind: kind });
-    assert.equal(r.status, 200, r.text);
-  }
-  r = await op.call('POST', `/api/tournaments/${duplicate}/start`, {});
-  assert.equal(r.status, 200, r.text);
+  await startEvent(op, duplicate, { display_name: 'Duplicate', game: 'muggins',
+    format: 'ROUND_ROBIN', table_size: 2, rounds: 1, duplicate: true },
+  ['greedy', 'random', 'greedy', 'random', 'greedy', 'random']);
   await page.goto(`${WEB}/tournaments/${duplicate}`);
   await page.locator('[data-testid=tournament-state][data-state=FINISHED]')
     .waitFor({ timeout: 60000 });
@@ -550,16 +539,9 @@ test('an operator creates a Swiss in the page, adds bots and starts it; the even
   // An arena: four Muggins bots re-paired as they finish while its minute runs; the page's
   // leaderboard fills in live (points, each game's points) with the clock counting down.
   const arena = `arena${process.pid}`;
-  r = await op.call('POST', '/api/tournaments', { tournament_id: arena,
-    tournament: { display_name: 'Arena', game: 'muggins', rules: { target: { int_value: 50 } },
-      format: 'ARENA', duration: '60s' } });
-  assert.equal(r.status, 200, r.text);
-  for (const kind of ['greedy', 'random', 'greedy', 'random']) {
-    r = await op.call('POST', `/api/tournaments/${arena}/entrants`, { bot_kind: kind });
-    assert.equal(r.status, 200, r.text);
-  }
-  r = await op.call('POST', `/api/tournaments/${arena}/start`, {});
-  assert.equal(r.status, 200, r.text);
+  await startEvent(op, arena, { display_name: 'Arena', game: 'muggins',
+    rules: { target: { int_value: 50 } }, format: 'ARENA', duration: '60s' },
+  ['greedy', 'random', 'greedy', 'random']);
   await page.goto(`${WEB}/tournaments/${arena}`);
   await page.getByTestId('leaderboard').waitFor();
   assert.match(await page.getByTestId('arena-clock').innerText(), /^\d+:\d\d left$/);
@@ -580,17 +562,10 @@ test('an operator creates a Swiss in the page, adds bots and starts it; the even
   // played at once; round 2's fixtures are shown with its dates before it opens, and the
   // standings are one table per division.
   const league = `league${process.pid}`;
-  r = await op.call('POST', '/api/tournaments', { tournament_id: league,
-    tournament: { display_name: 'League', game: 'muggins', rules: { target: { int_value: 50 } },
-      format: 'LEAGUE', double_round_robin: true,
-      league: { round_interval: '60s', division_size: 2, promotion: 1 } } });
-  assert.equal(r.status, 200, r.text);
-  for (const kind of ['greedy', 'random', 'greedy', 'random']) {
-    r = await op.call('POST', `/api/tournaments/${league}/entrants`, { bot_kind: kind });
-    assert.equal(r.status, 200, r.text);
-  }
-  r = await op.call('POST', `/api/tournaments/${league}/start`, {});
-  assert.equal(r.status, 200, r.text);
+  await startEvent(op, league, { display_name: 'League', game: 'muggins',
+    rules: { target: { int_value: 50 } }, format: 'LEAGUE', double_round_robin: true,
+    league: { round_interval: '60s', division_size: 2, promotion: 1 } },
+  ['greedy', 'random', 'greedy', 'random']);
   await page.goto(`${WEB}/tournaments/${league}`);
   await page.locator('[data-testid=round][data-round="1"][data-state=FINISHED]')
     .waitFor({ timeout: 30000 });
