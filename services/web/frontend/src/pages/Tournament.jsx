@@ -2,8 +2,8 @@
 // results appear as they come in): registration (players enter or withdraw themselves; the
 // operator adds bots and starts it), the pairings of every round, the standings with the
 // event's tie-breaks, for a knockout its bracket, for an arena its live leaderboard, and for a
-// league its tables by division and its calendar of rounds with their dates. No seat token reaches this page: the
-// pairings are read without one.
+// league its tables by division and its calendar of rounds with their dates. No seat token
+// reaches this page: the pairings are read without one.
 import { useEffect, useState } from 'preact/hooks';
 import { del, get, post } from '../api.js';
 import { ErrorNote } from '../components/ErrorNote.jsx';
