@@ -473,11 +473,10 @@ absl::Status ParseLeague(const cli::ParsedArgs& args, v1::LeagueSettings& league
     }
     *league.mutable_first_round_time() = ToTimestamp(when);
   }
-  for (const auto& [flag, set] :
-       {std::pair<const char*, void (v1::LeagueSettings::*)(int32_t)>{
-            "division-size", &v1::LeagueSettings::set_division_size},
-        std::pair<const char*, void (v1::LeagueSettings::*)(int32_t)>{
-            "promotion", &v1::LeagueSettings::set_promotion}}) {
+  const std::pair<const char*, void (v1::LeagueSettings::*)(int32_t)> numbers[] = {
+      {"division-size", &v1::LeagueSettings::set_division_size},
+      {"promotion", &v1::LeagueSettings::set_promotion}};
+  for (const auto& [flag, set] : numbers) {
     absl::StatusOr<std::optional<int64_t>> value = args.Int(flag, 0, 64);
     if (!value.ok()) return value.status();
     if (value->has_value()) (league.*set)(static_cast<int32_t>(**value));

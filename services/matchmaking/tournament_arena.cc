@@ -15,10 +15,6 @@ namespace {
 
 namespace t = ::boneyard::tournament;
 
-absl::Status Invalid(absl::string_view field, absl::string_view why) {
-  return absl::InvalidArgumentError(absl::StrCat("tournament.", field, ": ", why));
-}
-
 bool Won(v1::Outcome o, bool white) {
   return white ? (o == v1::WHITE_WON || o == v1::BLACK_FORFEITED)
                : (o == v1::BLACK_WON || o == v1::WHITE_FORFEITED);
@@ -32,23 +28,24 @@ bool Forfeited(v1::Outcome o, bool white) {
 
 absl::Status CheckArenaSettings(const v1::Tournament& s) {
   if (!IsArena(s)) {
-    if (s.has_duration()) return Invalid("duration", "is for ARENA");
+    if (s.has_duration()) return InvalidSetting("duration", "is for ARENA");
     return absl::OkStatus();
   }
-  if (!s.has_duration()) return Invalid("duration", "an arena needs its duration");
+  if (!s.has_duration()) return InvalidSetting("duration", "an arena needs its duration");
   if (absl::Status st = validation::CheckDuration("tournament.duration", s.duration()); !st.ok()) {
     return st;
   }
   const absl::Duration d = FromDuration(s.duration());
   if (d < kMinArenaDuration || d > kMaxArenaDuration) {
-    return Invalid("duration", "must be 1 minute to 24 hours");
+    return InvalidSetting("duration", "must be 1 minute to 24 hours");
   }
-  if (s.rounds() != 0) return Invalid("rounds", "an arena pairs until its time is up; leave it 0");
-  if (s.table_size() != 0) return Invalid("table_size", "an arena is two-sided");
-  if (s.duplicate()) return Invalid("duplicate", "is for tables and PARTNER_ROTATION");
-  if (s.manual_rounds()) return Invalid("manual_rounds", "an arena pairs as games end");
+  if (s.rounds() != 0)
+    return InvalidSetting("rounds", "an arena pairs until its time is up; leave it 0");
+  if (s.table_size() != 0) return InvalidSetting("table_size", "an arena is two-sided");
+  if (s.duplicate()) return InvalidSetting("duplicate", "is for tables and PARTNER_ROTATION");
+  if (s.manual_rounds()) return InvalidSetting("manual_rounds", "an arena pairs as games end");
   if (s.tiebreaks_size() != 0) {
-    return Invalid("tiebreaks", "an arena ranks by its own points, then fewer games");
+    return InvalidSetting("tiebreaks", "an arena ranks by its own points, then fewer games");
   }
   return absl::OkStatus();
 }
@@ -64,9 +61,7 @@ std::map<int, ArenaEntrant> EvaluateArena(const TournamentData& data,
   for (const EntrantRow& e : data.entrants) out[e.number];
   absl::StatusOr<std::array<std::vector<int>, 2>> sides = SideSeats(settings);
   if (!sides.ok()) return out;  // checked at creation: a stored arena has its sides
-  // The games by (round, board): one pass, as the pairings are read in the same order.
-  std::map<std::pair<int, int>, std::vector<const GameRow*>> games;
-  for (const GameRow& g : data.games) games[{g.round, g.board}].push_back(&g);
+  const std::map<std::pair<int, int>, std::vector<const GameRow*>> games = GamesByPairing(data);
   std::map<int, std::vector<t::ArenaOutcome>> outcomes;
   static const std::vector<const GameRow*> kNone;
   for (const PairingRow& p : data.pairings) {  // by round, board: each entrant's games in order

@@ -17,20 +17,9 @@ namespace {
 
 namespace t = ::boneyard::tournament;
 
-absl::Status Invalid(absl::string_view field, absl::string_view why) {
-  return absl::InvalidArgumentError(absl::StrCat("tournament.", field, ": ", why));
-}
-
 absl::Duration DeadlineOf(const v1::LeagueSettings& league) {
   return league.has_round_deadline() ? FromDuration(league.round_deadline())
                                      : FromDuration(league.round_interval());
-}
-
-// A withdrawn entrant's fixture is not played: it forfeits (both, when both withdrew).
-int ForfeitOf(const EntrantRow& white, const EntrantRow& black, int round) {
-  const bool w = WithdrawnBy(white, round);
-  const bool b = WithdrawnBy(black, round);
-  return w && b ? v1::BOTH_FORFEITED : w ? v1::WHITE_FORFEITED : b ? v1::BLACK_FORFEITED : 0;
 }
 
 const RoundRow* RoundRowOf(const TournamentData& data, int round) {
@@ -43,8 +32,7 @@ const RoundRow* RoundRowOf(const TournamentData& data, int round) {
 std::map<std::pair<int, int>, PairingState> OpenedPairings(
     const TournamentData& data, const v1::Tournament& settings,
     const std::array<std::vector<int>, 2>& sides) {
-  std::map<std::pair<int, int>, std::vector<const GameRow*>> games;
-  for (const GameRow& g : data.games) games[{g.round, g.board}].push_back(&g);
+  const std::map<std::pair<int, int>, std::vector<const GameRow*>> games = GamesByPairing(data);
   static const std::vector<const GameRow*> kNone;
   std::map<std::pair<int, int>, PairingState> out;
   for (const PairingRow& p : data.pairings) {
@@ -60,7 +48,7 @@ std::map<std::pair<int, int>, PairingState> OpenedPairings(
 
 absl::Status CheckLeagueSettings(const v1::Tournament& s) {
   if (!IsLeague(s)) {
-    if (s.has_league()) return Invalid("league", "is for LEAGUE");
+    if (s.has_league()) return InvalidSetting("league", "is for LEAGUE");
     return absl::OkStatus();
   }
   const v1::LeagueSettings& league = s.league();
@@ -71,7 +59,7 @@ absl::Status CheckLeagueSettings(const v1::Tournament& s) {
   }
   const absl::Duration interval = FromDuration(league.round_interval());
   if (interval < kMinLeagueInterval || interval > kMaxLeagueInterval) {
-    return Invalid("league.round_interval", "must be 1 minute to 366 days");
+    return InvalidSetting("league.round_interval", "must be 1 minute to 366 days");
   }
   if (league.has_round_deadline()) {
     if (absl::Status st =
@@ -81,21 +69,22 @@ absl::Status CheckLeagueSettings(const v1::Tournament& s) {
     }
     const absl::Duration deadline = FromDuration(league.round_deadline());
     if (deadline < kMinLeagueInterval || deadline > interval) {
-      return Invalid("league.round_deadline",
-                     "must be 1 minute to the round interval (the rounds do not overlap)");
+      return InvalidSetting("league.round_deadline",
+                            "must be 1 minute to the round interval (the rounds do not overlap)");
     }
   }
   if (league.has_first_round_time() &&
       (league.first_round_time().seconds() < 0 || league.first_round_time().nanos() < 0 ||
        league.first_round_time().nanos() > 999'999'999)) {
-    return Invalid("league.first_round_time", "is not a time");
+    return InvalidSetting("league.first_round_time", "is not a time");
   }
   if (league.division_size() != 0 &&
       (league.division_size() < 2 || league.division_size() > kMaxDivisionSize)) {
-    return Invalid("league.division_size", absl::StrCat("must be 0 or 2 to ", kMaxDivisionSize));
+    return InvalidSetting("league.division_size",
+                          absl::StrCat("must be 0 or 2 to ", kMaxDivisionSize));
   }
   if (league.promotion() < 0 || league.promotion() > league.division_size() / 2) {
-    return Invalid("league.promotion", "must be 0 to half the division size");
+    return InvalidSetting("league.promotion", "must be 0 to half the division size");
   }
   if (!league.previous_season().empty()) {
     if (absl::Status st = validation::CheckText("tournament.league.previous_season",
@@ -104,10 +93,12 @@ absl::Status CheckLeagueSettings(const v1::Tournament& s) {
       return st;
     }
   }
-  if (s.rounds() != 0) return Invalid("rounds", "a league's rounds follow from its divisions");
-  if (s.table_size() != 0) return Invalid("table_size", "a league is two-sided");
-  if (s.duplicate()) return Invalid("duplicate", "is for tables and PARTNER_ROTATION");
-  if (s.manual_rounds()) return Invalid("manual_rounds", "a league's rounds open on their dates");
+  if (s.rounds() != 0)
+    return InvalidSetting("rounds", "a league's rounds follow from its divisions");
+  if (s.table_size() != 0) return InvalidSetting("table_size", "a league is two-sided");
+  if (s.duplicate()) return InvalidSetting("duplicate", "is for tables and PARTNER_ROTATION");
+  if (s.manual_rounds())
+    return InvalidSetting("manual_rounds", "a league's rounds open on their dates");
   return absl::OkStatus();
 }
 
@@ -234,7 +225,7 @@ absl::StatusOr<TournamentChanges> PlanLeagueStep(const TournamentData& data,
     for (const PairingRow& p : data.pairings) {
       if (p.round != open || p.black == 0) continue;
       const int forfeit =
-          ForfeitOf(*EntrantByNumber(data, p.white), *EntrantByNumber(data, p.black), open);
+          ForfeitFor(*EntrantByNumber(data, p.white), *EntrantByNumber(data, p.black), open);
       if (forfeit != 0) {
         changes.overrides[{p.round, p.board}] = forfeit;
       } else {

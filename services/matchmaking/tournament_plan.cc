@@ -26,9 +26,6 @@ namespace {
 
 namespace t = ::boneyard::tournament;
 
-absl::Status InvalidSetting(absl::string_view field, absl::string_view why) {
-  return absl::InvalidArgumentError(absl::StrCat("tournament.", field, ": ", why));
-}
 
 bool IsForfeit(v1::Outcome o) {
   return o == v1::BLACK_FORFEITED || o == v1::WHITE_FORFEITED || o == v1::BOTH_FORFEITED;
@@ -57,15 +54,6 @@ std::pair<t::RoundCode, t::RoundCode> CodesOf(v1::Outcome o) {
   }
 }
 
-// A withdrawn entrant's game is not played: it forfeits (both, when both are withdrawn).
-int ForfeitFor(const EntrantRow& white, const EntrantRow& black, int round) {
-  const bool w = WithdrawnBy(white, round);
-  const bool b = WithdrawnBy(black, round);
-  if (w && b) return v1::BOTH_FORFEITED;
-  if (w) return v1::WHITE_FORFEITED;
-  if (b) return v1::BLACK_FORFEITED;
-  return 0;
-}
 
 // Game points (C.07's GP): what white's side and black's scored in a pairing's finished games —
 // the game's own score (Forty-Two's marks, Muggins' points), read at each side's first seat.
@@ -333,6 +321,26 @@ void NumberEntrants(const TournamentData& data, int round, TournamentChanges& ch
 bool HasLateEntrants(const TournamentData& data) {
   return std::any_of(data.entrants.begin(), data.entrants.end(),
                      [](const EntrantRow& e) { return e.pairing_number == 0; });
+}
+
+absl::Status InvalidSetting(absl::string_view field, absl::string_view why) {
+  return absl::InvalidArgumentError(absl::StrCat("tournament.", field, ": ", why));
+}
+
+int ForfeitFor(const EntrantRow& white, const EntrantRow& black, int round) {
+  const bool w = WithdrawnBy(white, round);
+  const bool b = WithdrawnBy(black, round);
+  if (w && b) return v1::BOTH_FORFEITED;
+  if (w) return v1::WHITE_FORFEITED;
+  if (b) return v1::BLACK_FORFEITED;
+  return 0;
+}
+
+std::map<std::pair<int, int>, std::vector<const GameRow*>> GamesByPairing(
+    const TournamentData& data) {
+  std::map<std::pair<int, int>, std::vector<const GameRow*>> out;
+  for (const GameRow& g : data.games) out[{g.round, g.board}].push_back(&g);  // stored in order
+  return out;
 }
 
 std::vector<const GameRow*> GamesOf(const TournamentData& data, int round, int board) {

@@ -22,9 +22,11 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "absl/time/time.h"
 #include "boneyard/v1/execution.pb.h"
 #include "boneyard/v1/tournament.pb.h"
@@ -38,6 +40,9 @@ inline constexpr int kMaxSwissRounds = 99;
 inline constexpr int kMaxBestOf = 9;
 inline constexpr int kDefaultFastAbove = 1000;
 inline constexpr int kMaxTournamentDisplayNameChars = 80;
+
+// INVALID_ARGUMENT "tournament.{field}: {why}": how every settings check names its field.
+absl::Status InvalidSetting(absl::string_view field, absl::string_view why);
 
 // OK, or INVALID_ARGUMENT naming the field of `tournament.` at fault. Output-only fields are
 // ignored.
@@ -107,6 +112,12 @@ absl::StatusOr<tournament::EventRecord> EventRecordOf(const TournamentData& data
 absl::StatusOr<tournament::EventRecord> TrfRecordOf(const TournamentData& data);
 
 // Reading the facts.
+// Every pairing's games, by (round, board), each's first first: one pass over the event's games.
+std::map<std::pair<int, int>, std::vector<const GameRow*>> GamesByPairing(
+    const TournamentData& data);
+// A withdrawn entrant's game is not played: the override outcome that forfeits it (both, when
+// both withdrew by `round`); 0 when both play.
+int ForfeitFor(const EntrantRow& white, const EntrantRow& black, int round);
 // A pairing's games, first first.
 std::vector<const GameRow*> GamesOf(const TournamentData& data, int round, int board);
 // Round `round`'s games by board, each board's first first: one pass over the event's games,

@@ -20,10 +20,6 @@ namespace {
 
 namespace t = ::boneyard::tournament;
 
-absl::Status InvalidSetting(absl::string_view field, absl::string_view why) {
-  return absl::InvalidArgumentError(absl::StrCat("tournament.", field, ": ", why));
-}
-
 bool HasPlayersOption(const GameSpec& spec) {
   return std::any_of(spec.options.begin(), spec.options.end(),
                      [](const OptionSpec& o) { return o.name == "players"; });

@@ -29,13 +29,7 @@ v1::Tournament Arena(const std::string& game = "muggins") {
   return t;
 }
 
-TournamentData Started(int entrants, const v1::Tournament& settings = Arena()) {
-  TournamentData d = Event(settings, entrants, /*players=*/true);
-  absl::StatusOr<TournamentChanges> start = PlanStart(d, kNow);
-  EXPECT_TRUE(start.ok()) << start.status();
-  if (start.ok()) Apply(d, *start);
-  return d;
-}
+TournamentData Started(int entrants) { return StartedEvent(Arena(), entrants); }
 
 // The pairings of `round` as (white, black).
 std::vector<std::pair<int, int>> Pairs(const TournamentData& d, int round) {
@@ -57,14 +51,6 @@ void Finish(TournamentData& d, int round, int board, Won won, std::vector<int> f
     return;
   }
   FAIL() << "no game at round " << round << " board " << board;
-}
-
-TournamentChanges StepAt(TournamentData& d, absl::Time now) {
-  absl::StatusOr<TournamentChanges> c = PlanStep(d, now);
-  EXPECT_TRUE(c.ok()) << c.status();
-  if (!c.ok()) return {};
-  Apply(d, *c);
-  return *c;
 }
 
 v1::Standings Standings(const TournamentData& d) {

@@ -38,12 +38,7 @@ v1::Tournament Duplicate(const std::string& game, int table_size) {
 }
 
 TournamentData Started(const v1::Tournament& settings, int entrants) {
-  TournamentData d = Event(settings, entrants, /*players=*/true);
-  d.tournament.deal_secret = kSecret;
-  absl::StatusOr<TournamentChanges> start = PlanStart(d, kNow);
-  EXPECT_TRUE(start.ok()) << start.status();
-  if (start.ok()) Apply(d, *start);
-  return d;
+  return StartedEvent(settings, entrants, kNow, kSecret);
 }
 
 v1::CreateMatchRequest RequestOf(const GameRow& g) {

@@ -43,6 +43,27 @@ inline void PlayAll(TournamentData& d, bool draws = false) {
   }
 }
 
+// An event of `entrants` players (tournament_facts.h) started at `now`; a duplicate event's
+// deals from `deal_secret`.
+inline TournamentData StartedEvent(const v1::Tournament& settings, int entrants,
+                                   absl::Time now = kNow, const std::string& deal_secret = "") {
+  TournamentData d = Event(settings, entrants, /*players=*/true);
+  d.tournament.deal_secret = deal_secret;
+  absl::StatusOr<TournamentChanges> start = PlanStart(d, now);
+  EXPECT_TRUE(start.ok()) << start.status();
+  if (start.ok()) Apply(d, *start);
+  return d;
+}
+
+// The director's step at `now`, applied; the changes it made (none when it failed).
+inline TournamentChanges StepAt(TournamentData& d, absl::Time now) {
+  absl::StatusOr<TournamentChanges> c = PlanStep(d, now);
+  EXPECT_TRUE(c.ok()) << c.status();
+  if (!c.ok()) return {};
+  Apply(d, *c);
+  return *c;
+}
+
 inline void Step(TournamentData& d) {
   absl::StatusOr<TournamentChanges> c = PlanStep(d, kNow);
   ASSERT_TRUE(c.ok()) << c.status();

@@ -35,22 +35,6 @@ v1::Tournament League(int division_size, int promotion = 0, const std::string& g
   return t;
 }
 
-TournamentData Started(const v1::Tournament& settings, int entrants, absl::Time now = kNow) {
-  TournamentData d = Event(settings, entrants, /*players=*/true);
-  absl::StatusOr<TournamentChanges> start = PlanStart(d, now);
-  EXPECT_TRUE(start.ok()) << start.status();
-  if (start.ok()) Apply(d, *start);
-  return d;
-}
-
-TournamentChanges StepAt(TournamentData& d, absl::Time now) {
-  absl::StatusOr<TournamentChanges> c = PlanStep(d, now);
-  EXPECT_TRUE(c.ok()) << c.status();
-  if (!c.ok()) return {};
-  Apply(d, *c);
-  return *c;
-}
-
 // Finishes every game of `round` without a result: white wins, unless `draw`.
 void FinishRound(TournamentData& d, int round, bool draw = false) {
   for (GameRow& g : d.games) {
@@ -106,7 +90,7 @@ TEST(TournamentLeagueTest, DivisionsAreAsEvenAsTheEntrantsAllowTheUpperOnesLarge
 }
 
 TEST(TournamentLeagueTest, EveryFixtureIsWrittenAtTheStartWithItsRoundsDate) {
-  const TournamentData d = Started(League(4), 8);
+  const TournamentData d = StartedEvent(League(4), 8);
   EXPECT_EQ(d.tournament.state, kTournamentRunning);
   EXPECT_EQ(d.tournament.rounds, 3);
   ASSERT_EQ(d.rounds.size(), 3u);
@@ -137,7 +121,7 @@ TEST(TournamentLeagueTest, EveryFixtureIsWrittenAtTheStartWithItsRoundsDate) {
 TEST(TournamentLeagueTest, ARoundOpensOnItsDateNotBefore) {
   v1::Tournament t = League(0);
   *t.mutable_league()->mutable_first_round_time() = ToTimestamp(kNow + absl::Hours(48));
-  TournamentData d = Started(t, 4);
+  TournamentData d = StartedEvent(t, 4);
   EXPECT_EQ(d.tournament.current_round, 0);
   EXPECT_TRUE(d.games.empty());
   EXPECT_EQ(NextDecisionTime(d, kNow), kNow + absl::Hours(48));
@@ -153,7 +137,7 @@ TEST(TournamentLeagueTest, ARoundOpensOnItsDateNotBefore) {
 }
 
 TEST(TournamentLeagueTest, AFixtureWithoutAResultAtTheDeadlineIsLostByBothUntilTheOperatorSays) {
-  TournamentData d = Started(League(0), 4);
+  TournamentData d = StartedEvent(League(0), 4);
   ASSERT_EQ(d.games.size(), 2u);
   d.games[0].result = Result(2, 0);
   // Before the deadline, nothing; at it, the unplayed fixture is lost by both, audited.
@@ -188,7 +172,7 @@ TEST(TournamentLeagueTest, AFixtureWithoutAResultAtTheDeadlineIsLostByBothUntilT
 }
 
 TEST(TournamentLeagueTest, AWithdrawnEntrantsLaterFixturesAreForfeited) {
-  TournamentData d = Started(League(0), 4);
+  TournamentData d = StartedEvent(League(0), 4);
   absl::StatusOr<TournamentChanges> withdraw = PlanWithdraw(d, 4, "operator");
   ASSERT_TRUE(withdraw.ok()) << withdraw.status();
   Apply(d, *withdraw);
@@ -205,7 +189,7 @@ TEST(TournamentLeagueTest, AWithdrawnEntrantsLaterFixturesAreForfeited) {
 }
 
 TEST(TournamentLeagueTest, StandingsRankWithinEachDivisionAndTheSeasonEndsAfterItsLastRound) {
-  TournamentData d = Started(League(3), 6);  // two divisions of three: byes, three rounds
+  TournamentData d = StartedEvent(League(3), 6);  // two divisions of three: byes, three rounds
   for (int round = 1; round <= 3; ++round) {
     FinishRound(d, round);
     StepAt(d, kNow + round * kWeek);
@@ -230,7 +214,7 @@ TEST(TournamentLeagueTest, StandingsRankWithinEachDivisionAndTheSeasonEndsAfterI
 TEST(TournamentLeagueTest, TheNextSeasonPromotesAndRelegatesAndNewcomersJoinBelow) {
   // Two divisions of four; in each, the lower pairing number wins (PlayAll), so the final
   // order is the initial one: entrants 8 7 6 5 | 4 3 2 1 (entrant 8 rated highest).
-  TournamentData d = Started(League(4, 1), 8);
+  TournamentData d = StartedEvent(League(4, 1), 8);
   for (int round = 1; round <= 3; ++round) {
     PlayAll(d);
     StepAt(d, kNow + round * kWeek);

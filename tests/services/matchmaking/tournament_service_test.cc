@@ -110,27 +110,54 @@ class TournamentServiceTest : public MatchmakingTest {
     EXPECT_TRUE(t_->ListRounds(Context().get(), request, &response).ok());
     return response;
   }
-  // Delivers every finished game of the event not in `delivered` through `results`, as
-  // execution's outbox would, and adds it there.
-  void DeliverFinished(const std::string& tournament, v1::ExecutionService::Stub& execution,
-                       const std::string& execution_token, MatchmakingLogic& results,
-                       std::set<std::string>& delivered) {
+  // Games played for real: execution on a database of its own, a director creating the events'
+  // games there, the results path execution's outbox calls, and the matches delivered so far.
+  struct PlayedGames {
+    testing::ServiceOnNewDatabase execution;
+    std::unique_ptr<ExecutionCreator> creator;
+    std::unique_ptr<TournamentDirector> director;
+    std::unique_ptr<MatchmakingLogic> results;
+    std::unique_ptr<v1::ExecutionService::Stub> stub;
+    std::set<std::string> delivered;
+    const std::string& token() const { return execution.service->operator_token(); }
+    std::string log() const { return execution.service->log(); }
+  };
+  // Null (the failure reported) when execution does not start.
+  std::unique_ptr<PlayedGames> PlayGames() {
+    absl::StatusOr<testing::ServiceOnNewDatabase> execution =
+        testing::StartOnNewDatabase(BONEYARD_EXECUTION_BINARY);
+    if (!execution.ok()) {
+      ADD_FAILURE() << execution.status();
+      return nullptr;
+    }
+    auto games = std::make_unique<PlayedGames>();
+    games->execution = *std::move(execution);
+    const std::string target = games->execution.service->target();
+    games->creator = std::make_unique<ExecutionCreator>(target, games->token());
+    games->director = std::make_unique<TournamentDirector>(*tournament_store_, *games->creator);
+    games->results = ResultsPath();
+    games->stub = v1::ExecutionService::NewStub(
+        grpc::CreateChannel(target, grpc::InsecureChannelCredentials()));
+    return games;
+  }
+  // Delivers every finished game of the event not delivered yet, as execution's outbox would.
+  void DeliverFinished(const std::string& tournament, PlayedGames& games) {
     const v1::ListRoundsResponse listed = Rounds(tournament);
     for (const v1::Round& round : listed.rounds()) {
       for (const v1::Pairing& p : round.pairings()) {
         for (const v1::PairingGame& g : p.games()) {
-          if (g.match().empty() || delivered.count(g.match())) continue;
+          if (g.match().empty() || games.delivered.count(g.match())) continue;
           v1::GetMatchRequest get_match;
           get_match.set_name(g.match());
           v1::RecordMatchResultRequest result;
           ASSERT_TRUE(
-              execution.GetMatch(Context(execution_token).get(), get_match, result.mutable_match())
+              games.stub->GetMatch(Context(games.token()).get(), get_match, result.mutable_match())
                   .ok());
           if (result.match().state() != v1::Match::FINISHED) continue;
           absl::StatusOr<v1::RecordMatchResultResponse> recorded =
-              results.RecordMatchResult(kResultsToken, result);
+              games.results->RecordMatchResult(kResultsToken, result);
           ASSERT_TRUE(recorded.ok()) << recorded.status();
-          delivered.insert(g.match());
+          games.delivered.insert(g.match());
         }
       }
     }
@@ -583,16 +610,10 @@ TEST_F(TournamentServiceTest, AGameIsCreatedOnceAndItsResultCountedOnce) {
 }
 
 TEST_F(TournamentServiceTest, AnArenaRepairsFinishersUntilItClosesAndCountsEveryGameOnce) {
-  absl::StatusOr<testing::ServiceOnNewDatabase> execution =
-      testing::StartOnNewDatabase(BONEYARD_EXECUTION_BINARY);
-  ASSERT_TRUE(execution.ok()) << execution.status();
-  const std::string execution_token = execution->service->operator_token();
-  ExecutionCreator creator(execution->service->target(), execution_token);
-  TournamentDirector director(*tournament_store_, creator);
-  std::unique_ptr<MatchmakingLogic> results_logic = ResultsPath();
-  MatchmakingLogic& results = *results_logic;
-  auto execution_stub = v1::ExecutionService::NewStub(
-      grpc::CreateChannel(execution->service->target(), grpc::InsecureChannelCredentials()));
+  std::unique_ptr<PlayedGames> played = PlayGames();
+  ASSERT_NE(played, nullptr);
+  TournamentDirector& director = *played->director;
+  const std::set<std::string>& delivered = played->delivered;
 
   v1::Tournament arena;
   arena.set_display_name("Friday arena");
@@ -625,12 +646,8 @@ TEST_F(TournamentServiceTest, AnArenaRepairsFinishersUntilItClosesAndCountsEvery
   ASSERT_EQ(t.state(), v1::Tournament::RUNNING);
   const absl::Time start = FromTimestamp(t.start_time());
 
-  // Delivers every finished game's result, as execution's outbox would; the matches it did.
-  std::set<std::string> delivered;
   auto rounds = [&]() { return Rounds("tournaments/cup"); };
-  auto deliver = [&]() {
-    DeliverFinished("tournaments/cup", *execution_stub, execution_token, results, delivered);
-  };
+  auto deliver = [&]() { DeliverFinished("tournaments/cup", *played); };
   // While the window is open (the director's clock a minute in), finishers are re-paired; a
   // late entrant joins after the first results.
   bool late = false;
@@ -644,7 +661,7 @@ TEST_F(TournamentServiceTest, AnArenaRepairsFinishersUntilItClosesAndCountsEvery
     }
     absl::SleepFor(absl::Milliseconds(20));
   }
-  ASSERT_GE(delivered.size(), 12u) << execution->service->log();
+  ASSERT_GE(delivered.size(), 12u) << played->log();
   // At the close (the director's clock past it) nobody is paired; the games under way finish
   // and count, and the event ends with the last of them.
   ASSERT_TRUE(director.RunPass(start + absl::Minutes(11)).ok());
@@ -657,8 +674,8 @@ TEST_F(TournamentServiceTest, AnArenaRepairsFinishersUntilItClosesAndCountsEvery
     absl::SleepFor(absl::Milliseconds(20));
   }
   ASSERT_EQ(t.state(), v1::Tournament::FINISHED);
-  const v1::ListRoundsResponse played = rounds();
-  EXPECT_EQ(played.rounds_size(), paired);
+  const v1::ListRoundsResponse history = rounds();
+  EXPECT_EQ(history.rounds_size(), paired);
   EXPECT_EQ(t.rounds(), paired);
   EXPECT_EQ(add_bot(6).error_code(), grpc::StatusCode::FAILED_PRECONDITION);
   // The latest rounds first, page by page (an arena's page shows its last ones); a token is for
@@ -685,7 +702,7 @@ TEST_F(TournamentServiceTest, AnArenaRepairsFinishersUntilItClosesAndCountsEvery
   std::map<int, std::vector<tournament::ArenaOutcome>> sheets;
   std::map<int, int> last_opponent;
   int games = 0;
-  for (const v1::Round& round : played.rounds()) {
+  for (const v1::Round& round : history.rounds()) {
     EXPECT_EQ(round.state(), v1::Round::FINISHED);
     for (const v1::Pairing& p : round.pairings()) {
       ++games;
@@ -712,7 +729,7 @@ TEST_F(TournamentServiceTest, AnArenaRepairsFinishersUntilItClosesAndCountsEvery
   list.set_page_size(100);
   v1::ListMatchesResponse matches;
   ASSERT_TRUE(
-      execution_stub->ListMatches(Context(execution_token).get(), list, &matches).ok());
+      played->stub->ListMatches(Context(played->token()).get(), list, &matches).ok());
   EXPECT_EQ(matches.matches_size(), games) << "a game created twice";
   v1::GetStandingsRequest standings_request;
   standings_request.set_tournament("tournaments/cup");
@@ -730,11 +747,9 @@ TEST_F(TournamentServiceTest, AnArenaRepairsFinishersUntilItClosesAndCountsEvery
 }
 
 TEST_F(TournamentServiceTest, TheDirectorLooksAtAnArenaAgainAtItsCloseThoughNothingChanged) {
-  absl::StatusOr<testing::ServiceOnNewDatabase> execution =
-      testing::StartOnNewDatabase(BONEYARD_EXECUTION_BINARY);
-  ASSERT_TRUE(execution.ok()) << execution.status();
-  ExecutionCreator creator(execution->service->target(), execution->service->operator_token());
-  TournamentDirector director(*tournament_store_, creator);
+  std::unique_ptr<PlayedGames> played = PlayGames();
+  ASSERT_NE(played, nullptr);
+  TournamentDirector& director = *played->director;
   v1::Tournament arena;
   arena.set_display_name("Two bots");
   arena.set_game("muggins");
@@ -776,15 +791,8 @@ TEST_F(TournamentServiceTest, TheDirectorLooksAtAnArenaAgainAtItsCloseThoughNoth
 }
 
 TEST_F(TournamentServiceTest, ALeagueSeasonRunsOnItsCalendarAndTheNextPromotesAndRelegates) {
-  absl::StatusOr<testing::ServiceOnNewDatabase> execution =
-      testing::StartOnNewDatabase(BONEYARD_EXECUTION_BINARY);
-  ASSERT_TRUE(execution.ok()) << execution.status();
-  const std::string execution_token = execution->service->operator_token();
-  ExecutionCreator creator(execution->service->target(), execution_token);
-  TournamentDirector director(*tournament_store_, creator);
-  std::unique_ptr<MatchmakingLogic> results = ResultsPath();
-  auto execution_stub = v1::ExecutionService::NewStub(
-      grpc::CreateChannel(execution->service->target(), grpc::InsecureChannelCredentials()));
+  std::unique_ptr<PlayedGames> played = PlayGames();
+  ASSERT_NE(played, nullptr);
 
   // Four bots in two divisions of two: one round, a minute long; one promoted each way.
   v1::Tournament league;
@@ -832,17 +840,16 @@ TEST_F(TournamentServiceTest, ALeagueSeasonRunsOnItsCalendarAndTheNextPromotesAn
   EXPECT_EQ(t_->GetTournament(Context().get(), get, &t).error_code(), grpc::StatusCode::NOT_FOUND);
 
   // The round's games are played and counted; the season ends with them.
-  std::set<std::string> delivered;
   get.set_name("tournaments/s1");
   const absl::Time deadline = absl::Now() + absl::Seconds(60);
   while (absl::Now() < deadline) {
-    ASSERT_TRUE(director.RunPass(absl::Now()).ok());
-    DeliverFinished("tournaments/s1", *execution_stub, execution_token, *results, delivered);
+    ASSERT_TRUE(played->director->RunPass(absl::Now()).ok());
+    DeliverFinished("tournaments/s1", *played);
     ASSERT_TRUE(t_->GetTournament(Context().get(), get, &t).ok());
     if (t.state() == v1::Tournament::FINISHED) break;
     absl::SleepFor(absl::Milliseconds(20));
   }
-  ASSERT_EQ(t.state(), v1::Tournament::FINISHED) << execution->service->log();
+  ASSERT_EQ(t.state(), v1::Tournament::FINISHED) << played->log();
   v1::GetStandingsRequest standings_request;
   standings_request.set_tournament("tournaments/s1");
   v1::Standings first;
