@@ -1,5 +1,6 @@
 #include "engine/bots/bot.h"
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "engine/core/registry.h"
@@ -10,8 +11,23 @@ Action RandomBot::ChooseAction(const View& view, std::span<const Action> legal) 
   return legal[rng_.Below(static_cast<uint32_t>(legal.size()))];
 }
 
-void BotRegistry::Register(std::string game, std::string bot, BotFactory factory) {
-  factories_[std::move(game)][std::move(bot)] = std::move(factory);
+Action AskBot(Bot& bot, const State& state, int seat, std::span<const Action> legal,
+              uint64_t seed, std::chrono::steady_clock::time_point deadline) {
+  const std::unique_ptr<View> view = state.ViewFor(seat);
+  if (!bot.SearchesWorlds()) return bot.ChooseAction(*view, legal);
+  const SeatWorlds worlds(state, seat, seed);
+  return bot.ChooseWithWorlds(*view, legal, worlds, deadline);
+}
+
+void BotRegistry::Register(std::string game, std::string bot, BotFactory factory, int levels) {
+  factories_[std::move(game)][std::move(bot)] = Kind{std::move(factory), levels};
+}
+
+int BotRegistry::LevelsOf(absl::string_view game, absl::string_view bot) const {
+  auto it = factories_.find(game);
+  if (it == factories_.end()) return 0;
+  auto kind = it->second.find(bot);
+  return kind == it->second.end() ? 0 : kind->second.levels;
 }
 
 std::vector<std::string> BotRegistry::BotsFor(absl::string_view game) const {
@@ -26,13 +42,40 @@ std::vector<std::string> BotRegistry::BotsFor(absl::string_view game) const {
 }
 
 absl::StatusOr<std::unique_ptr<Bot>> BotRegistry::Make(absl::string_view bot, const Game& game,
-                                                       uint64_t seed) const {
+                                                       uint64_t seed, int level) const {
+  if (const size_t colon = bot.find(':'); colon != absl::string_view::npos && level == 0) {
+    int parsed = 0;
+    if (!absl::SimpleAtoi(bot.substr(colon + 1), &parsed) || parsed <= 0) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("bot '", bot, "': the level after ':' must be a positive whole number"));
+    }
+    return Make(bot.substr(0, colon), game, seed, parsed);
+  }
+  if (level < 0) {
+    return absl::InvalidArgumentError(absl::StrCat("bot '", bot, "': level ", level,
+                                                   " is negative"));
+  }
   auto it = factories_.find(game.name());
   if (it != factories_.end()) {
-    auto f = it->second.find(std::string(bot));
-    if (f != it->second.end()) return f->second(game, seed);
+    auto f = it->second.find(bot);
+    if (f != it->second.end()) {
+      if (level > f->second.levels) {
+        return absl::InvalidArgumentError(
+            f->second.levels == 0
+                ? absl::StrCat("bot '", bot, "' offers only its default level 0, not ", level)
+                : absl::StrCat("bot '", bot, "' offers levels 1 to ", f->second.levels,
+                               " (0 for its default), not ", level));
+      }
+      return f->second.factory(game, seed, level);
+    }
   }
-  if (bot == "random") return std::make_unique<RandomBot>(seed);
+  if (bot == "random") {
+    if (level != 0) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("bot 'random' offers only its default level 0, not ", level));
+    }
+    return std::make_unique<RandomBot>(seed);
+  }
   return absl::NotFoundError(absl::StrCat("unknown bot '", bot, "' for ", game.name(),
                                           " (bots: ", absl::StrJoin(BotsFor(game.name()), ", "),
                                           ")"));

@@ -36,6 +36,7 @@ struct Io {
 
 int RunGames(const std::vector<std::string>& args, Io& io);
 int RunSimulate(const std::vector<std::string>& args, Io& io);
+int RunMatchBots(const std::vector<std::string>& args, Io& io);
 int RunReplay(const std::vector<std::string>& args, Io& io);
 int RunPlay(const std::vector<std::string>& args, Io& io);
 

@@ -23,6 +23,8 @@ std::string Usage() {
       "             ", kGamesUsage, "\n",
       "  simulate   play many bot matches and summarise them\n"
       "             ", kSimulateUsage, "\n",
+      "  match-bots compare two bots on duplicate deals (seats rotated), with a 95% interval\n"
+      "             ", kMatchBotsUsage, "\n",
       "  replay     check a game record and show where it stands\n"
       "             ", kReplayUsage, "\n",
       "  play       play against bots in the terminal\n"

@@ -27,6 +27,9 @@ inline constexpr absl::string_view kGamesUsage = "boneyard games [--json]";
 inline constexpr absl::string_view kSimulateUsage =
     "boneyard simulate --game G --seats BOT,BOT,... --matches N [--seed S] [--rules k=v,...] "
     "[--jobs J] [--max-actions N] [--records DIR] [--json]";
+inline constexpr absl::string_view kMatchBotsUsage =
+    "boneyard match-bots --game G --bots A,B --deals N [--players N] [--seed S] [--rules k=v,...] "
+    "[--jobs J] [--json]";
 inline constexpr absl::string_view kReplayUsage = "boneyard replay FILE|- [--json]";
 inline constexpr absl::string_view kPlayUsage =
     "boneyard play --game G --seats human,BOT,... [--seat K] [--seed S] [--rules k=v,...] "

@@ -47,6 +47,25 @@ json PresetToJson(const Preset& preset) {
   return {{"name", preset.name}, {"description", preset.description}, {"values", values}};
 }
 
+// {"search": 5}: the kinds that offer levels 1..N ("kind:level" in --seats).
+json BotLevels(const std::string& game) {
+  json levels = json::object();
+  for (const std::string& bot : DefaultBots().BotsFor(game)) {
+    if (int n = DefaultBots().LevelsOf(game, bot); n > 0) levels[bot] = n;
+  }
+  return levels;
+}
+
+// "random, greedy, search (levels 1-5)".
+std::string BotsText(const std::string& game) {
+  return absl::StrJoin(DefaultBots().BotsFor(game), ", ",
+                       [&](std::string* out, const std::string& bot) {
+                         absl::StrAppend(out, bot);
+                         if (int n = DefaultBots().LevelsOf(game, bot); n > 0)
+                           absl::StrAppend(out, " (levels 1-", n, ")");
+                       });
+}
+
 json GameToJson(const GameSpec& spec) {
   json options = json::array();
   for (const OptionSpec& option : spec.options) options.push_back(OptionToJson(option));
@@ -60,6 +79,7 @@ json GameToJson(const GameSpec& spec) {
           {"options", options},
           {"presets", presets},
           {"bots", DefaultBots().BotsFor(spec.name)},
+          {"bot_levels", BotLevels(spec.name)},
           {"default_bot", spec.default_bot}};
 }
 
@@ -72,25 +92,23 @@ std::string PresetValuesText(const Preset& preset) {
 void PrintGameText(const GameSpec& spec, std::ostream& out) {
   out << spec.name << " — " << spec.title << "\n  " << spec.summary << "\n";
   out << "  seats: "
-      << (spec.min_seats == spec.max_seats
-              ? absl::StrCat(spec.min_seats)
-              : absl::StrCat(spec.min_seats, "-", spec.max_seats))
+      << (spec.min_seats == spec.max_seats ? absl::StrCat(spec.min_seats)
+                                           : absl::StrCat(spec.min_seats, "-", spec.max_seats))
       << "\n";
   out << "  rule options (--rules name=value,...):\n";
   for (const OptionSpec& option : spec.options) {
-    out << "    " << option.name << " (" << option.TypeName()
-        << ", default " << OptionValueToString(option.default_value) << "): "
-        << option.description << "\n";
+    out << "    " << option.name << " (" << option.TypeName() << ", default "
+        << OptionValueToString(option.default_value) << "): " << option.description << "\n";
   }
   if (!spec.presets.empty()) {
     out << "  presets (--rules preset=name):\n";
     for (const Preset& preset : spec.presets) {
-      out << "    " << preset.name << ": " << preset.description << " ["
-          << PresetValuesText(preset) << "]\n";
+      out << "    " << preset.name << ": " << preset.description << " [" << PresetValuesText(preset)
+          << "]\n";
     }
   }
-  out << "  bots: " << absl::StrJoin(DefaultBots().BotsFor(spec.name), ", ") << " (default "
-      << spec.default_bot << ": it stands in for a timed-out seat; --seats default)\n";
+  out << "  bots: " << BotsText(spec.name) << "; default " << spec.default_bot
+      << " (it stands in for a timed-out seat; --seats default)\n";
 }
 
 }  // namespace

@@ -32,6 +32,8 @@ namespace {
 
 constexpr absl::string_view kHuman = "human";
 constexpr uint64_t kBotSeedStream = 1000;
+// A search bot's worlds for the d-th bot decision: DeriveSeed(seed, kWorldSeedStream + d).
+constexpr uint64_t kWorldSeedStream = uint64_t{1} << 32;
 
 struct PlayOptions {
   std::string game;
@@ -147,7 +149,8 @@ class PlaySession {
         action = AskPerson();
         if (!action.has_value()) return Leave();
       } else {
-        action = bots_[seat]->ChooseAction(*state_->ViewFor(seat), Legal().span());
+        action = AskBot(*bots_[seat], *state_, seat, Legal().span(),
+                        DeriveSeed(options_.seed, kWorldSeedStream + decisions_++));
         if (!state_->IsLegal(*action)) {
           return Fail(io_, kExitInternal,
                       absl::StrCat("bot '", options_.seats[seat], "' in seat ", seat,
@@ -271,6 +274,7 @@ class PlaySession {
   std::vector<std::unique_ptr<Bot>> bots_;
   RecordBuilder builder_;
   Io& io_;
+  uint64_t decisions_ = 0;  // bot decisions so far: seeds each one's worlds
 };
 
 }  // namespace

@@ -14,6 +14,7 @@ std::optional<int> RunEngineCommand(const std::string& command,
                                     const std::vector<std::string>& args, Io& io) {
   if (command == "games") return RunGames(args, io);
   if (command == "simulate") return RunSimulate(args, io);
+  if (command == "match-bots") return RunMatchBots(args, io);
   if (command == "replay") return RunReplay(args, io);
   if (command == "play") return RunPlay(args, io);
   return std::nullopt;
@@ -39,7 +40,7 @@ int Dispatch(const std::vector<std::string>& args, std::span<const CommandGroup>
     if (std::optional<int> code = group.run(command, rest, io)) return *code;
   }
   io.err << "boneyard: unknown command '" << command << "'\n"
-         << "usage: boneyard games|simulate|replay|play|help [flags] (see 'boneyard help')\n";
+         << "usage: boneyard games|simulate|match-bots|replay|play|help [flags] (see 'boneyard help')\n";
   return kExitUsage;
 }
 

@@ -50,6 +50,8 @@ constexpr int64_t kMaxMatches = 1'000'000'000;
 constexpr int64_t kDefaultMaxActions = 100'000;
 constexpr int64_t kMaxMaxActions = 100'000'000;
 constexpr uint64_t kBotSeedStream = 1000;
+// The worlds a search bot samples at decision d are seeded by DeriveSeed(match_seed, 1 << 32 + d).
+constexpr uint64_t kWorldSeedStream = uint64_t{1} << 32;
 
 struct SimulateOptions {
   std::string game;
@@ -147,8 +149,9 @@ absl::StatusOr<MatchOutcome> PlayMatch(const Game& game, const std::vector<std::
       return absl::InternalError(absl::StrCat("seat ", seat, " has no legal action in match with seed ",
                                               match_seed, " but the match is not over"));
     }
-    const std::unique_ptr<View> view = state->ViewFor(seat);
-    const Action action = bots[seat]->ChooseAction(*view, legal.span());
+    const Action action =
+        AskBot(*bots[seat], *state, seat, legal.span(),
+               DeriveSeed(match_seed, kWorldSeedStream + static_cast<uint64_t>(outcome.decisions)));
     if (!legal.Contains(action)) {
       return absl::InternalError(absl::StrCat("bot '", seats[seat], "' in seat ", seat,
                                               " chose an illegal action (code ", action,

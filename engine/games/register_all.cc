@@ -1,6 +1,7 @@
 // The one place that lists every game and its bots. Adding a game: copy the smallest game
 // folder (castle_rock), rename, and add it here.
 #include "engine/bots/bot.h"
+#include "engine/bots/search_bot.h"
 #include "engine/core/registry.h"
 #include "engine/games/castle_rock/castle_rock.h"
 #include "engine/games/castle_rock/castle_rock_bots.h"
@@ -45,6 +46,16 @@ void RegisterAllBots(BotRegistry& registry) {
   mexican_train::RegisterBots(registry);
   moon::RegisterBots(registry);
   muggins::RegisterBots(registry);
+  // The search bot is the same for every game.
+  for (const char* game : {"castle_rock", "chickenfoot", "eighty_four", "forty_two",
+                           "mexican_train", "moon", "muggins"}) {
+    registry.Register(
+        game, "search",
+        [](const Game&, uint64_t seed, int level) {
+          return std::make_unique<SearchBot>(seed, SearchLevelFor(level));
+        },
+        kSearchLevels);
+  }
 }
 
 }  // namespace boneyard

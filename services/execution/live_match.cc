@@ -1,12 +1,14 @@
 #include "services/execution/live_match.h"
 
 #include <algorithm>
+#include <chrono>
 #include <map>
 #include <span>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "google/protobuf/arena.h"
+#include "engine/bots/worlds.h"
 #include "engine/core/action.h"
 #include "engine/core/rng.h"
 #include "services/common/engine_proto.h"
@@ -99,7 +101,8 @@ absl::StatusOr<std::shared_ptr<LiveMatch>> LiveMatch::Load(MatchContext& context
     if (!occupant.has_bot()) continue;
     absl::StatusOr<std::unique_ptr<Bot>> bot =
         context.bot_registry->Make(occupant.bot().kind(), *match->game_,
-                                   DeriveSeed(match->created_.seed, kBotSeedStream + seat));
+                                   DeriveSeed(match->created_.seed, kBotSeedStream + seat),
+                                   occupant.bot().level());
     if (!bot.ok()) {
       return absl::FailedPreconditionError(
           absl::StrCat(name, ": seat ", seat, ": ", bot.status().message()));
@@ -454,13 +457,25 @@ void LiveMatch::ScheduleBot(int seat) {
   state_->LegalActions(legal);
   std::vector<Action> actions(legal.begin(), legal.end());
   const int64_t sequence = sequence_;
+  // A search bot's worlds are drawn here, on the strand, from the live state; the bot thread
+  // gets only them (worlds.h). Seeded by the move's sequence, so a replayed match decides alike.
+  std::shared_ptr<const Worlds> worlds;
+  if (bots_[seat]->SearchesWorlds()) {
+    worlds = std::make_shared<SeatWorlds>(
+        *state_, seat, DeriveSeed(created_.seed, kWorldSeedStream + static_cast<uint64_t>(sequence)));
+  }
   std::weak_ptr<LiveMatch> weak = weak_from_this();
-  auto think = [weak, seat, sequence, view, actions = std::move(actions)] {
+  auto think = [weak, seat, sequence, view, worlds, actions = std::move(actions)] {
     std::shared_ptr<LiveMatch> self = weak.lock();
     if (!self) return;
-    self->context_.bots->Post([self, seat, sequence, view, actions] {
+    self->context_.bots->Post([self, seat, sequence, view, worlds, actions] {
       const absl::Time start = absl::Now();
-      Action action = self->bots_[seat]->ChooseAction(*view, actions);
+      Action action =
+          worlds ? self->bots_[seat]->ChooseWithWorlds(
+                       *view, actions, *worlds,
+                       std::chrono::steady_clock::now() +
+                           absl::ToChronoMilliseconds(self->context_.bot_think_budget))
+                 : self->bots_[seat]->ChooseAction(*view, actions);
       if (absl::Now() - start > self->context_.bot_think_budget) {
         // Over budget: the stand-in's move is played instead, so a slow bot cannot hold up
         // its table. A fresh stand-in here, as the match's own belongs to the strand.

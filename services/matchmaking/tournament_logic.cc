@@ -62,7 +62,12 @@ absl::Status CheckBot(absl::string_view field, const std::string& game, const v1
     return Invalid(absl::StrCat(field, ".kind"),
                    absl::StrCat(game, " has no bot ", validation::Quote(bot.kind())));
   }
-  if (bot.level() != 0) return Invalid(absl::StrCat(field, ".level"), "only level 0 exists");
+  if (const int levels = DefaultBots().LevelsOf(game, bot.kind());
+      bot.level() < 0 || bot.level() > levels) {
+    return Invalid(absl::StrCat(field, ".level"),
+                   levels == 0 ? std::string("only level 0 exists")
+                               : absl::StrCat("must be 0 (the default) to ", levels));
+  }
   return absl::OkStatus();
 }
 

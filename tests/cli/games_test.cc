@@ -65,6 +65,8 @@ TEST(Games, JsonShape) {
     const std::string default_bot = g.at("default_bot").get<std::string>();
     EXPECT_NE(std::find(bots.begin(), bots.end(), default_bot), bots.end()) << default_bot;
     EXPECT_NE(default_bot, "random");
+    // The search bot offers levels 1-5 in every game; the others none.
+    EXPECT_EQ(g.at("bot_levels"), json({{"search", 5}}));
   }
 }
 
@@ -104,8 +106,8 @@ TEST(Games, TextNamesOptionsPresetsAndBots) {
   EXPECT_THAT(r.out, HasSubstr("muggins"));
   EXPECT_THAT(r.out, HasSubstr("set (int 6..18, default 6)"));
   EXPECT_THAT(r.out, HasSubstr("double-9"));
-  EXPECT_THAT(r.out, HasSubstr("bots: random, greedy (default greedy"));
-  EXPECT_THAT(r.out, HasSubstr("bots: random, heuristic (default heuristic"));
+  EXPECT_THAT(r.out, HasSubstr("bots: random, greedy, search (levels 1-5); default greedy"));
+  EXPECT_THAT(r.out, HasSubstr("bots: random, heuristic, search (levels 1-5); default heuristic"));
 }
 
 }  // namespace

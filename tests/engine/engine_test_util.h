@@ -229,7 +229,8 @@ inline void PlayOut(State& state, const std::vector<std::unique_ptr<Bot>>& seats
     legal.clear();
     state.LegalActions(legal);
     const int seat = state.CurrentSeat();
-    const Action a = seats[seat]->ChooseAction(*state.ViewFor(seat), legal.span());
+    // A search bot gets worlds seeded by the step; other bots only the view.
+    const Action a = AskBot(*seats[seat], state, seat, legal.span(), static_cast<uint64_t>(step));
     ASSERT_TRUE(legal.Contains(a)) << "seat " << seat << " chose an illegal action " << a << "\n"
                                    << state.ToString();
     if (on_action) on_action(state, a);

@@ -502,10 +502,10 @@ Action SaneRandomBot::ChooseAction(const View& view, std::span<const Action> leg
 }
 
 void RegisterBots(BotRegistry& registry, const std::string& game) {
-  registry.Register(game, "heuristic", [](const Game&, uint64_t seed) {
+  registry.Register(game, "heuristic", [](const Game&, uint64_t seed, int) {
     return std::make_unique<HeuristicBot>(seed);
   });
-  registry.Register(game, "random", [](const Game&, uint64_t seed) {
+  registry.Register(game, "random", [](const Game&, uint64_t seed, int) {
     return std::make_unique<SaneRandomBot>(seed);
   });
 }

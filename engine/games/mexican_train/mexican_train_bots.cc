@@ -87,7 +87,7 @@ Action GreedyBot::ChooseAction(const View& view, std::span<const Action> legal) 
 }
 
 void RegisterBots(BotRegistry& registry) {
-  registry.Register("mexican_train", "greedy", [](const Game&, uint64_t seed) {
+  registry.Register("mexican_train", "greedy", [](const Game&, uint64_t seed, int) {
     return std::make_unique<GreedyBot>(seed);
   });
 }

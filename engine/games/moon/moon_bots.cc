@@ -156,10 +156,10 @@ Action SaneRandomBot::ChooseAction(const View& view, std::span<const Action> leg
 }
 
 void RegisterBots(BotRegistry& registry) {
-  registry.Register("moon", "heuristic", [](const Game&, uint64_t seed) {
+  registry.Register("moon", "heuristic", [](const Game&, uint64_t seed, int) {
     return std::make_unique<HeuristicBot>(seed);
   });
-  registry.Register("moon", "random", [](const Game&, uint64_t seed) {
+  registry.Register("moon", "random", [](const Game&, uint64_t seed, int) {
     return std::make_unique<SaneRandomBot>(seed);
   });
 }

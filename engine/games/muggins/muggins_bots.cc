@@ -38,7 +38,7 @@ Action GreedyBot::ChooseAction(const View& view, std::span<const Action> legal) 
 }
 
 void RegisterBots(BotRegistry& registry) {
-  registry.Register("muggins", "greedy", [](const Game&, uint64_t seed) {
+  registry.Register("muggins", "greedy", [](const Game&, uint64_t seed, int) {
     return std::make_unique<GreedyBot>(seed);
   });
 }

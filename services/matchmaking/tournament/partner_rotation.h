@@ -10,7 +10,7 @@
 //     of m tables over Z_N (player 0 sitting out), or over Z_(N-1) plus a fixed player, shifted
 //     by 1 each round; a table (a, b, c, d) has partners a-c and b-d, so the base is perfect
 //     exactly when the partner differences cover every non-zero residue once and the opponent
-//     differences twice. The bases are stored for N <= 41, 44, 45, 48, 49, 53 and 61
+//     differences twice. The bases are stored for every such N <= 61 but 57
 //     (partner_rotation_designs.cc), found by a seeded annealing or tabu search or, for the primes
 //     4m + 1 and for 9 and 49 (GF(p^2), developed over Z_p x Z_p: Wh(9) has no cyclic design),
 //     built from the fourth roots of unity; the tests check them pair by pair.

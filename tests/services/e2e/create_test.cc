@@ -29,6 +29,20 @@ class CreateTest : public ServiceTest {
     EXPECT_TRUE(all.ok()) << all.status();
     return all.ok() ? all->size() : 0;
   }
+
+  // Plays every player seat of a created match to the end (random legal moves); the match as
+  // it is then.
+  absl::StatusOr<v1::Match> PlayToTheEnd(const v1::CreateMatchResponse& created) {
+    MatchRun run{created, {}, {}, {}};
+    AddPlayers(run, 0, stubs(), PlayerSetup{});
+    for (auto& player : run.players) player->Start();
+    for (auto& player : run.players) {
+      const std::optional<absl::Status> status = player->WaitFor(kWaitBound);
+      if (!status.has_value()) return absl::DeadlineExceededError("a player did not finish");
+      if (!status->ok()) return *status;
+    }
+    return GetMatch(stub(), run.name());
+  }
 };
 
 std::vector<std::pair<int, std::string>> Tokens(const v1::CreateMatchResponse& response) {
@@ -157,6 +171,12 @@ TEST_F(CreateTest, BadRequestsAreInvalidArgumentNamingTheProblemAndCreateNothing
         MatchRequest("muggins", quick, {SeatSpec::Player("p0"), SeatSpec::Bot("greedy")});
     level.mutable_seats(1)->mutable_bot()->set_level(3);
     bad.push_back({"bot level 3", level, "level"});
+  }
+  for (int level : {6, -1}) {
+    v1::CreateMatchRequest search =
+        MatchRequest("muggins", quick, {SeatSpec::Player("p0"), SeatSpec::Bot("search")});
+    search.mutable_seats(1)->mutable_bot()->set_level(level);
+    bad.push_back({absl::StrCat("search bot level ", level), search, "bot.level"});
   }
   {
     v1::CreateMatchRequest negative = MatchRequest("muggins", quick, 2);
@@ -325,23 +345,30 @@ TEST_F(CreateTest, AbortingAFinishedMatchIsFailedPrecondition) {
   absl::StatusOr<v1::CreateMatchResponse> created = CreateMatch(
       stub(), operator_token(), MatchRequest(game, variant.rules, variant.seats));
   ASSERT_TRUE(created.ok()) << created.status();
-  MatchRun run{*created, {}, {}, {}};
-  AddPlayers(run, 0, stubs(), PlayerSetup{});
-  for (auto& player : run.players) player->Start();
-  for (auto& player : run.players) {
-    const std::optional<absl::Status> status = player->WaitFor(kWaitBound);
-    ASSERT_TRUE(status.has_value());
-    ASSERT_TRUE(status->ok()) << *status;
-  }
-  absl::StatusOr<v1::Match> finished = GetMatch(stub(), run.name());
+  absl::StatusOr<v1::Match> finished = PlayToTheEnd(*created);
   ASSERT_TRUE(finished.ok()) << finished.status();
   ASSERT_EQ(finished->state(), v1::Match::FINISHED);
 
-  absl::StatusOr<v1::Match> aborted = AbortMatch(stub(), operator_token(), run.name(), "too late");
+  absl::StatusOr<v1::Match> aborted =
+      AbortMatch(stub(), operator_token(), finished->name(), "too late");
   EXPECT_EQ(aborted.status().code(), absl::StatusCode::kFailedPrecondition) << aborted.status();
-  absl::StatusOr<v1::Match> after = GetMatch(stub(), run.name());
+  absl::StatusOr<v1::Match> after = GetMatch(stub(), finished->name());
   ASSERT_TRUE(after.ok()) << after.status();
   EXPECT_TRUE(SameMessage(*after, *finished));
+}
+
+// A built-in search bot at a level plays a whole match against a player through the service
+// (it samples its worlds on the match's strand and thinks on the bot pool).
+TEST_F(CreateTest, ASearchBotAtALevelPlaysAWholeMatch) {
+  v1::CreateMatchRequest request = MatchRequest(
+      "muggins", {{"target", IntRule(61)}}, {SeatSpec::Player("p0"), SeatSpec::Bot("search")});
+  request.mutable_seats(1)->mutable_bot()->set_level(2);
+  absl::StatusOr<v1::CreateMatchResponse> created = CreateMatch(stub(), operator_token(), request);
+  ASSERT_TRUE(created.ok()) << created.status();
+  EXPECT_EQ(created->match().seats(1).bot().level(), 2);
+  absl::StatusOr<v1::Match> finished = PlayToTheEnd(*created);
+  ASSERT_TRUE(finished.ok()) << finished.status();
+  EXPECT_EQ(finished->state(), v1::Match::FINISHED);
 }
 
 // ----- Views of a match that is over ---------------------------------------------------------

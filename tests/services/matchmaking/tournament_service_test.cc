@@ -262,6 +262,14 @@ TEST_F(TournamentServiceTest, RegistrationIsThePlayersOwnOnceEachAndClosesAtTheS
   bot.mutable_bot()->set_kind("no_such_bot");
   ExpectRefused(t_->RegisterPlayer(Context(kOperatorToken).get(), bot, &e), "bot.kind",
                 "an unknown bot");
+  bot.mutable_bot()->set_kind("greedy");
+  bot.mutable_bot()->set_level(2);
+  ExpectRefused(t_->RegisterPlayer(Context(kOperatorToken).get(), bot, &e), "bot.level",
+                "a level greedy does not offer");
+  bot.mutable_bot()->set_kind("search");
+  bot.mutable_bot()->set_level(6);
+  ExpectRefused(t_->RegisterPlayer(Context(kOperatorToken).get(), bot, &e), "bot.level",
+                "a search level above 5");
   v1::RegisterTeamRequest team;
   team.set_tournament("tournaments/cup");
   team.add_player_ids("p1");

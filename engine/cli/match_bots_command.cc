@@ -1,0 +1,349 @@
+// `boneyard match-bots`: two bots compared on duplicate deals. Each deal (a match seed: every
+// round's shuffle comes from it) is played once per arrangement of the two sides over the
+// seats, so both sides hold every hand:
+//   * partnership games: side A as one team, then as the other;
+//   * every seat for itself: A in seat k and B in every other seat, for each k;
+//   * solitaire: A plays the deal, then B does.
+// A side's result in one match is the share of opposing seats it finished ahead of (a tie
+// counts half; solitaire compares the two plays' scores); a deal's result is the mean over its
+// arrangements, and the report is the mean over deals with a 95 % confidence interval from the
+// deals' spread (a deal's arrangements are not independent of each other, the deals are).
+// Reproducible like simulate: deal i is DeriveSeed(seed, i), and so are the bots' seeds.
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_replace.h"
+#include "engine/bots/bot.h"
+#include "engine/cli/args.h"
+#include "engine/cli/commands.h"
+#include "engine/cli/common.h"
+#include "engine/core/game.h"
+#include "engine/core/registry.h"
+#include "engine/core/rng.h"
+#include "nlohmann/json.hpp"
+
+namespace boneyard::cli {
+namespace {
+
+using nlohmann::json;
+
+constexpr int kMaxJobs = 64;
+constexpr int64_t kMaxDeals = 10'000'000;
+constexpr int64_t kMaxActions = 100'000;
+constexpr uint64_t kBotSeedStream = 1000;
+constexpr uint64_t kWorldSeedStream = uint64_t{1} << 32;
+
+struct Options {
+  std::string game;
+  std::string rules;
+  std::string bots[2];
+  int players = 0;
+  int64_t deals = 0;
+  uint64_t seed = 1;
+  int jobs = 1;
+  bool json = false;
+};
+
+absl::StatusOr<Options> ReadOptions(const ParsedArgs& args) {
+  Options options;
+  const std::optional<std::string> game = args.Value("game");
+  if (!game.has_value()) return absl::InvalidArgumentError("--game is required");
+  options.game = *game;
+  options.rules = args.Value("rules").value_or("");
+  const std::optional<std::string> bots = args.Value("bots");
+  if (!bots.has_value()) return absl::InvalidArgumentError("--bots A,B is required");
+  absl::StatusOr<std::vector<std::string>> list = ParseSeatList(*bots);
+  if (!list.ok()) return list.status();
+  if (list->size() != 2) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--bots lists ", list->size(), " bots; give exactly two, A,B"));
+  }
+  options.bots[0] = (*list)[0];
+  options.bots[1] = (*list)[1];
+  absl::StatusOr<std::optional<int64_t>> deals = args.Int("deals", 1, kMaxDeals);
+  if (!deals.ok()) return deals.status();
+  if (!deals->has_value()) return absl::InvalidArgumentError("--deals is required");
+  options.deals = **deals;
+  absl::StatusOr<std::optional<int64_t>> players = args.Int("players", 1, 16);
+  if (!players.ok()) return players.status();
+  options.players = static_cast<int>(players->value_or(0));
+  absl::StatusOr<std::optional<uint64_t>> seed = args.Uint64("seed");
+  if (!seed.ok()) return seed.status();
+  options.seed = seed->value_or(1);
+  absl::StatusOr<std::optional<int64_t>> jobs = args.Int("jobs", 1, kMaxJobs);
+  if (!jobs.ok()) return jobs.status();
+  options.jobs = static_cast<int>(jobs->value_or(1));
+  options.json = args.Has("json");
+  return options;
+}
+
+// Which side (0 = A, 1 = B) sits in each seat, per arrangement.
+std::vector<std::vector<int>> Arrangements(const Game& game) {
+  const int seats = game.num_seats();
+  std::vector<std::vector<int>> out;
+  if (seats == 1) return {{0}, {1}};
+  if (!game.teams().empty()) {
+    for (int a_team = 0; a_team < static_cast<int>(game.teams().size()); ++a_team) {
+      std::vector<int> sides(seats, 1);
+      for (int s : game.teams()[a_team]) sides[s] = 0;
+      out.push_back(sides);
+    }
+    return out;
+  }
+  for (int k = 0; k < seats; ++k) {
+    std::vector<int> sides(seats, 1);
+    sides[k] = 0;
+    out.push_back(sides);
+  }
+  return out;
+}
+
+struct Play {
+  bool finished = false;
+  std::vector<int> ranks;
+  std::vector<int> scores;
+  int64_t decisions[2] = {0, 0};
+  double seconds[2] = {0, 0};
+};
+
+absl::StatusOr<Play> PlayArrangement(const Game& game, const Options& options,
+                                     const std::vector<int>& sides, uint64_t deal_seed) {
+  absl::StatusOr<std::unique_ptr<State>> made = game.NewMatch(deal_seed);
+  if (!made.ok()) return made.status();
+  std::unique_ptr<State> state = *std::move(made);
+  std::vector<std::unique_ptr<Bot>> bots;
+  for (int s = 0; s < game.num_seats(); ++s) {
+    absl::StatusOr<std::unique_ptr<Bot>> bot =
+        DefaultBots().Make(options.bots[sides[s]], game, DeriveSeed(deal_seed, kBotSeedStream + s));
+    if (!bot.ok()) return bot.status();
+    bots.push_back(*std::move(bot));
+  }
+  Play play;
+  ActionList legal;
+  for (int64_t step = 0; !state->IsTerminal() && step < kMaxActions; ++step) {
+    const int seat = state->CurrentSeat();
+    legal.clear();
+    state->LegalActions(legal);
+    const auto start = std::chrono::steady_clock::now();
+    const Action action = AskBot(*bots[seat], *state, seat, legal.span(),
+                                 DeriveSeed(deal_seed, kWorldSeedStream + step));
+    play.seconds[sides[seat]] +=
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    ++play.decisions[sides[seat]];
+    if (!legal.Contains(action)) {
+      return absl::InternalError(absl::StrCat("bot '", options.bots[sides[seat]], "' in seat ",
+                                              seat, " chose an illegal action"));
+    }
+    state->Apply(action);
+  }
+  play.finished = state->IsTerminal();
+  if (play.finished) {
+    play.ranks = state->Ranks();
+    play.scores = state->Scores();
+  }
+  return play;
+}
+
+// A's share of the opposing seats it finished ahead of (ties half); 0.5 unfinished.
+double ResultForA(const Play& play, const std::vector<int>& sides) {
+  if (!play.finished) return 0.5;
+  double sum = 0;
+  int count = 0;
+  for (size_t a = 0; a < sides.size(); ++a) {
+    if (sides[a] != 0) continue;
+    for (size_t b = 0; b < sides.size(); ++b) {
+      if (sides[b] != 1) continue;
+      sum += play.ranks[a] < play.ranks[b] ? 1.0 : play.ranks[a] == play.ranks[b] ? 0.5 : 0.0;
+      ++count;
+    }
+  }
+  return count > 0 ? sum / count : 0.5;
+}
+
+struct DealResult {
+  double score = 0;  // A's
+  int unfinished = 0;
+  int64_t decisions[2] = {0, 0};
+  double seconds[2] = {0, 0};
+};
+
+absl::StatusOr<DealResult> PlayDeal(const Game& game, const Options& options, int64_t index) {
+  const uint64_t deal_seed = DeriveSeed(options.seed, static_cast<uint64_t>(index));
+  DealResult result;
+  const std::vector<std::vector<int>> arrangements = Arrangements(game);
+  std::vector<Play> plays;
+  for (const std::vector<int>& sides : arrangements) {
+    absl::StatusOr<Play> play = PlayArrangement(game, options, sides, deal_seed);
+    if (!play.ok()) return play.status();
+    result.unfinished += !play->finished;
+    for (int side = 0; side < 2; ++side) {
+      result.decisions[side] += play->decisions[side];
+      result.seconds[side] += play->seconds[side];
+    }
+    plays.push_back(*std::move(play));
+  }
+  if (game.num_seats() == 1) {
+    // The two plays of a solitaire deal, compared by score in the game's order.
+    const Play& a = plays[0];
+    const Play& b = plays[1];
+    if (!a.finished || !b.finished) {
+      result.score = 0.5;
+    } else {
+      const int sign = game.score_order() == ScoreOrder::kHigherWins ? 1 : -1;
+      const int diff = sign * (a.scores[0] - b.scores[0]);
+      result.score = diff > 0 ? 1.0 : diff == 0 ? 0.5 : 0.0;
+    }
+    return result;
+  }
+  for (size_t i = 0; i < plays.size(); ++i) result.score += ResultForA(plays[i], arrangements[i]);
+  result.score /= static_cast<double>(plays.size());
+  return result;
+}
+
+struct Summary {
+  int64_t deals = 0;
+  double mean = 0, half_width = 0;
+  int64_t won = 0, drawn = 0, lost = 0, unfinished = 0;
+  int64_t decisions[2] = {0, 0};
+  double seconds[2] = {0, 0};
+};
+
+Summary Summarise(const std::vector<DealResult>& results) {
+  Summary s;
+  s.deals = static_cast<int64_t>(results.size());
+  for (const DealResult& r : results) {
+    s.mean += r.score;
+    s.won += r.score > 0.5;
+    s.drawn += r.score == 0.5;
+    s.lost += r.score < 0.5;
+    s.unfinished += r.unfinished;
+    for (int side = 0; side < 2; ++side) {
+      s.decisions[side] += r.decisions[side];
+      s.seconds[side] += r.seconds[side];
+    }
+  }
+  s.mean /= static_cast<double>(s.deals);
+  if (s.deals > 1) {
+    double squares = 0;
+    for (const DealResult& r : results) squares += (r.score - s.mean) * (r.score - s.mean);
+    const double sd = std::sqrt(squares / static_cast<double>(s.deals - 1));
+    s.half_width = 1.96 * sd / std::sqrt(static_cast<double>(s.deals));
+  }
+  return s;
+}
+
+double MillisPerMove(const Summary& s, int side) {
+  return s.decisions[side] > 0 ? 1000.0 * s.seconds[side] / static_cast<double>(s.decisions[side])
+                               : 0.0;
+}
+
+}  // namespace
+
+int RunMatchBots(const std::vector<std::string>& args, Io& io) {
+  absl::StatusOr<ParsedArgs> parsed = ParseArgs(args, {{"game", FlagKind::kValue},
+                                                       {"rules", FlagKind::kValue},
+                                                       {"bots", FlagKind::kValue},
+                                                       {"players", FlagKind::kValue},
+                                                       {"deals", FlagKind::kValue},
+                                                       {"seed", FlagKind::kValue},
+                                                       {"jobs", FlagKind::kValue},
+                                                       {"json", FlagKind::kSwitch}});
+  if (!parsed.ok()) return UsageError(io, parsed.status().message(), kMatchBotsUsage);
+  if (parsed->Has("help")) return PrintCommandHelp(io, kMatchBotsUsage);
+  absl::StatusOr<Options> options = ReadOptions(*parsed);
+  if (!options.ok()) return UsageError(io, options.status().message(), kMatchBotsUsage);
+  const GameSpec* spec = DefaultRegistry().Find(options->game);
+  const int players = options->players > 0 ? options->players
+                      : spec != nullptr    ? spec->min_seats
+                                           : 2;
+  absl::StatusOr<std::shared_ptr<const Game>> game =
+      CreateGameForSeats(options->game, options->rules, players);
+  if (!game.ok()) {
+    return UsageError(io,
+                      absl::StrCat(absl::StrReplaceAll(game.status().message(),
+                                                       {{"--seats lists", "--players is"}})),
+                      kMatchBotsUsage);
+  }
+  for (std::string& bot : options->bots) {
+    if (bot == kDefaultBot && spec != nullptr) bot = spec->default_bot;
+    if (absl::StatusOr<std::unique_ptr<Bot>> made = DefaultBots().Make(bot, **game, 0);
+        !made.ok()) {
+      return UsageError(io, absl::StrCat("--bots: ", made.status().message()), kMatchBotsUsage);
+    }
+  }
+
+  std::vector<DealResult> results(static_cast<size_t>(options->deals));
+  std::atomic<int64_t> next{0};
+  std::atomic<bool> failed{false};
+  absl::Status first_error;
+  std::atomic_flag error_taken = ATOMIC_FLAG_INIT;
+  const auto start = std::chrono::steady_clock::now();
+  auto work = [&] {
+    for (int64_t i; !failed.load() && (i = next.fetch_add(1)) < options->deals;) {
+      absl::StatusOr<DealResult> result = PlayDeal(**game, *options, i);
+      if (!result.ok()) {
+        if (!error_taken.test_and_set()) first_error = result.status();
+        failed.store(true);
+        return;
+      }
+      results[static_cast<size_t>(i)] = *result;
+    }
+  };
+  std::vector<std::thread> workers;
+  const int threads = static_cast<int>(std::min<int64_t>(options->jobs, options->deals));
+  for (int t = 0; t < threads; ++t) workers.emplace_back(work);
+  for (std::thread& w : workers) w.join();
+  if (failed.load()) return Fail(io, kExitInternal, first_error.message());
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+  const Summary s = Summarise(results);
+  const int matches_per_deal = static_cast<int>(Arrangements(**game).size());
+  if (options->json) {
+    json out = {{"game", (*game)->name()},
+                {"rules", (*game)->rules().ToString()},
+                {"bots", {options->bots[0], options->bots[1]}},
+                {"seed", options->seed},
+                {"deals", s.deals},
+                {"matches", s.deals * matches_per_deal},
+                {"unfinished", s.unfinished},
+                {"score", s.mean},
+                {"ci95", {s.mean - s.half_width, s.mean + s.half_width}},
+                {"deals_won", s.won},
+                {"deals_drawn", s.drawn},
+                {"deals_lost", s.lost},
+                {"ms_per_move", {MillisPerMove(s, 0), MillisPerMove(s, 1)}},
+                {"seconds", seconds}};
+    io.out << out.dump(2) << "\n";
+    return kExitOk;
+  }
+  io.out << "game:     " << (*game)->name() << " (" << (*game)->rules().ToString() << ")\n"
+         << "deals:    " << s.deals << " (seed " << options->seed << "), "
+         << s.deals * matches_per_deal << " matches, each deal with the sides swapped over "
+         << matches_per_deal << " arrangements\n"
+         << absl::StrFormat("A %-12s scores %.1f%% against B (95%% CI %.1f%% to %.1f%%)\n",
+                            options->bots[0], 100 * s.mean, 100 * (s.mean - s.half_width),
+                            100 * (s.mean + s.half_width))
+         << absl::StrFormat("deals:    A better %d, even %d, B better %d\n", s.won, s.drawn, s.lost)
+         << absl::StrFormat("time:     A %.2f ms/move, B %s %.2f ms/move; %.1f s in all\n",
+                            MillisPerMove(s, 0), options->bots[1], MillisPerMove(s, 1), seconds);
+  if (s.unfinished > 0) {
+    io.out << "unfinished: " << s.unfinished << " matches stopped at " << kMaxActions
+           << " actions (counted as even)\n";
+  }
+  return kExitOk;
+}
+
+}  // namespace boneyard::cli

@@ -1,0 +1,90 @@
+// `boneyard match-bots`: two bots on duplicate deals, the sides swapped over the seats.
+#include <string>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "nlohmann/json.hpp"
+#include "tests/cli/run_cli.h"
+
+namespace boneyard::testing {
+namespace {
+
+using ::testing::HasSubstr;
+using nlohmann::json;
+
+json MatchBotsJson(const std::vector<std::string>& args) {
+  std::vector<std::string> all = {"match-bots"};
+  all.insert(all.end(), args.begin(), args.end());
+  all.push_back("--json");
+  const CliResult r = RunCli(all);
+  EXPECT_EQ(r.exit_code, 0) << Describe(r);
+  return r.exit_code == 0 ? json::parse(r.out) : json();
+}
+
+// Every deal is played once per arrangement (two for two players), and the same seed reports
+// the same result for any number of jobs.
+TEST(MatchBots, PlaysEachDealWithTheSidesSwappedAndIsReproducible) {
+  const json one = MatchBotsJson({"--game", "muggins", "--rules", "target=61", "--bots",
+                                  "search:1,random", "--deals", "6", "--seed", "4"});
+  ASSERT_TRUE(one.is_object());
+  EXPECT_EQ(one["deals"], 6);
+  EXPECT_EQ(one["matches"], 12);
+  const double score = one["score"];
+  EXPECT_GE(score, 0.0);
+  EXPECT_LE(score, 1.0);
+  EXPECT_EQ(one["deals_won"].get<int>() + one["deals_drawn"].get<int>() +
+                one["deals_lost"].get<int>(),
+            6);
+  EXPECT_LE(one["ci95"][0].get<double>(), score);
+  EXPECT_GE(one["ci95"][1].get<double>(), score);
+  const json two = MatchBotsJson({"--game", "muggins", "--rules", "target=61", "--bots",
+                                  "search:1,random", "--deals", "6", "--seed", "4", "--jobs", "2"});
+  EXPECT_EQ(two["score"], one["score"]);
+  EXPECT_EQ(two["deals_won"], one["deals_won"]);
+}
+
+// A bot against itself on duplicate deals with the same seeds per seat: in a team game each
+// arrangement is the mirror of the other, so the score is exactly even.
+TEST(MatchBots, ABotAgainstItselfIsEven) {
+  const json r = MatchBotsJson({"--game", "forty_two", "--rules", "scoring=marks,marks_target=1",
+                                "--players", "4", "--bots", "heuristic,heuristic", "--deals", "5"});
+  ASSERT_TRUE(r.is_object());
+  EXPECT_EQ(r["matches"], 10);
+  EXPECT_DOUBLE_EQ(r["score"].get<double>(), 0.5);
+}
+
+TEST(MatchBots, SolitaireComparesTheTwoPlaysOfEachDeal) {
+  const json r = MatchBotsJson({"--game", "castle_rock", "--bots", "greedy,random", "--deals", "8"});
+  ASSERT_TRUE(r.is_object());
+  EXPECT_EQ(r["matches"], 16);
+}
+
+TEST(MatchBots, BadCommandLinesExitTwoNamingTheFlag) {
+  struct Bad {
+    std::vector<std::string> args;
+    std::string named;
+  };
+  const Bad bad[] = {
+      {{"--game", "muggins", "--bots", "greedy", "--deals", "2"}, "--bots"},
+      {{"--game", "muggins", "--bots", "greedy,random,random", "--deals", "2"}, "--bots"},
+      {{"--game", "muggins", "--bots", "search:9,random", "--deals", "2"}, "level"},
+      {{"--game", "muggins", "--bots", "greedy:2,random", "--deals", "2"}, "greedy"},
+      {{"--game", "muggins", "--bots", "minimax,random", "--deals", "2"}, "minimax"},
+      {{"--game", "muggins", "--bots", "greedy,random", "--deals", "0"}, "--deals"},
+      {{"--game", "muggins", "--bots", "greedy,random"}, "--deals"},
+      {{"--game", "muggins", "--bots", "greedy,random", "--deals", "2", "--players", "9"},
+       "--players"},
+      {{"--game", "chess", "--bots", "greedy,random", "--deals", "2"}, "chess"},
+  };
+  for (const Bad& b : bad) {
+    std::vector<std::string> args = {"match-bots"};
+    args.insert(args.end(), b.args.begin(), b.args.end());
+    const CliResult r = RunCli(args);
+    EXPECT_EQ(r.exit_code, 2) << Describe(r);
+    EXPECT_THAT(r.err, HasSubstr(b.named)) << Describe(r);
+    EXPECT_TRUE(r.out.empty()) << Describe(r);
+  }
+}
+
+}  // namespace
+}  // namespace boneyard::testing
