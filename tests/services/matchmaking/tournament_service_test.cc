@@ -270,6 +270,7 @@ TEST_F(TournamentServiceTest, RegistrationIsThePlayersOwnOnceEachAndClosesAtTheS
   bot.mutable_bot()->set_level(6);
   ExpectRefused(t_->RegisterPlayer(Context(kOperatorToken).get(), bot, &e), "bot.level",
                 "a search level above 5");
+  bot.mutable_bot()->set_level(0);
   v1::RegisterTeamRequest team;
   team.set_tournament("tournaments/cup");
   team.add_player_ids("p1");
