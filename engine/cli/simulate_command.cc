@@ -50,7 +50,7 @@ constexpr int64_t kMaxMatches = 1'000'000'000;
 constexpr int64_t kDefaultMaxActions = 100'000;
 constexpr int64_t kMaxMaxActions = 100'000'000;
 constexpr uint64_t kBotSeedStream = 1000;
-// The worlds a search bot samples at decision d are seeded by DeriveSeed(match_seed, 1 << 32 + d).
+// The worlds a search bot samples at decision d are seeded by DeriveSeed(match_seed, 2^32 + d).
 constexpr uint64_t kWorldSeedStream = uint64_t{1} << 32;
 
 struct SimulateOptions {

@@ -470,11 +470,14 @@ void LiveMatch::ScheduleBot(int seat) {
     if (!self) return;
     self->context_.bots->Post([self, seat, sequence, view, worlds, actions] {
       const absl::Time start = absl::Now();
+      // A search stops at nine tenths of the budget, so that a bot whose level allows more
+      // than the service does still answers in time rather than losing its move to the
+      // stand-in by a hair.
       Action action =
           worlds ? self->bots_[seat]->ChooseWithWorlds(
                        *view, actions, *worlds,
                        std::chrono::steady_clock::now() +
-                           absl::ToChronoMilliseconds(self->context_.bot_think_budget))
+                           absl::ToChronoMilliseconds(self->context_.bot_think_budget * 0.9))
                  : self->bots_[seat]->ChooseAction(*view, actions);
       if (absl::Now() - start > self->context_.bot_think_budget) {
         // Over budget: the stand-in's move is played instead, so a slow bot cannot hold up
