@@ -104,7 +104,10 @@ TEST(SearchBot, ChoosesTheSameWhateverTheHiddenTilesAre) {
       state->LegalActions(legal);
       std::unique_ptr<State> other = state->Determinize(seat, rng);
       ASSERT_EQ(state->ViewFor(seat)->ToJson(), other->ViewFor(seat)->ToJson());
-      SearchBot a(77, SearchLevelFor(2)), b(77, SearchLevelFor(2));
+      // Level 2's budget without its time cap: a slow (sanitizer) build must not cut one
+      // search shorter than the other.
+      const SearchLevel level{SearchLevelFor(2).iterations, std::chrono::hours(1), false};
+      SearchBot a(77, level), b(77, level);
       const Action on_real = AskBot(a, *state, seat, legal.span(), step);
       const Action on_other = AskBot(b, *other, seat, legal.span(), step);
       ASSERT_EQ(on_real, on_other) << "step " << step << ": " << state->ActionToString(on_real)
@@ -136,11 +139,13 @@ TEST(SearchBot, StopsAtItsDeadline) {
   EXPECT_TRUE(bot.last_search().stopped_by_deadline);
   EXPECT_EQ(bot.last_search().iterations, 0);
 
-  SearchBot unhurried(1, SearchLevelFor(2));
+  // Without a deadline and with no time cap of its own it runs its whole budget, however slow
+  // the machine (a sanitizer build under load is slower than any level's cap).
+  SearchBot unhurried(1, SearchLevel{300, std::chrono::hours(1), false});
   unhurried.ChooseWithWorlds(*state->ViewFor(seat), legal.span(), worlds,
                              std::chrono::steady_clock::time_point::max());
   EXPECT_FALSE(unhurried.last_search().stopped_by_deadline);
-  EXPECT_EQ(unhurried.last_search().iterations, SearchLevelFor(2).iterations);
+  EXPECT_EQ(unhurried.last_search().iterations, 300);
 }
 
 // A floor on strength, seeded so it cannot flake: level 2 against random play in two-player
