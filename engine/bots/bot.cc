@@ -30,6 +30,16 @@ int BotRegistry::LevelsOf(absl::string_view game, absl::string_view bot) const {
   return kind == it->second.end() ? 0 : kind->second.levels;
 }
 
+absl::Status BotRegistry::CheckLevel(absl::string_view game, absl::string_view bot,
+                                     int level) const {
+  const int levels = LevelsOf(game, bot);
+  if (level >= 0 && level <= levels) return absl::OkStatus();
+  return absl::InvalidArgumentError(
+      levels == 0 ? absl::StrCat("bot '", bot, "' offers only its default level 0, not ", level)
+                  : absl::StrCat("bot '", bot, "' offers levels 1 to ", levels,
+                                 " (0 for its default), not ", level));
+}
+
 std::vector<std::string> BotRegistry::BotsFor(absl::string_view game) const {
   std::vector<std::string> out{"random"};
   auto it = factories_.find(game);
@@ -51,34 +61,19 @@ absl::StatusOr<std::unique_ptr<Bot>> BotRegistry::Make(absl::string_view bot, co
     }
     return Make(bot.substr(0, colon), game, seed, parsed);
   }
-  if (level < 0) {
-    return absl::InvalidArgumentError(absl::StrCat("bot '", bot, "': level ", level,
-                                                   " is negative"));
-  }
   auto it = factories_.find(game.name());
+  const Kind* kind = nullptr;
   if (it != factories_.end()) {
-    auto f = it->second.find(bot);
-    if (f != it->second.end()) {
-      if (level > f->second.levels) {
-        return absl::InvalidArgumentError(
-            f->second.levels == 0
-                ? absl::StrCat("bot '", bot, "' offers only its default level 0, not ", level)
-                : absl::StrCat("bot '", bot, "' offers levels 1 to ", f->second.levels,
-                               " (0 for its default), not ", level));
-      }
-      return f->second.factory(game, seed, level);
-    }
+    if (auto f = it->second.find(bot); f != it->second.end()) kind = &f->second;
   }
-  if (bot == "random") {
-    if (level != 0) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("bot 'random' offers only its default level 0, not ", level));
-    }
-    return std::make_unique<RandomBot>(seed);
+  if (kind == nullptr && bot != "random") {
+    return absl::NotFoundError(absl::StrCat("unknown bot '", bot, "' for ", game.name(),
+                                            " (bots: ", absl::StrJoin(BotsFor(game.name()), ", "),
+                                            ")"));
   }
-  return absl::NotFoundError(absl::StrCat("unknown bot '", bot, "' for ", game.name(),
-                                          " (bots: ", absl::StrJoin(BotsFor(game.name()), ", "),
-                                          ")"));
+  if (absl::Status s = CheckLevel(game.name(), bot, level); !s.ok()) return s;
+  if (kind != nullptr) return kind->factory(game, seed, level);
+  return std::make_unique<RandomBot>(seed);
 }
 
 absl::StatusOr<std::unique_ptr<Bot>> BotRegistry::MakeDefault(const Game& game,

@@ -22,8 +22,8 @@
 #include "engine/core/action.h"
 #include "engine/core/game.h"
 #include "engine/core/rng.h"
-#include "engine/core/view.h"
 #include "engine/bots/worlds.h"
+#include "engine/core/view.h"
 
 namespace boneyard {
 
@@ -79,6 +79,9 @@ class BotRegistry {
   std::vector<std::string> BotsFor(absl::string_view game) const;
   // The levels a kind offers (1..N); 0 when it has only its default, or is unknown.
   int LevelsOf(absl::string_view game, absl::string_view bot) const;
+  // INVALID_ARGUMENT naming the bot when it does not offer `level` (negative, or above its
+  // levels); what Make, CreateMatch and tournament entries refuse.
+  absl::Status CheckLevel(absl::string_view game, absl::string_view bot, int level) const;
   // The game's default bot (GameSpec::default_bot in DefaultRegistry()).
   absl::StatusOr<std::unique_ptr<Bot>> MakeDefault(const Game& game, uint64_t seed) const;
 

@@ -48,15 +48,21 @@ int SearchBot::AddChild(int parent, Action action, int mover) {
   return index;
 }
 
-// Among the children legal in this world, the one with the best upper bound; -1 when some
-// legal action has no child yet (the caller expands it). Every legal child counts as
-// available this iteration.
-int SearchBot::Select(int parent, std::span<const Action> legal) {
-  int known = 0;
-  for (int c = nodes_[parent].first_child; c >= 0; c = nodes_[c].next_sibling) {
-    if (std::find(legal.begin(), legal.end(), nodes_[c].action) != legal.end()) ++known;
+int SearchBot::Untried(int parent, std::span<const Action> legal, Action* out) const {
+  int count = 0;
+  for (Action a : legal) {
+    bool has = false;
+    for (int c = nodes_[parent].first_child; c >= 0 && !has; c = nodes_[c].next_sibling) {
+      has = nodes_[c].action == a;
+    }
+    if (!has) out[count++] = a;
   }
-  if (known < static_cast<int>(legal.size())) return -1;
+  return count;
+}
+
+// Among the children legal in this world (all of them have one: Untried found none), the one
+// with the best upper bound. Every legal child counts as available this iteration.
+int SearchBot::Select(int parent, std::span<const Action> legal) {
   const double span = high_ - low_;
   int best = -1;
   double best_value = -std::numeric_limits<double>::infinity();
@@ -114,6 +120,7 @@ Action SearchBot::ChooseWithWorlds(const View& view, std::span<const Action> leg
   std::vector<double> margins;
   std::vector<int> start_scores;
   ActionList world_legal;
+  Action candidates[ActionList::kCapacity];
   int iteration = 0;
   for (; iteration < level_.iterations; ++iteration) {
     if (std::chrono::steady_clock::now() >= deadline) {
@@ -134,23 +141,14 @@ Action SearchBot::ChooseWithWorlds(const View& view, std::span<const Action> leg
         world->LegalActions(world_legal);
         here = world_legal.span();
       }
-      const int chosen = Select(node, here);
-      if (chosen >= 0) {
-        world->Apply(nodes_[chosen].action);
-        node = chosen;
+      const int untried = Untried(node, here, candidates);
+      if (untried == 0) {
+        node = Select(node, here);
+        world->Apply(nodes_[node].action);
         continue;
       }
       // Expand one untried action, at random.
-      Action untried[ActionList::kCapacity];
-      int count = 0;
-      for (Action a : here) {
-        bool has = false;
-        for (int c = nodes_[node].first_child; c >= 0 && !has; c = nodes_[c].next_sibling) {
-          has = nodes_[c].action == a;
-        }
-        if (!has) untried[count++] = a;
-      }
-      const Action action = untried[rng_.Below(static_cast<uint32_t>(count))];
+      const Action action = candidates[rng_.Below(static_cast<uint32_t>(untried))];
       node = AddChild(node, action, mover);
       nodes_[node].available = 1;
       world->Apply(action);
@@ -180,17 +178,18 @@ Action SearchBot::ChooseWithWorlds(const View& view, std::span<const Action> leg
       best = c;
       continue;
     }
+    // A node is visited in the iteration that adds it, so every child has visits > 0.
     const Node& a = nodes_[c];
     const Node& b = nodes_[best];
-    const double mean_a = a.visits ? a.total / a.visits : -1e300;
-    const double mean_b = b.visits ? b.total / b.visits : -1e300;
+    const double mean_a = a.total / a.visits;
+    const double mean_b = b.total / b.visits;
     if (a.visits > b.visits ||
         (a.visits == b.visits && (mean_a > mean_b || (mean_a == mean_b && a.action < b.action)))) {
       best = c;
     }
   }
   if (best < 0) return legal.front();  // the deadline passed before the first iteration
-  if (level_.proportional && total_visits > 0) {
+  if (level_.proportional) {
     int64_t pick = rng_.Below(static_cast<uint32_t>(total_visits));
     for (int c = nodes_[0].first_child; c >= 0; c = nodes_[c].next_sibling) {
       pick -= nodes_[c].visits;

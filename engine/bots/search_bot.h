@@ -75,6 +75,8 @@ class SearchBot : public Bot {
   };
 
   int AddChild(int parent, Action action, int mover);
+  // Writes the actions of `legal` that have no child of `parent` yet; returns how many.
+  int Untried(int parent, std::span<const Action> legal, Action* out) const;
   int Select(int parent, std::span<const Action> legal);
   // Plays `world` out at random to the end of `round` (or the match); the margins per seat.
   void Playout(State& world, int round, std::span<const int> start_scores,

@@ -8,7 +8,8 @@
 // counts half; solitaire compares the two plays' scores); a deal's result is the mean over its
 // arrangements, and the report is the mean over deals with a 95 % confidence interval from the
 // deals' spread (a deal's arrangements are not independent of each other, the deals are).
-// Reproducible like simulate: deal i is DeriveSeed(seed, i), and so are the bots' seeds.
+// Reproducible like simulate: deal i is DeriveSeed(seed, i), and its matches are played by
+// PlayBotMatch (bot_match.h), which seeds the bots and their worlds from it.
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -27,6 +28,7 @@
 #include "absl/strings/str_replace.h"
 #include "engine/bots/bot.h"
 #include "engine/cli/args.h"
+#include "engine/cli/bot_match.h"
 #include "engine/cli/commands.h"
 #include "engine/cli/common.h"
 #include "engine/core/game.h"
@@ -42,8 +44,6 @@ using nlohmann::json;
 constexpr int kMaxJobs = 64;
 constexpr int64_t kMaxDeals = 10'000'000;
 constexpr int64_t kMaxActions = 100'000;
-constexpr uint64_t kBotSeedStream = 1000;
-constexpr uint64_t kWorldSeedStream = uint64_t{1} << 32;
 
 struct Options {
   std::string game;
@@ -110,54 +110,16 @@ std::vector<std::vector<int>> Arrangements(const Game& game) {
   return out;
 }
 
-struct Play {
-  bool finished = false;
-  std::vector<int> ranks;
-  std::vector<int> scores;
-  int64_t decisions[2] = {0, 0};
-  double seconds[2] = {0, 0};
-};
-
-absl::StatusOr<Play> PlayArrangement(const Game& game, const Options& options,
-                                     const std::vector<int>& sides, uint64_t deal_seed) {
-  absl::StatusOr<std::unique_ptr<State>> made = game.NewMatch(deal_seed);
-  if (!made.ok()) return made.status();
-  std::unique_ptr<State> state = *std::move(made);
-  std::vector<std::unique_ptr<Bot>> bots;
-  for (int s = 0; s < game.num_seats(); ++s) {
-    absl::StatusOr<std::unique_ptr<Bot>> bot =
-        DefaultBots().Make(options.bots[sides[s]], game, DeriveSeed(deal_seed, kBotSeedStream + s));
-    if (!bot.ok()) return bot.status();
-    bots.push_back(*std::move(bot));
-  }
-  Play play;
-  ActionList legal;
-  for (int64_t step = 0; !state->IsTerminal() && step < kMaxActions; ++step) {
-    const int seat = state->CurrentSeat();
-    legal.clear();
-    state->LegalActions(legal);
-    const auto start = std::chrono::steady_clock::now();
-    const Action action = AskBot(*bots[seat], *state, seat, legal.span(),
-                                 DeriveSeed(deal_seed, kWorldSeedStream + step));
-    play.seconds[sides[seat]] +=
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    ++play.decisions[sides[seat]];
-    if (!legal.Contains(action)) {
-      return absl::InternalError(absl::StrCat("bot '", options.bots[sides[seat]], "' in seat ",
-                                              seat, " chose an illegal action"));
-    }
-    state->Apply(action);
-  }
-  play.finished = state->IsTerminal();
-  if (play.finished) {
-    play.ranks = state->Ranks();
-    play.scores = state->Scores();
-  }
-  return play;
+// Plays deal `deal_seed` with the sides so seated (0 = A, 1 = B).
+absl::StatusOr<MatchOutcome> PlayArrangement(const Game& game, const Options& options,
+                                             const std::vector<int>& sides, uint64_t deal_seed) {
+  std::vector<std::string> seats;
+  for (int side : sides) seats.push_back(options.bots[side]);
+  return PlayBotMatch(game, seats, deal_seed, {.max_actions = kMaxActions, .time_seats = true});
 }
 
 // A's share of the opposing seats it finished ahead of (ties half); 0.5 unfinished.
-double ResultForA(const Play& play, const std::vector<int>& sides) {
+double ResultForA(const MatchOutcome& play, const std::vector<int>& sides) {
   if (!play.finished) return 0.5;
   double sum = 0;
   int count = 0;
@@ -183,21 +145,21 @@ absl::StatusOr<DealResult> PlayDeal(const Game& game, const Options& options, in
   const uint64_t deal_seed = DeriveSeed(options.seed, static_cast<uint64_t>(index));
   DealResult result;
   const std::vector<std::vector<int>> arrangements = Arrangements(game);
-  std::vector<Play> plays;
+  std::vector<MatchOutcome> plays;
   for (const std::vector<int>& sides : arrangements) {
-    absl::StatusOr<Play> play = PlayArrangement(game, options, sides, deal_seed);
+    absl::StatusOr<MatchOutcome> play = PlayArrangement(game, options, sides, deal_seed);
     if (!play.ok()) return play.status();
     result.unfinished += !play->finished;
-    for (int side = 0; side < 2; ++side) {
-      result.decisions[side] += play->decisions[side];
-      result.seconds[side] += play->seconds[side];
+    for (size_t seat = 0; seat < sides.size(); ++seat) {
+      result.decisions[sides[seat]] += play->seat_decisions[seat];
+      result.seconds[sides[seat]] += play->seat_seconds[seat];
     }
     plays.push_back(*std::move(play));
   }
   if (game.num_seats() == 1) {
     // The two plays of a solitaire deal, compared by score in the game's order.
-    const Play& a = plays[0];
-    const Play& b = plays[1];
+    const MatchOutcome& a = plays[0];
+    const MatchOutcome& b = plays[1];
     if (!a.finished || !b.finished) {
       result.score = 0.5;
     } else {

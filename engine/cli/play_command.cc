@@ -20,6 +20,7 @@
 #include "absl/strings/str_join.h"
 #include "engine/bots/bot.h"
 #include "engine/cli/args.h"
+#include "engine/cli/bot_match.h"  // kBotSeedStream, kWorldSeedStream: seeded as simulate seeds
 #include "engine/cli/commands.h"
 #include "engine/cli/common.h"
 #include "engine/core/action.h"
@@ -31,9 +32,6 @@ namespace boneyard::cli {
 namespace {
 
 constexpr absl::string_view kHuman = "human";
-constexpr uint64_t kBotSeedStream = 1000;
-// A search bot's worlds for the d-th bot decision: DeriveSeed(seed, kWorldSeedStream + d).
-constexpr uint64_t kWorldSeedStream = uint64_t{1} << 32;
 
 struct PlayOptions {
   std::string game;

@@ -29,6 +29,7 @@
 #include "absl/time/time.h"
 #include "engine/bots/bot.h"
 #include "engine/cli/args.h"
+#include "engine/cli/bot_match.h"
 #include "engine/cli/commands.h"
 #include "engine/cli/common.h"
 #include "engine/core/action.h"
@@ -49,9 +50,6 @@ constexpr int64_t kMaxMatches = 1'000'000'000;
 // there and counts it as unfinished.
 constexpr int64_t kDefaultMaxActions = 100'000;
 constexpr int64_t kMaxMaxActions = 100'000'000;
-constexpr uint64_t kBotSeedStream = 1000;
-// The worlds a search bot samples at decision d are seeded by DeriveSeed(match_seed, 2^32 + d).
-constexpr uint64_t kWorldSeedStream = uint64_t{1} << 32;
 
 struct SimulateOptions {
   std::string game;
@@ -109,65 +107,6 @@ absl::Status CheckBots(const Game& game, const std::vector<std::string>& seats) 
     if (!bot.ok()) return bot.status();
   }
   return absl::OkStatus();
-}
-
-struct MatchOutcome {
-  bool finished = false;  // false: stopped at --max-actions, no result
-  std::vector<int> scores;
-  std::vector<int> ranks;
-  int64_t decisions = 0;
-  json details;
-  std::optional<Record> record;
-};
-
-// Plays one match between bots. An error is always an internal one: the bots were checked
-// before, so a failure here is a bot or a game breaking its contract.
-absl::StatusOr<MatchOutcome> PlayMatch(const Game& game, const std::vector<std::string>& seats,
-                                       uint64_t match_seed, int64_t max_actions,
-                                       bool keep_record) {
-  absl::StatusOr<std::unique_ptr<State>> made = game.NewMatch(match_seed);
-  if (!made.ok()) return made.status();
-  std::unique_ptr<State> state = *std::move(made);
-
-  std::vector<std::unique_ptr<Bot>> bots;
-  for (int s = 0; s < static_cast<int>(seats.size()); ++s) {
-    absl::StatusOr<std::unique_ptr<Bot>> bot =
-        DefaultBots().Make(seats[s], game, DeriveSeed(match_seed, kBotSeedStream + s));
-    if (!bot.ok()) return bot.status();
-    bots.push_back(*std::move(bot));
-  }
-  std::optional<RecordBuilder> builder;
-  if (keep_record) builder.emplace(*state, match_seed, seats);
-
-  MatchOutcome outcome;
-  ActionList legal;
-  while (!state->IsTerminal() && outcome.decisions < max_actions) {
-    const int seat = state->CurrentSeat();
-    legal.clear();
-    state->LegalActions(legal);
-    if (legal.empty()) {
-      return absl::InternalError(absl::StrCat("seat ", seat, " has no legal action in match with seed ",
-                                              match_seed, " but the match is not over"));
-    }
-    const Action action =
-        AskBot(*bots[seat], *state, seat, legal.span(),
-               DeriveSeed(match_seed, kWorldSeedStream + static_cast<uint64_t>(outcome.decisions)));
-    if (!legal.Contains(action)) {
-      return absl::InternalError(absl::StrCat("bot '", seats[seat], "' in seat ", seat,
-                                              " chose an illegal action (code ", action,
-                                              ") in match with seed ", match_seed));
-    }
-    if (builder.has_value()) builder->Add(*state, action);
-    state->Apply(action);
-    ++outcome.decisions;
-  }
-  if (builder.has_value()) outcome.record = builder->Build(*state);
-  outcome.finished = state->IsTerminal();
-  if (!outcome.finished) return outcome;
-  outcome.scores = state->Scores();
-  outcome.ranks = state->Ranks();
-  outcome.details = state->ResultDetails();
-  return outcome;
 }
 
 // Totals over the matches played: integer sums only, so they do not depend on the order in
@@ -272,8 +211,9 @@ class Simulation {
   absl::Status PlayOne(int64_t index) ABSL_LOCKS_EXCLUDED(mu_) {
     const uint64_t match_seed = DeriveSeed(options_.seed, static_cast<uint64_t>(index));
     const bool keep_record = options_.records_dir.has_value();
-    absl::StatusOr<MatchOutcome> outcome =
-        PlayMatch(*game_, options_.seats, match_seed, options_.max_actions, keep_record);
+    absl::StatusOr<MatchOutcome> outcome = PlayBotMatch(
+        *game_, options_.seats, match_seed,
+        {.max_actions = options_.max_actions, .keep_record = keep_record});
     if (!outcome.ok()) {
       return absl::InternalError(absl::StrCat("match ", index, ": ", outcome.status().message()));
     }

@@ -47,8 +47,7 @@ void RegisterAllBots(BotRegistry& registry) {
   moon::RegisterBots(registry);
   muggins::RegisterBots(registry);
   // The search bot is the same for every game.
-  for (const char* game : {"castle_rock", "chickenfoot", "eighty_four", "forty_two",
-                           "mexican_train", "moon", "muggins"}) {
+  for (const std::string& game : DefaultRegistry().Names()) {
     registry.Register(
         game, "search",
         [](const Game&, uint64_t seed, int level) {

@@ -255,14 +255,11 @@ class MatchHost::Impl {
                            occupant.bot().kind(), "\"; its bots are: ",
                            absl::StrJoin(bot_kinds, ", ")));
         }
-        const int levels = DefaultBots().LevelsOf(request.game(), occupant.bot().kind());
-        const int level = occupant.bot().level();
-        if (level < 0 || level > levels) {
-          return absl::InvalidArgumentError(absl::StrCat(
-              "seat ", seat, ": bot.level: \"", occupant.bot().kind(), "\" offers ",
-              levels == 0 ? std::string("only the default level 0")
-                          : absl::StrCat("levels 1 to ", levels, " (0 for its default)"),
-              ", not ", level));
+        if (absl::Status s = DefaultBots().CheckLevel(request.game(), occupant.bot().kind(),
+                                                      occupant.bot().level());
+            !s.ok()) {
+          return absl::InvalidArgumentError(
+              absl::StrCat("seat ", seat, ": bot.level: ", s.message()));
         }
       } else if (!occupant.has_player()) {  // a player's id was checked with the request
         return absl::InvalidArgumentError(

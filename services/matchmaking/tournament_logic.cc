@@ -62,11 +62,8 @@ absl::Status CheckBot(absl::string_view field, const std::string& game, const v1
     return Invalid(absl::StrCat(field, ".kind"),
                    absl::StrCat(game, " has no bot ", validation::Quote(bot.kind())));
   }
-  if (const int levels = DefaultBots().LevelsOf(game, bot.kind());
-      bot.level() < 0 || bot.level() > levels) {
-    return Invalid(absl::StrCat(field, ".level"),
-                   levels == 0 ? std::string("only level 0 exists")
-                               : absl::StrCat("must be 0 (the default) to ", levels));
+  if (absl::Status s = DefaultBots().CheckLevel(game, bot.kind(), bot.level()); !s.ok()) {
+    return Invalid(absl::StrCat(field, ".level"), s.message());
   }
   return absl::OkStatus();
 }

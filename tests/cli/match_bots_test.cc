@@ -57,6 +57,12 @@ TEST(MatchBots, SolitaireComparesTheTwoPlaysOfEachDeal) {
   const json r = MatchBotsJson({"--game", "castle_rock", "--bots", "greedy,random", "--deals", "8"});
   ASSERT_TRUE(r.is_object());
   EXPECT_EQ(r["matches"], 16);
+  // The same deterministic bot plays each deal the same way twice: every deal is even.
+  const json same =
+      MatchBotsJson({"--game", "castle_rock", "--bots", "greedy,greedy", "--deals", "8"});
+  ASSERT_TRUE(same.is_object());
+  EXPECT_EQ(same["deals_drawn"], 8);
+  EXPECT_DOUBLE_EQ(same["score"].get<double>(), 0.5);
 }
 
 TEST(MatchBots, BadCommandLinesExitTwoNamingTheFlag) {

@@ -1,0 +1,71 @@
+#include "engine/cli/bot_match.h"
+
+#include <chrono>
+#include <memory>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "engine/bots/bot.h"
+#include "engine/core/action.h"
+#include "engine/core/rng.h"
+
+namespace boneyard::cli {
+
+absl::StatusOr<MatchOutcome> PlayBotMatch(const Game& game, const std::vector<std::string>& seats,
+                                          uint64_t match_seed, const BotMatchOptions& options) {
+  absl::StatusOr<std::unique_ptr<State>> made = game.NewMatch(match_seed);
+  if (!made.ok()) return made.status();
+  std::unique_ptr<State> state = *std::move(made);
+
+  std::vector<std::unique_ptr<Bot>> bots;
+  for (int s = 0; s < static_cast<int>(seats.size()); ++s) {
+    absl::StatusOr<std::unique_ptr<Bot>> bot =
+        DefaultBots().Make(seats[s], game, DeriveSeed(match_seed, kBotSeedStream + s));
+    if (!bot.ok()) return bot.status();
+    bots.push_back(*std::move(bot));
+  }
+  std::optional<RecordBuilder> builder;
+  if (options.keep_record) builder.emplace(*state, match_seed, seats);
+
+  MatchOutcome outcome;
+  outcome.seat_decisions.assign(seats.size(), 0);
+  outcome.seat_seconds.assign(seats.size(), 0.0);
+  ActionList legal;
+  while (!state->IsTerminal() && outcome.decisions < options.max_actions) {
+    const int seat = state->CurrentSeat();
+    legal.clear();
+    state->LegalActions(legal);
+    if (legal.empty()) {
+      return absl::InternalError(absl::StrCat("seat ", seat,
+                                              " has no legal action in match with seed ",
+                                              match_seed, " but the match is not over"));
+    }
+    std::chrono::steady_clock::time_point start;
+    if (options.time_seats) start = std::chrono::steady_clock::now();
+    const Action action =
+        AskBot(*bots[seat], *state, seat, legal.span(),
+               DeriveSeed(match_seed, kWorldSeedStream + static_cast<uint64_t>(outcome.decisions)));
+    if (options.time_seats) {
+      outcome.seat_seconds[seat] +=
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    }
+    if (!legal.Contains(action)) {
+      return absl::InternalError(absl::StrCat("bot '", seats[seat], "' in seat ", seat,
+                                              " chose an illegal action (code ", action,
+                                              ") in match with seed ", match_seed));
+    }
+    if (builder.has_value()) builder->Add(*state, action);
+    state->Apply(action);
+    ++outcome.decisions;
+    ++outcome.seat_decisions[seat];
+  }
+  if (builder.has_value()) outcome.record = builder->Build(*state);
+  outcome.finished = state->IsTerminal();
+  if (!outcome.finished) return outcome;
+  outcome.scores = state->Scores();
+  outcome.ranks = state->Ranks();
+  outcome.details = state->ResultDetails();
+  return outcome;
+}
+
+}  // namespace boneyard::cli

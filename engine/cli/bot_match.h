@@ -1,0 +1,47 @@
+// One match between bots, as `simulate` and `match-bots` play it. Reproducible from the match
+// seed: the bot in seat s is seeded with DeriveSeed(seed, kBotSeedStream + s) and a search
+// bot's worlds at decision d with DeriveSeed(seed, kWorldSeedStream + d).
+#ifndef BONEYARD_ENGINE_CLI_BOT_MATCH_H_
+#define BONEYARD_ENGINE_CLI_BOT_MATCH_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "engine/core/game.h"
+#include "engine/records/record.h"
+#include "nlohmann/json.hpp"
+
+namespace boneyard::cli {
+
+inline constexpr uint64_t kBotSeedStream = 1000;
+inline constexpr uint64_t kWorldSeedStream = uint64_t{1} << 32;
+
+struct BotMatchOptions {
+  int64_t max_actions = 0;  // stop there: the match counts as unfinished
+  bool keep_record = false;
+  bool time_seats = false;  // fill seat_seconds (two clock reads a decision, so only on request)
+};
+
+struct MatchOutcome {
+  bool finished = false;  // false: stopped at max_actions, no result
+  std::vector<int> scores;
+  std::vector<int> ranks;
+  int64_t decisions = 0;
+  std::vector<int64_t> seat_decisions;  // per seat
+  std::vector<double> seat_seconds;     // per seat, with time_seats
+  nlohmann::json details;
+  std::optional<Record> record;
+};
+
+// Plays one match, seat s choosing with the bot named seats[s] ("kind" or "kind:level"). An
+// error is always an internal one when the names were checked before: a bot or a game breaking
+// its contract.
+absl::StatusOr<MatchOutcome> PlayBotMatch(const Game& game, const std::vector<std::string>& seats,
+                                          uint64_t match_seed, const BotMatchOptions& options);
+
+}  // namespace boneyard::cli
+
+#endif  // BONEYARD_ENGINE_CLI_BOT_MATCH_H_
