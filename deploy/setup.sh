@@ -16,6 +16,8 @@ packages=(
   libgmock-dev
   libbenchmark-dev    # tests/bench
   python3             # tests/bench/run.sh formats its results with python3
+  python3-grpcio      # docs/examples/ladder_bot.py, the Python remote bot (and its test)
+  python3-protobuf
   jq                  # deploy/local/demo.sh reads `boneyard games --json`
   tmux
   pkg-config

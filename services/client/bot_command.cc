@@ -1,5 +1,7 @@
 // `boneyard bot NAME --token T`: a remote bot (RemotePlayer with RandomChooser) plays one seat
 // to the end of the match, reconnecting if the service restarts, and prints the result.
+// `boneyard bot --ladder L --player-token-file F`: a bot account on a ladder (ladder_bot.h)
+// answers its challenges and plays its matches.
 #include <ostream>
 #include <string>
 #include <vector>
@@ -10,21 +12,66 @@
 #include "engine/cli/common.h"
 #include "services/client/channel.h"
 #include "services/client/command_common.h"
+#include "services/client/ladder_bot.h"
 #include "services/client/remote_player.h"
 
 namespace boneyard::client {
 
+namespace {
+
+int RunLadderBotCommand(const cli::ParsedArgs& args, cli::Io& io) {
+  if (!args.positional().empty()) {
+    return cli::UsageError(io, "a ladder bot plays the matches it is offered, not one NAME",
+                           kBotUsage);
+  }
+  LadderBotOptions options;
+  options.ladder = Named("ladders", *args.Value("ladder"));
+  absl::StatusOr<std::optional<int64_t>> matches = args.Int("matches", 0, 1'000'000);
+  if (!matches.ok()) return cli::UsageError(io, matches.status().message(), kBotUsage);
+  options.matches = static_cast<int>(matches->value_or(0));
+  absl::StatusOr<std::optional<int64_t>> concurrent = args.Int("max-concurrent", 1, 1000);
+  if (!concurrent.ok()) return cli::UsageError(io, concurrent.status().message(), kBotUsage);
+  options.max_concurrent = static_cast<int>(concurrent->value_or(1));
+  options.accept_rated = args.Has("accept-rated");
+  absl::StatusOr<std::optional<uint64_t>> seed = args.Uint64("seed");
+  if (!seed.ok()) return cli::UsageError(io, seed.status().message(), kBotUsage);
+  options.seed = seed->value_or(1);
+  if (const std::optional<std::string> text = args.Value("reconnect-for")) {
+    absl::StatusOr<absl::Duration> d = ParseDurationFlag(*text, "--reconnect-for");
+    if (!d.ok()) return cli::UsageError(io, d.status().message(), kBotUsage);
+    options.reconnect_for = *d;
+  }
+  absl::StatusOr<std::string> token = CallToken(args);
+  if (!token.ok()) return cli::Fail(io, cli::kExitBadInput, token.status().message());
+  if (token->empty()) {
+    return cli::UsageError(io, "a ladder bot needs its account's --player-token-file", kBotUsage);
+  }
+  const absl::Status status = RunLadderBot(MatchmakingChannel(args), *token, options, io.out);
+  if (!status.ok()) {
+    return cli::Fail(io, static_cast<cli::ExitCode>(kExitService),
+                     absl::StrCat("ladder bot: ", status.message()));
+  }
+  return cli::kExitOk;
+}
+
+}  // namespace
+
 int RunBot(const std::vector<std::string>& args, cli::Io& io) {
   absl::StatusOr<cli::ParsedArgs> parsed =
       cli::ParseArgs(args,
-                     ServiceFlags({{"token", cli::FlagKind::kValue},
-                                   {"token-file", cli::FlagKind::kValue},
-                                   {"kind", cli::FlagKind::kValue},
-                                   {"seed", cli::FlagKind::kValue},
-                                   {"reconnect-for", cli::FlagKind::kValue}}),
+                     MatchmakingFlags(ServiceFlags({{"token", cli::FlagKind::kValue},
+                                                    {"token-file", cli::FlagKind::kValue},
+                                                    {"kind", cli::FlagKind::kValue},
+                                                    {"seed", cli::FlagKind::kValue},
+                                                    {"reconnect-for", cli::FlagKind::kValue},
+                                                    {"ladder", cli::FlagKind::kValue},
+                                                    {"matches", cli::FlagKind::kValue},
+                                                    {"max-concurrent", cli::FlagKind::kValue},
+                                                    {"accept-rated", cli::FlagKind::kSwitch}})),
                      1);
   if (!parsed.ok()) return cli::UsageError(io, parsed.status().message(), kBotUsage);
   if (parsed->Has("help")) return cli::PrintCommandHelp(io, kBotUsage);
+  if (parsed->Value("ladder").has_value()) return RunLadderBotCommand(*parsed, io);
   absl::StatusOr<std::string> name = MatchNameArg(*parsed);
   if (!name.ok()) return cli::UsageError(io, name.status().message(), kBotUsage);
   const std::string kind = absl::AsciiStrToLower(parsed->Value("kind").value_or("random"));

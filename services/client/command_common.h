@@ -42,7 +42,8 @@ inline constexpr absl::string_view kConnectUsage =
     "boneyard connect NAME --token-file F | --token T";
 inline constexpr absl::string_view kBotUsage =
     "boneyard bot NAME --token T | --token-file F [--kind random] [--seed S] "
-    "[--reconnect-for 30s]";
+    "[--reconnect-for 30s] | bot --ladder ID --player-token-file F [--matches N] "
+    "[--max-concurrent N] [--accept-rated] [--matchmaking-target H:P] [--seed S]";
 inline constexpr absl::string_view kLoadUsage =
     "boneyard load --matches K --game G [--rules k=v,...] [--seats N] [--duration 30s] "
     "[--warmup 0s] [--finish N] [--metrics-url URL] [--channels N] [--seed S] [--think-time 0s] "

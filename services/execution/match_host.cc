@@ -123,8 +123,18 @@ absl::Status CheckCreateRequest(const v1::CreateMatchRequest& request) {
     if (occupant.has_player()) {
       s = CheckId(absl::StrCat("seats[", seat, "].player.player_id"),
                   occupant.player().player_id());
+      const double weight = occupant.player().rating_weight();
+      // Negated so that NaN fails too.
+      if (s.ok() && !(weight >= 0 && weight <= 1)) {
+        s = absl::InvalidArgumentError(absl::StrCat("seats[", seat, "].player.rating_weight: ",
+                                                    weight, " is not within [0, 1]"));
+      }
     } else if (occupant.has_bot()) {
       s = CheckId(absl::StrCat("seats[", seat, "].bot.kind"), occupant.bot().kind());
+      if (s.ok()) {
+        s = CheckOptionalId(absl::StrCat("seats[", seat, "].bot.rating_id"),
+                            occupant.bot().rating_id());
+      }
     }
     if (!s.ok()) return s;
   }
@@ -134,11 +144,13 @@ absl::Status CheckCreateRequest(const v1::CreateMatchRequest& request) {
   if (!request.queue().empty()) {
     absl::string_view id = request.queue();
     if (request.queue().size() > kMaxRequestIdBytes ||
-        !(absl::ConsumePrefix(&id, "queues/") || absl::ConsumePrefix(&id, "tournaments/")) ||
+        !(absl::ConsumePrefix(&id, "queues/") || absl::ConsumePrefix(&id, "tournaments/") ||
+          absl::ConsumePrefix(&id, "ladders/")) ||
         !CheckId("queue", id).ok()) {
       return absl::InvalidArgumentError(
           absl::StrCat("queue: ", Quote(request.queue()),
-                       " is not of the form \"queues/{id}\" or \"tournaments/{id}\""));
+                       " is not of the form \"queues/{id}\", \"tournaments/{id}\" or "
+                       "\"ladders/{id}\""));
     }
   }
   if (request.has_deal_group()) {

@@ -25,9 +25,12 @@
 #include "services/common/server.h"
 #include "services/common/shutdown.h"
 #include "services/matchmaking/execution_creator.h"
+#include "services/matchmaking/ladder_logic.h"
+#include "services/matchmaking/ladder_service.h"
 #include "services/matchmaking/matchmaker.h"
 #include "services/matchmaking/matchmaking_logic.h"
 #include "services/matchmaking/matchmaking_service.h"
+#include "services/matchmaking/pg_ladder_store.h"
 #include "services/matchmaking/pg_matchmaking_store.h"
 #include "services/matchmaking/rating_cache.h"
 #include "services/matchmaking/ratings_fetcher.h"
@@ -110,7 +113,8 @@ int Run(int argc, char** argv) {
   absl::SetMutexDeadlockDetectionMode(absl::OnDeadlockCycle::kIgnore);
   absl::SetProgramUsageMessage(
       "Keeps boneyard's players, queues, parties and tickets behind the MatchmakingService gRPC "
-      "API, forms matches from the tickets, and runs tournaments (TournamentService).\n"
+      "API, forms matches from the tickets, runs tournaments (TournamentService) and ladders "
+      "(LadderService).\n"
       "Usage: boneyard-matchmaking --database_url=postgresql://... --operator_token_file=FILE "
       "[flags]");
   absl::ParseCommandLine(argc, argv);
@@ -174,6 +178,14 @@ int Run(int argc, char** argv) {
                                                   if (raw != nullptr) raw->Wake();
                                                 }});
   TournamentServiceImpl tournament_service(tournaments);
+  // Ladders share them too; their standings read ratings fresh, their bots' rules the cache.
+  PgLadderStore ladder_store((*store)->pool(), (*store)->quoted_schema());
+  LadderLogic ladders(**store, ladder_store,
+                      LadderOptions{.operator_token = common->operator_token,
+                                    .creator = creator.get(),
+                                    .skills = rating_cache.get(),
+                                    .ratings = fetcher.get()});
+  LadderServiceImpl ladder_service(ladders);
   MatchmakingLogic logic(**store, MatchmakingOptions{
                                       .operator_token = common->operator_token,
                                       .open_registration = absl::GetFlag(FLAGS_open_registration),
@@ -182,17 +194,20 @@ int Run(int argc, char** argv) {
                                         if (raw != nullptr) raw->Wake();
                                       },
                                       .tournament_results =
-                                          [&tournaments](const std::string& match_name,
-                                                         const std::string& result,
-                                                         absl::Time end_time) {
-                                            return tournaments.RecordGameResult(
+                                          [&tournaments, &ladders](
+                                              const std::string& match_name,
+                                              const std::string& result, absl::Time end_time) {
+                                            auto before = tournaments.RecordGameResult(
                                                 match_name, result, end_time);
+                                            if (!absl::IsNotFound(before.status())) return before;
+                                            return ladders.RecordGameResult(match_name, result,
+                                                                            end_time);
                                           },
                                   });
   MatchmakingServiceImpl service(logic);
   absl::StatusOr<std::unique_ptr<GrpcServer>> server = GrpcServer::Start({
       .listen_address = common->listen_address,
-      .services = {&service, &tournament_service},
+      .services = {&service, &tournament_service, &ladder_service},
       .metrics = &rpc_metrics,
       .max_streams_per_connection = common->max_streams_per_connection,
   });
@@ -213,6 +228,7 @@ int Run(int argc, char** argv) {
   if (director != nullptr) director->Stop();
   service.Stop();
   tournament_service.Stop();
+  ladder_service.Stop();
   (*server)->Shutdown(common->shutdown_grace);
   spdlog::info("stopped");
   return EXIT_SUCCESS;

@@ -9,6 +9,7 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/escaping.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
 #include "services/common/engine_proto.h"
@@ -113,6 +114,34 @@ absl::StatusOr<std::string> ParseName(absl::string_view name, absl::string_view 
 
 // A time as stored: to the microsecond.
 absl::Time StoredNow() { return absl::FromUnixMicros(absl::ToUnixMicros(absl::Now())); }
+
+absl::StatusOr<std::optional<std::string>> CallingPlayer(const Authenticator& auth,
+                                                         PgMatchmakingStore& players,
+                                                         const std::optional<std::string>& token) {
+  switch (auth.Classify(token)) {
+    case Authenticator::Role::kOperator:
+      return std::optional<std::string>();
+    case Authenticator::Role::kNone:
+      return absl::UnauthenticatedError("missing bearer token");
+    default:
+      break;
+  }
+  absl::StatusOr<std::optional<std::string>> player =
+      players.PlayerWithTokenHash(TokenHash(*token));
+  if (!player.ok()) return player.status();
+  if (!player->has_value()) return absl::UnauthenticatedError("unknown token");
+  return player;
+}
+
+absl::Status RequireOperatorToken(const Authenticator& auth, PgMatchmakingStore& players,
+                                  const std::optional<std::string>& token) {
+  if (auth.Classify(token) == Authenticator::Role::kOperator) return absl::OkStatus();
+  absl::StatusOr<std::optional<std::string>> player =
+      token.has_value() && !token->empty() ? players.PlayerWithTokenHash(TokenHash(*token))
+                                           : std::optional<std::string>();
+  if (!player.ok()) return player.status();
+  return auth.RequireOperator(token, player->has_value());
+}
 
 absl::StatusOr<v1::Queue> QueueFromRow(const QueueRow& row) {
   v1::Queue queue;
@@ -232,6 +261,11 @@ absl::StatusOr<v1::CreatePlayerResponse> MatchmakingLogic::CreatePlayer(
   if (absl::Status s = validation::CheckId("player_id", request.player_id()); !s.ok()) return s;
   if (request.player_id() == kMe) {
     return absl::InvalidArgumentError("player_id: \"me\" is reserved (players/me is the caller)");
+  }
+  if (absl::StartsWith(request.player_id(), kHouseBotPrefix)) {
+    // A ladder's house bots are rated under "house:..." ids: a player must never share one.
+    return absl::InvalidArgumentError(
+        "player_id: ids beginning \"house:\" are reserved for ladders' house bots");
   }
   if (absl::Status s = CheckDisplayName(request.display_name()); !s.ok()) return s;
 

@@ -107,28 +107,11 @@ absl::StatusOr<std::optional<std::string>> TournamentLogic::Viewer(const Token& 
 }
 
 absl::Status TournamentLogic::RequireOperator(const Token& token) {
-  if (auth_.Classify(token) == Authenticator::Role::kOperator) return absl::OkStatus();
-  absl::StatusOr<std::optional<std::string>> player =
-      token.has_value() && !token->empty() ? players_.PlayerWithTokenHash(TokenHash(*token))
-                                           : std::optional<std::string>();
-  if (!player.ok()) return player.status();
-  return auth_.RequireOperator(token, player->has_value());
+  return RequireOperatorToken(auth_, players_, token);
 }
 
 absl::StatusOr<std::optional<std::string>> TournamentLogic::Caller(const Token& token) {
-  switch (auth_.Classify(token)) {
-    case Authenticator::Role::kOperator:
-      return std::optional<std::string>();
-    case Authenticator::Role::kNone:
-      return absl::UnauthenticatedError("missing bearer token");
-    default:
-      break;
-  }
-  absl::StatusOr<std::optional<std::string>> player =
-      players_.PlayerWithTokenHash(TokenHash(*token));
-  if (!player.ok()) return player.status();
-  if (!player->has_value()) return absl::UnauthenticatedError("unknown token");
-  return player;
+  return CallingPlayer(auth_, players_, token);
 }
 
 absl::StatusOr<TournamentLogic::ListPage> TournamentLogic::OpenPage(

@@ -214,21 +214,41 @@ absl::StatusOr<ValidResult> ValidateResult(const v1::RecordResultRequest& reques
   absl::flat_hash_map<std::string, int> seat_of;
   for (int seat = 0; seat < seats; ++seat) {
     const v1::Seat& s = match.seats(seat);
-    std::string player;
+    std::string player;  // as the result names the seat: empty for a bot
+    std::string rated;   // whom the seat's change belongs to: a player, a house bot, or nobody
+    double weight = 1;
     if (s.has_player()) {
       player = s.player().player_id();
       if (absl::Status st = CheckPlayerId(player, absl::StrCat("match.seats[", seat, "].player"));
           !st.ok()) {
         return st;
       }
-      auto [it, inserted] = seat_of.emplace(player, seat);
+      rated = player;
+      const double w = s.player().rating_weight();
+      if (!(w >= 0 && w <= 1)) {  // negated so that NaN fails too
+        return Invalid(absl::StrCat("match.seats[", seat, "].player.rating_weight"),
+                       absl::StrCat(w, " is not within [0, 1]"));
+      }
+      if (w > 0) weight = w;
+    } else if (s.has_bot()) {
+      rated = s.bot().rating_id();
+      if (!rated.empty()) {
+        if (absl::Status st =
+                CheckPlayerId(rated, absl::StrCat("match.seats[", seat, "].bot.rating_id"));
+            !st.ok()) {
+          return st;
+        }
+      }
+    } else {
+      return Invalid(absl::StrCat("match.seats[", seat, "]"), "neither a player nor a bot");
+    }
+    if (!rated.empty()) {
+      auto [it, inserted] = seat_of.emplace(rated, seat);
       if (!inserted) {
         return Invalid(absl::StrCat("match.seats[", seat, "]"),
-                       absl::StrCat("player \"", player, "\" also sits in seat ", it->second,
+                       absl::StrCat("player \"", rated, "\" also sits in seat ", it->second,
                                     "; a player is rated once per match"));
       }
-    } else if (!s.has_bot()) {
-      return Invalid(absl::StrCat("match.seats[", seat, "]"), "neither a player nor a bot");
     }
     if (result.player_ids(seat) != player) {
       return Invalid(absl::StrCat("match.result.player_ids[", seat, "]"),
@@ -240,7 +260,8 @@ absl::StatusOr<ValidResult> ValidateResult(const v1::RecordResultRequest& reques
       return Invalid(absl::StrCat("match.result.ranks[", seat, "]"),
                      absl::StrCat(result.ranks(seat), " is below 1"));
     }
-    out.player_ids.push_back(std::move(player));
+    out.player_ids.push_back(std::move(rated));
+    out.weights.push_back(weight);
     out.seat_ranks.push_back(result.ranks(seat));
   }
   if (absl::Status s = Sides(result, out); !s.ok()) return s;

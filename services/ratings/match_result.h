@@ -36,8 +36,11 @@ struct ValidResult {
   std::string match_id;  // the {id} of "matches/{id}"
   std::string game;
   absl::Time end_time;  // to the microsecond
-  // By seat: the player id, empty for a built-in bot.
+  // By seat: whom the seat's rating change belongs to: the player id, a built-in bot's
+  // `rating_id` (a ladder's house bot), or empty for a built-in bot rated as nobody.
   std::vector<std::string> player_ids;
+  // By seat: how much of the change counts, in (0, 1] (`Player.rating_weight`, 0 read as 1).
+  std::vector<double> weights;
   // By seat: the rank, 1 = best.
   std::vector<int> seat_ranks;
   // The sides: result.teams, or one team per seat. Each team's seats, ascending, and its rank.

@@ -53,7 +53,13 @@ absl::StatusOr<std::vector<v1::RatingChange>> ApplyResult(const RatingModelConfi
     if (player.empty()) continue;
     const auto [t, m] = place[seat];
     const SkillRating& old_skill = before[t][m];
-    const SkillRating& new_skill = (*after)[t][m];
+    // A weighted seat (a person against a ladder's bots) moves that share of the way.
+    const double w = seat < result.weights.size() ? result.weights[seat] : 1.0;
+    SkillRating new_skill = (*after)[t][m];
+    if (w != 1.0) {
+      new_skill.mu = old_skill.mu + w * (new_skill.mu - old_skill.mu);
+      new_skill.sigma = old_skill.sigma + w * (new_skill.sigma - old_skill.sigma);
+    }
     PlayerRating& stored = table[player];
     stored.skill = new_skill;
     ++stored.games_played;

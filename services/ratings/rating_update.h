@@ -30,7 +30,9 @@ v1::Rating RatingToProto(const std::string& game, const std::string& player_id,
                          const PlayerRating& rating);
 
 // Rates `result` (a rated game's, as ValidateResult made it) with `model`: each side is rated
-// as a team at its rank; bot seats take part at the initial rating and are not kept. Updates
+// as a team at its rank; bot seats take part at the initial rating and are not kept, unless
+// they carry a rating id (a ladder's house bot), which is rated as a player. A seat with a
+// weight below 1 moves that share of its change (mu and sigma alike). Updates
 // the players' entries of `table` (games_played + 1) and returns their changes, by seat.
 // INVALID_ARGUMENT from the model (Rate) leaves `table` unchanged.
 absl::StatusOr<std::vector<v1::RatingChange>> ApplyResult(const RatingModelConfig& model,

@@ -81,8 +81,10 @@ inline std::string MakeTempDir() {
   return buffer.data();
 }
 
-inline CliResult RunCli(const std::vector<std::string>& args, const std::string& input = "",
-                        std::chrono::seconds deadline = std::chrono::seconds(120)) {
+// Runs `program` with `args`, as RunCli runs boneyard.
+inline CliResult RunProgram(const std::string& program, const std::vector<std::string>& args,
+                            const std::string& input = "",
+                            std::chrono::seconds deadline = std::chrono::seconds(120)) {
   const std::string dir = MakeTempDir();
   const std::string in_path = dir + "/stdin";
   const std::string out_path = dir + "/stdout";
@@ -97,7 +99,7 @@ inline CliResult RunCli(const std::vector<std::string>& args, const std::string&
   posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, err_path.c_str(),
                                    O_WRONLY | O_CREAT | O_TRUNC, 0644);
 
-  std::vector<std::string> argv_strings = {BONEYARD_CLI};
+  std::vector<std::string> argv_strings = {program};
   argv_strings.insert(argv_strings.end(), args.begin(), args.end());
   std::vector<char*> argv;
   for (std::string& a : argv_strings) argv.push_back(a.data());
@@ -106,10 +108,10 @@ inline CliResult RunCli(const std::vector<std::string>& args, const std::string&
   CliResult result;
   pid_t pid = 0;
   const int spawn_error =
-      posix_spawn(&pid, BONEYARD_CLI, &actions, nullptr, argv.data(), environ);
+      posix_spawn(&pid, program.c_str(), &actions, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
   if (spawn_error != 0) {
-    ADD_FAILURE() << "cannot start " << BONEYARD_CLI << ": error " << spawn_error;
+    ADD_FAILURE() << "cannot start " << program << ": error " << spawn_error;
     return result;
   }
 
@@ -125,7 +127,7 @@ inline CliResult RunCli(const std::vector<std::string>& args, const std::string&
     if (std::chrono::steady_clock::now() > give_up) {
       kill(pid, SIGKILL);  // the child we started, by its pid
       waitpid(pid, &status, 0);
-      ADD_FAILURE() << "boneyard did not finish within " << deadline.count() << " s";
+      ADD_FAILURE() << program << " did not finish within " << deadline.count() << " s";
       break;
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
@@ -140,6 +142,11 @@ inline CliResult RunCli(const std::vector<std::string>& args, const std::string&
   std::error_code ignored;
   std::filesystem::remove_all(dir, ignored);
   return result;
+}
+
+inline CliResult RunCli(const std::vector<std::string>& args, const std::string& input = "",
+                        std::chrono::seconds deadline = std::chrono::seconds(120)) {
+  return RunProgram(BONEYARD_CLI, args, input, deadline);
 }
 
 inline std::string TestData(const std::string& name) {

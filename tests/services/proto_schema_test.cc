@@ -18,6 +18,7 @@
 #include "boneyard/v1/execution.pb.h"
 #include "boneyard/v1/game.pb.h"
 #include "boneyard/v1/matchmaking.pb.h"
+#include "boneyard/v1/ladder.pb.h"
 #include "boneyard/v1/tournament.pb.h"
 #include "engine/bots/bot.h"
 #include "engine/core/action.h"
@@ -56,6 +57,7 @@ const pb::FileDescriptor* GameFile() { return v1::SeatView::descriptor()->file()
 const pb::FileDescriptor* ExecutionFile() { return v1::CreateMatchRequest::descriptor()->file(); }
 const pb::FileDescriptor* MatchmakingFile() { return v1::Ticket::descriptor()->file(); }
 const pb::FileDescriptor* TournamentFile() { return v1::Pairing::descriptor()->file(); }
+const pb::FileDescriptor* LadderFile() { return v1::Ladder::descriptor()->file(); }
 
 const pb::ServiceDescriptor* ExecutionServiceDescriptor() {
   return ExecutionFile()->FindServiceByName("ExecutionService");
@@ -260,7 +262,8 @@ TEST(ExecutionServiceTest, ResourcesHaveNamesAndStandardTimestamps) {
   EXPECT_EQ(v1::ClockSettings::TimeoutPolicy_Name(v1::ClockSettings::AUTO_PLAY_DEFAULT_BOT),
             "AUTO_PLAY_DEFAULT_BOT");
   // Every *_time field and every deadline is a Timestamp; every duration a Duration.
-  for (const pb::FileDescriptor* file : {GameFile(), ExecutionFile(), MatchmakingFile(), TournamentFile()}) {
+  for (const pb::FileDescriptor* file : {GameFile(), ExecutionFile(), MatchmakingFile(), TournamentFile(),
+                                         LadderFile()}) {
     for (const pb::Descriptor* d : MessagesOf(file)) {
       for (int i = 0; i < d->field_count(); ++i) {
         const FieldDescriptor* f = d->field(i);
@@ -279,7 +282,8 @@ TEST(ExecutionServiceTest, ResourcesHaveNamesAndStandardTimestamps) {
 // ----- AIP lint -----------------------------------------------------------------------------
 
 TEST(SchemaLintTest, PackageIsVersioned) {
-  for (const pb::FileDescriptor* file : {GameFile(), ExecutionFile(), MatchmakingFile(), TournamentFile()}) {
+  for (const pb::FileDescriptor* file : {GameFile(), ExecutionFile(), MatchmakingFile(), TournamentFile(),
+                                         LadderFile()}) {
     EXPECT_EQ(file->package(), "boneyard.v1");
     EXPECT_EQ(file->name().rfind("boneyard/v1/", 0), 0u) << file->name();
     EXPECT_EQ(file->syntax(), pb::FileDescriptor::SYNTAX_PROTO3);
@@ -288,7 +292,8 @@ TEST(SchemaLintTest, PackageIsVersioned) {
 
 TEST(SchemaLintTest, EnumsStartWithUnspecifiedZero) {
   int enums = 0;
-  for (const pb::FileDescriptor* file : {GameFile(), ExecutionFile(), MatchmakingFile(), TournamentFile()}) {
+  for (const pb::FileDescriptor* file : {GameFile(), ExecutionFile(), MatchmakingFile(), TournamentFile(),
+                                         LadderFile()}) {
     for (const pb::EnumDescriptor* e : EnumsOf(file)) {
       ++enums;
       ASSERT_GT(e->value_count(), 1) << e->full_name();
@@ -318,7 +323,8 @@ TEST(SchemaLintTest, NamesFollowTheStyleGuide) {
     return !s.empty() && std::isupper(static_cast<unsigned char>(s[0])) &&
            s.find('_') == std::string::npos;
   };
-  for (const pb::FileDescriptor* file : {GameFile(), ExecutionFile(), MatchmakingFile(), TournamentFile()}) {
+  for (const pb::FileDescriptor* file : {GameFile(), ExecutionFile(), MatchmakingFile(), TournamentFile(),
+                                         LadderFile()}) {
     for (const pb::Descriptor* d : MessagesOf(file)) {
       if (d->options().map_entry()) continue;
       EXPECT_TRUE(is_upper_camel(d->name())) << d->full_name();
@@ -353,7 +359,8 @@ class DescriptorSetTest : public ::testing::Test {
 };
 
 TEST_F(DescriptorSetTest, MatchesTheCompiledSchema) {
-  for (const pb::FileDescriptor* compiled : {GameFile(), ExecutionFile(), MatchmakingFile(), TournamentFile()}) {
+  for (const pb::FileDescriptor* compiled : {GameFile(), ExecutionFile(), MatchmakingFile(), TournamentFile(),
+                                         LadderFile()}) {
     const pb::FileDescriptor* from_set = pool_.FindFileByName(compiled->name());
     ASSERT_NE(from_set, nullptr) << compiled->name();
     pb::FileDescriptorProto a, b;
@@ -380,7 +387,8 @@ TEST_F(DescriptorSetTest, EverythingHasAComment) {
         << descriptor->full_name() << " has no comment";
   };
   for (const char* name : {"boneyard/v1/game.proto", "boneyard/v1/execution.proto",
-                           "boneyard/v1/matchmaking.proto", "boneyard/v1/tournament.proto"}) {
+                           "boneyard/v1/matchmaking.proto", "boneyard/v1/tournament.proto",
+                           "boneyard/v1/ladder.proto"}) {
     const pb::FileDescriptor* file = pool_.FindFileByName(name);
     ASSERT_NE(file, nullptr) << name;
     for (int i = 0; i < file->service_count(); ++i) {

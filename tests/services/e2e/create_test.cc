@@ -1,6 +1,7 @@
 // CreateMatch's idempotency and validation, and AbortMatch, against the real service.
 #include <atomic>
 #include <memory>
+#include <limits>
 #include <string>
 #include <thread>
 #include <vector>
@@ -177,6 +178,18 @@ TEST_F(CreateTest, BadRequestsAreInvalidArgumentNamingTheProblemAndCreateNothing
         MatchRequest("muggins", quick, {SeatSpec::Player("p0"), SeatSpec::Bot("search")});
     search.mutable_seats(1)->mutable_bot()->set_level(level);
     bad.push_back({absl::StrCat("search bot level ", level), search, "bot.level"});
+  }
+  for (double weight : {-0.5, 1.5, std::numeric_limits<double>::quiet_NaN()}) {
+    v1::CreateMatchRequest weighted = MatchRequest("muggins", quick, 2);
+    weighted.mutable_seats(0)->mutable_player()->set_rating_weight(weight);
+    bad.push_back({absl::StrCat("rating weight ", weight), weighted,
+                   "seats[0].player.rating_weight"});
+  }
+  {
+    v1::CreateMatchRequest rated_bot =
+        MatchRequest("muggins", quick, {SeatSpec::Player("p0"), SeatSpec::Bot("greedy")});
+    rated_bot.mutable_seats(1)->mutable_bot()->set_rating_id("house:a b");
+    bad.push_back({"a rating id with a space", rated_bot, "seats[1].bot.rating_id"});
   }
   {
     v1::CreateMatchRequest negative = MatchRequest("muggins", quick, 2);

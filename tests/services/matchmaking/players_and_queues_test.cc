@@ -70,6 +70,10 @@ TEST_F(PlayersTest, PlayersMeIsTheTokensOwnerAndNeedsAPlayersToken) {
   grpc::Status status = Create("me", "Me", &me);
   EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
   EXPECT_THAT(status.error_message(), HasSubstr("player_id"));
+  // Nor a house bot's rating id (a ladder's), which would share its rating.
+  status = Create("house:mug:search-3", "House", &me);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(status.error_message(), HasSubstr("house:"));
   EXPECT_EQ(Snapshot(), before);
 }
 

@@ -1,0 +1,459 @@
+// The LadderService on loopback over the real store (the test PostgreSQL). The first test plays
+// a ladder for real: a boneyard-execution and a boneyard-ratings process, execution's outbox
+// delivering each result to this process's matchmaking handlers and to ratings — a person beats
+// or loses to a house bot in a rated game at the ladder's weight, a bot account learns of a
+// challenge over WatchEvents and accepts it, the rules of people-versus-bots hold (opt-in, the
+// bot's limits, the daily cap), and a seat token is shown to its own player only. The second is
+// the hostile-input suite: every bad request refused with a status naming the field, nothing
+// stored.
+#include "services/matchmaking/ladder_service.h"
+
+#include <grpcpp/grpcpp.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "boneyard/v1/execution.grpc.pb.h"
+#include "boneyard/v1/ladder.grpc.pb.h"
+#include "services/matchmaking/execution_creator.h"
+#include "services/matchmaking/ladder_logic.h"
+#include "services/matchmaking/pg_ladder_store.h"
+#include "services/matchmaking/ratings_fetcher.h"
+#include "tests/services/matchmaking/matchmaking_test_fixture.h"
+#include "tests/services/play_to_end.h"
+#include "tests/services/service_process.h"
+
+namespace boneyard::matchmaking {
+namespace {
+
+using ::testing::HasSubstr;
+
+class LadderServiceTest : public MatchmakingTest {
+ protected:
+  // The ladder service (and the results path, RecordMatchResult passing ladder matches on) on a
+  // server of its own; `creator` and `ratings` may be null.
+  void StartLadders(MatchCreator* creator, LadderRatings* ratings) {
+    ladder_store_ = std::make_unique<PgLadderStore>(store_->pool(), store_->quoted_schema());
+    ladder_logic_ = std::make_unique<LadderLogic>(
+        *store_, *ladder_store_,
+        LadderOptions{.operator_token = kOperatorToken, .creator = creator, .ratings = ratings});
+    results_logic_ = std::make_unique<MatchmakingLogic>(
+        *store_,
+        MatchmakingOptions{.operator_token = kOperatorToken,
+                           .results_token = kResultsToken,
+                           .tournament_results = [this](const std::string& match,
+                                                        const std::string& result, absl::Time end) {
+                             return ladder_logic_->RecordGameResult(match, result, end);
+                           }});
+    results_service_ = std::make_unique<MatchmakingServiceImpl>(*results_logic_);
+    ladder_service_ = std::make_unique<LadderServiceImpl>(*ladder_logic_);
+    absl::StatusOr<std::unique_ptr<GrpcServer>> server =
+        GrpcServer::Start({.listen_address = "127.0.0.1:0",
+                           .services = {ladder_service_.get(), results_service_.get()}});
+    ASSERT_TRUE(server.ok()) << server.status();
+    ladder_server_ = *std::move(server);
+    l_ = v1::LadderService::NewStub(grpc::CreateChannel(
+        absl::StrCat("127.0.0.1:", ladder_server_->port()), grpc::InsecureChannelCredentials()));
+  }
+  void TearDown() override {
+    if (ladder_service_ != nullptr) ladder_service_->Stop();
+    if (results_service_ != nullptr) results_service_->Stop();
+    if (ladder_server_ != nullptr) ladder_server_->Shutdown(absl::Seconds(5));
+    MatchmakingTest::TearDown();
+  }
+
+  std::string Player(const std::string& id,
+                     v1::PlayerAccount::Kind kind = v1::PlayerAccount::HUMAN) {
+    v1::CreatePlayerResponse created;
+    grpc::Status status = Create(id, absl::StrCat("Name of ", id), &created, kOperatorToken, kind);
+    EXPECT_TRUE(status.ok()) << status.error_message();
+    return created.token();
+  }
+  grpc::Status CreateLadder(const v1::Ladder& ladder, const std::string& id = "mug",
+                            std::optional<std::string> token = kOperatorToken) {
+    v1::CreateLadderRequest request;
+    request.set_ladder_id(id);
+    *request.mutable_ladder() = ladder;
+    v1::Ladder out;
+    return l_->CreateLadder(Context(token).get(), request, &out);
+  }
+  grpc::Status Join(const std::string& token, const v1::JoinLadderRequest& request) {
+    v1::LadderMember out;
+    return l_->JoinLadder(Context(token).get(), request, &out);
+  }
+  grpc::Status Challenge(const std::string& token, const std::string& opponent, bool rated,
+                         v1::Challenge* out, const std::string& request_id = "") {
+    v1::CreateChallengeRequest request;
+    request.set_ladder("ladders/mug");
+    request.set_opponent(opponent);
+    request.set_rated(rated);
+    request.set_request_id(request_id);
+    return l_->CreateChallenge(Context(token).get(), request, out);
+  }
+  v1::Challenge Get(std::optional<std::string> token, const std::string& name,
+                    grpc::Status* status = nullptr) {
+    v1::GetChallengeRequest request;
+    request.set_name(name);
+    v1::Challenge out;
+    grpc::Status s = l_->GetChallenge(Context(token).get(), request, &out);
+    if (status != nullptr) *status = s;
+    return out;
+  }
+  // Every ladder row, as text: what a refused request must leave alone.
+  std::string LadderSnapshot() {
+    absl::StatusOr<std::string> rows = pool_->Run([&](pqxx::work& tx) {
+      std::string out;
+      for (const char* table : {"ladders", "ladder_members", "challenges"}) {
+        for (const pqxx::row& row : tx.exec(absl::StrCat("SELECT * FROM ", tx.quote_name(schema_),
+                                                         ".", table, " ORDER BY 1, 2"))) {
+          for (const pqxx::field& field : row) absl::StrAppend(&out, field.c_str(), "|");
+          out += "\n";
+        }
+      }
+      return out;
+    });
+    EXPECT_TRUE(rows.ok()) << rows.status();
+    return rows.ok() ? *rows : "";
+  }
+
+  std::unique_ptr<PgLadderStore> ladder_store_;
+  std::unique_ptr<LadderLogic> ladder_logic_;
+  std::unique_ptr<MatchmakingLogic> results_logic_;
+  std::unique_ptr<MatchmakingServiceImpl> results_service_;
+  std::unique_ptr<LadderServiceImpl> ladder_service_;
+  std::unique_ptr<GrpcServer> ladder_server_;
+  std::unique_ptr<v1::LadderService::Stub> l_;
+};
+
+v1::Ladder MugginsLadder() {
+  v1::Ladder ladder;
+  ladder.set_display_name("Muggins ladder");
+  ladder.set_game("muggins");
+  (*ladder.mutable_rules())["target"].set_int_value(61);
+  v1::HouseBot& bot = *ladder.add_house_bots();
+  bot.set_bot_id("rnd");
+  bot.set_kind("random");
+  ladder.set_human_vs_bot_weight(0.5);
+  ladder.set_bot_vs_bot_daily_cap(1);
+  return ladder;
+}
+
+TEST_F(LadderServiceTest, PeopleAndBotsPlayOnOneScaleByTheRulesPeopleAskFor) {
+  const std::string token_file = absl::StrCat("/tmp/boneyard-ladder-", getpid(), ".token");
+  {
+    std::ofstream out(token_file);
+    out << kResultsToken;
+  }
+  absl::StatusOr<testing::ServiceOnNewDatabase> ratings =
+      testing::StartOnNewDatabase(BONEYARD_RATINGS_BINARY, {"--results_token_file=" + token_file});
+  ASSERT_TRUE(ratings.ok()) << ratings.status();
+  RatingsFetcher fetcher(ratings->service->target());
+  // The ladder server first: execution is told where to deliver.
+  std::unique_ptr<ExecutionCreator> creator;
+  struct LateCreator : MatchCreator {
+    MatchCreator* inner = nullptr;
+    absl::StatusOr<CreatedMatch> CreateMatch(const v1::CreateMatchRequest& r) override {
+      return inner->CreateMatch(r);
+    }
+    std::string target() const override { return inner->target(); }
+  } late;
+  StartLadders(&late, &fetcher);
+  absl::StatusOr<testing::ServiceOnNewDatabase> execution = testing::StartOnNewDatabase(
+      BONEYARD_EXECUTION_BINARY,
+      {absl::StrCat("--matchmaking_target=127.0.0.1:", ladder_server_->port()),
+       "--ratings_target=" + ratings->service->target(), "--results_token_file=" + token_file});
+  ASSERT_TRUE(execution.ok()) << execution.status();
+  creator = std::make_unique<ExecutionCreator>(execution->service->target(),
+                                               execution->service->operator_token());
+  late.inner = creator.get();
+
+  const std::string ann = Player("ann");
+  const std::string bob = Player("bob");
+  const std::string robo = Player("robo", v1::PlayerAccount::BOT);
+  ASSERT_TRUE(CreateLadder(MugginsLadder()).ok());
+  v1::JoinLadderRequest join;
+  join.set_ladder("ladders/mug");
+  join.set_rated_vs_bots(true);
+  ASSERT_TRUE(Join(ann, join).ok());
+  join.set_rated_vs_bots(false);
+  ASSERT_TRUE(Join(bob, join).ok());
+  v1::JoinLadderRequest bot_join;
+  bot_join.set_ladder("ladders/mug");
+  bot_join.mutable_accept()->set_accept_casual(true);
+  bot_join.mutable_accept()->set_answer_myself(true);
+  ASSERT_TRUE(Join(robo, bot_join).ok());
+
+  // A rated game against the house bot: accepted at once, the match created, ann's seat token
+  // hers alone.
+  v1::Challenge game;
+  grpc::Status status = Challenge(ann, "ladders/mug/bots/rnd", /*rated=*/true, &game);
+  ASSERT_TRUE(status.ok()) << status.error_message();
+  ASSERT_EQ(game.state(), v1::Challenge::ACCEPTED);
+  ASSERT_FALSE(game.match().empty()) << execution->service->log();
+  ASSERT_EQ(game.seats_size(), 2);
+  std::string ann_token;
+  for (const v1::ChallengeSeat& seat : game.seats()) {
+    if (seat.player() == "players/ann") ann_token = seat.seat_token();
+    if (seat.player() == "ladders/mug/bots/rnd") {
+      EXPECT_TRUE(seat.seat_token().empty());
+    }
+  }
+  ASSERT_FALSE(ann_token.empty());
+  for (const std::optional<std::string>& other :
+       {std::optional<std::string>(kOperatorToken), std::optional<std::string>(ann)}) {
+    const v1::Challenge seen = Get(other, game.name());
+    for (const v1::ChallengeSeat& seat : seen.seats()) {
+      if (other == ann && seat.player() == "players/ann") continue;
+      EXPECT_TRUE(seat.seat_token().empty()) << seat.player();
+    }
+  }
+  Get(bob, game.name(), &status);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::PERMISSION_DENIED);
+
+  testing::PlaySeatToTheEnd(game.execution_target(), game.match(), ann_token);
+  // The result comes back through execution's outbox, to the ladder and to ratings.
+  const absl::Time deadline = absl::Now() + absl::Seconds(60);
+  v1::Challenge finished;
+  do {
+    absl::SleepFor(absl::Milliseconds(50));
+    finished = Get(ann, game.name());
+  } while (absl::Now() < deadline && finished.state() != v1::Challenge::FINISHED);
+  ASSERT_EQ(finished.state(), v1::Challenge::FINISHED) << execution->service->log();
+  ASSERT_EQ(finished.result().ranks_size(), 2);
+  v1::ListLadderStandingsRequest standings_request;
+  standings_request.set_ladder("ladders/mug");
+  v1::ListLadderStandingsResponse standings;
+  do {
+    absl::SleepFor(absl::Milliseconds(50));
+    ASSERT_TRUE(l_->ListLadderStandings(Context().get(), standings_request, &standings).ok());
+  } while (absl::Now() < deadline &&
+           !(standings.standings_size() == 4 && standings.standings(0).games_played() == 1));
+  ASSERT_EQ(standings.standings_size(), 4);  // ann, bob, robo, the house bot
+  const v1::LadderStanding* ann_line = nullptr;
+  const v1::LadderStanding* bot_line = nullptr;
+  for (const v1::LadderStanding& line : standings.standings()) {
+    if (line.player() == "players/ann") ann_line = &line;
+    if (line.player() == "ladders/mug/bots/rnd") bot_line = &line;
+    if (line.player() == "players/robo") {
+      EXPECT_EQ(line.kind(), v1::PlayerAccount::BOT);
+    }
+  }
+  ASSERT_TRUE(ann_line != nullptr && bot_line != nullptr);
+  EXPECT_EQ(ann_line->kind(), v1::PlayerAccount::HUMAN);
+  EXPECT_FALSE(ann_line->house_bot());
+  EXPECT_EQ(bot_line->kind(), v1::PlayerAccount::BOT);
+  EXPECT_TRUE(bot_line->house_bot());
+  EXPECT_EQ(bot_line->games_played(), 1);
+  EXPECT_EQ(bot_line->display_name(), "random");
+  // Equal ratings before: unweighted, the two would move alike; ann moves half as far.
+  EXPECT_NE(bot_line->mu(), 25.0);
+  EXPECT_NEAR(ann_line->mu() - 25.0, -(bot_line->mu() - 25.0) * 0.5, 1e-9);
+  EXPECT_GT(standings.standings(0).ordinal(), standings.standings(3).ordinal());
+
+  // People who did not opt in play bots only casually.
+  const std::string before = LadderSnapshot();
+  v1::Challenge refused;
+  status = Challenge(bob, "ladders/mug/bots/rnd", /*rated=*/true, &refused);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+  EXPECT_THAT(status.error_message(), HasSubstr("opted in"));
+  EXPECT_EQ(LadderSnapshot(), before);
+
+  // robo answers for itself: it learns of bob's challenge on its event stream and accepts.
+  grpc::ClientContext events_context;
+  events_context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(60));
+  events_context.AddMetadata("authorization", "Bearer " + robo);
+  auto events = l_->WatchEvents(&events_context, v1::WatchEventsRequest());
+  v1::Challenge offered;
+  ASSERT_TRUE(Challenge(bob, "players/robo", false, &offered).ok());
+  EXPECT_EQ(offered.state(), v1::Challenge::OFFERED);
+  v1::LadderEvent event;
+  ASSERT_TRUE(events->Read(&event));
+  EXPECT_EQ(event.challenge().name(), offered.name());
+  EXPECT_EQ(event.challenge().state(), v1::Challenge::OFFERED);
+  v1::AcceptChallengeRequest accept;
+  accept.set_name(offered.name());
+  v1::Challenge accepted;
+  // Only its opponent accepts it.
+  EXPECT_EQ(l_->AcceptChallenge(Context(bob).get(), accept, &accepted).error_code(),
+            grpc::StatusCode::PERMISSION_DENIED);
+  status = l_->AcceptChallenge(Context(robo).get(), accept, &accepted);
+  ASSERT_TRUE(status.ok()) << status.error_message();
+  EXPECT_EQ(accepted.state(), v1::Challenge::ACCEPTED);
+  do {
+    ASSERT_TRUE(events->Read(&event));
+  } while (event.challenge().match().empty());
+  EXPECT_EQ(event.challenge().match(), accepted.match());
+  for (const v1::ChallengeSeat& seat : event.challenge().seats()) {
+    EXPECT_EQ(seat.seat_token().empty(), seat.player() != "players/robo") << seat.player();
+  }
+  // A second challenge while robo plays its limit of one is declined by its rules, at once.
+  v1::Challenge busy;
+  ASSERT_TRUE(Challenge(bob, "players/robo", false, &busy).ok());
+  EXPECT_EQ(busy.state(), v1::Challenge::DECLINED);
+  EXPECT_THAT(busy.decline_reason(), HasSubstr("limit of 1"));
+  // A stream resumed from a sequence sees what came after it.
+  grpc::ClientContext resumed_context;
+  resumed_context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(30));
+  resumed_context.AddMetadata("authorization", "Bearer " + robo);
+  v1::WatchEventsRequest resume;
+  resume.set_after_sequence(accepted.sequence());
+  auto resumed = l_->WatchEvents(&resumed_context, resume);
+  ASSERT_TRUE(resumed->Read(&event));
+  EXPECT_EQ(event.challenge().name(), busy.name());
+  EXPECT_EQ(event.challenge().state(), v1::Challenge::DECLINED);
+  resumed_context.TryCancel();
+  events_context.TryCancel();
+
+  // Bot against bot: once a day here (the cap is 1).
+  v1::Challenge bots;
+  ASSERT_TRUE(Challenge(robo, "ladders/mug/bots/rnd", false, &bots).ok());
+  EXPECT_EQ(bots.state(), v1::Challenge::ACCEPTED);
+  status = Challenge(robo, "ladders/mug/bots/rnd", false, &bots);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+  EXPECT_THAT(status.error_message(), HasSubstr("bot_vs_bot_daily_cap"));
+  std::remove(token_file.c_str());
+}
+
+TEST_F(LadderServiceTest, HostileInputIsRefusedNamingTheFieldAndChangesNothing) {
+  StartLadders(nullptr, nullptr);
+  const std::string ann = Player("ann");
+  const std::string bob = Player("bob");
+  const std::string robo = Player("robo", v1::PlayerAccount::BOT);
+  ASSERT_TRUE(CreateLadder(MugginsLadder()).ok());
+  v1::JoinLadderRequest join;
+  join.set_ladder("ladders/mug");
+  ASSERT_TRUE(Join(ann, join).ok());
+  ASSERT_TRUE(Join(robo, join).ok());
+  v1::Challenge first;
+  ASSERT_TRUE(Challenge(ann, "players/robo", false, &first, "req-1").ok());
+  const std::string before = LadderSnapshot();
+
+  // Who may do what.
+  EXPECT_EQ(CreateLadder(MugginsLadder(), "other", ann).error_code(),
+            grpc::StatusCode::PERMISSION_DENIED);
+  EXPECT_EQ(CreateLadder(MugginsLadder(), "other", std::nullopt).error_code(),
+            grpc::StatusCode::UNAUTHENTICATED);
+  EXPECT_EQ(CreateLadder(MugginsLadder(), "other", "not-a-token").error_code(),
+            grpc::StatusCode::UNAUTHENTICATED);
+  EXPECT_EQ(CreateLadder(MugginsLadder()).error_code(), grpc::StatusCode::ALREADY_EXISTS);
+  v1::JoinLadderRequest other = join;
+  other.set_player("players/bob");
+  EXPECT_EQ(Join(ann, other).error_code(), grpc::StatusCode::PERMISSION_DENIED);
+
+  // CreateLadder.
+  v1::Ladder bad = MugginsLadder();
+  bad.set_game(kMegabyte);
+  ExpectRefused(CreateLadder(bad, "other"), "ladder.game", "a megabyte game");
+  ExpectRefused(CreateLadder(MugginsLadder(), "bad id"), "ladder_id", "a bad id");
+  bad = MugginsLadder();
+  (*bad.mutable_rules())["players"].set_int_value(3);
+  ExpectRefused(CreateLadder(bad, "other"), "ladder.rules", "three players");
+  bad = MugginsLadder();
+  bad.mutable_house_bots(0)->set_display_name(std::string("a\nb"));
+  ExpectRefused(CreateLadder(bad, "other"), "ladder.house_bots[0].display_name", "a newline");
+
+  // JoinLadder.
+  v1::JoinLadderRequest bad_join = join;
+  bad_join.set_ladder("ladders/");
+  ExpectRefused(Join(ann, bad_join), "ladder", "no ladder id");
+  bad_join = join;
+  bad_join.mutable_accept()->set_accept_casual(true);
+  ExpectRefused(Join(ann, bad_join), "accept", "a person with accept rules");
+  bad_join = join;
+  bad_join.set_rated_vs_bots(true);
+  ExpectRefused(Join(robo, bad_join), "rated_vs_bots", "a bot opting in");
+  bad_join = join;
+  bad_join.mutable_accept()->set_accept_casual(true);
+  bad_join.mutable_accept()->set_max_concurrent(1001);
+  ExpectRefused(Join(robo, bad_join), "accept.max_concurrent", "too many at once");
+  bad_join = join;
+  bad_join.set_ladder("ladders/none");
+  EXPECT_EQ(Join(ann, bad_join).error_code(), grpc::StatusCode::NOT_FOUND);
+
+  // CreateChallenge.
+  v1::Challenge out;
+  ExpectRefused(Challenge(ann, "players/ann", false, &out), "opponent", "oneself");
+  ExpectRefused(Challenge(ann, "robo", false, &out), "opponent", "not a name");
+  ExpectRefused(Challenge(ann, "ladders/elsewhere/bots/rnd", false, &out), "opponent",
+                "another ladder's bot");
+  ExpectRefused(Challenge(ann, "players/" + kMegabyte, false, &out), "opponent", "a megabyte");
+  ExpectRefused(Challenge(ann, "players/robo", false, &out, std::string(129, 'r')), "request_id",
+                "a long request id");
+  EXPECT_EQ(Challenge(ann, "ladders/mug/bots/none", false, &out).error_code(),
+            grpc::StatusCode::NOT_FOUND);
+  EXPECT_EQ(Challenge(ann, "players/nobody", false, &out).error_code(),
+            grpc::StatusCode::NOT_FOUND);
+  EXPECT_EQ(Challenge(bob, "players/ann", false, &out).error_code(),
+            grpc::StatusCode::FAILED_PRECONDITION);  // bob is not a member
+  EXPECT_EQ(Challenge(ann, "players/robo", true, &out, "req-1").error_code(),
+            grpc::StatusCode::ALREADY_EXISTS);  // the request id, with other parameters
+  v1::CreateChallengeRequest house_challenges;
+  house_challenges.set_ladder("ladders/mug");
+  house_challenges.set_challenger("ladders/mug/bots/rnd");
+  house_challenges.set_opponent("players/ann");
+  ExpectRefused(l_->CreateChallenge(Context(kOperatorToken).get(), house_challenges, &out),
+                "challenger", "a house bot challenging");
+
+  // Get, Accept, Decline.
+  grpc::Status status;
+  Get(ann, "challenges/", &status);
+  ExpectRefused(status, "name", "no id");
+  Get(ann, "challenges/ffff", &status);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::NOT_FOUND);
+  v1::DeclineChallengeRequest decline;
+  decline.set_name(first.name());
+  decline.set_reason(std::string("no\x01", 3));
+  ExpectRefused(l_->DeclineChallenge(Context(robo).get(), decline, &out), "reason",
+                "a control character");
+  decline.set_reason(kMegabyte);
+  ExpectRefused(l_->DeclineChallenge(Context(robo).get(), decline, &out), "reason", "a megabyte");
+
+  // Lists.
+  v1::ListLaddersRequest list;
+  list.set_page_size(-1);
+  v1::ListLaddersResponse ladders;
+  ExpectRefused(l_->ListLadders(Context().get(), list, &ladders), "page_size", "negative");
+  list.set_page_size(0);
+  list.set_page_token("forged");
+  ExpectRefused(l_->ListLadders(Context().get(), list, &ladders), "page_token", "forged");
+  v1::ListLadderStandingsRequest standings;
+  standings.set_ladder("ladders/mug");
+  v1::ListLadderStandingsResponse lines;
+  EXPECT_EQ(l_->ListLadderStandings(Context().get(), standings, &lines).error_code(),
+            grpc::StatusCode::UNAVAILABLE);  // no ratings service here
+
+  // WatchEvents: a player's stream.
+  for (const auto& [token, code] : {std::pair<std::optional<std::string>, grpc::StatusCode>{
+                                        kOperatorToken, grpc::StatusCode::PERMISSION_DENIED},
+                                    {std::nullopt, grpc::StatusCode::UNAUTHENTICATED}}) {
+    auto context = Context(token);
+    auto stream = l_->WatchEvents(context.get(), v1::WatchEventsRequest());
+    v1::LadderEvent event;
+    EXPECT_FALSE(stream->Read(&event));
+    EXPECT_EQ(stream->Finish().error_code(), code);
+  }
+  {
+    auto context = Context(ann);
+    v1::WatchEventsRequest negative;
+    negative.set_after_sequence(-1);
+    auto stream = l_->WatchEvents(context.get(), negative);
+    v1::LadderEvent event;
+    EXPECT_FALSE(stream->Read(&event));
+    ExpectRefused(stream->Finish(), "after_sequence", "negative");
+  }
+  EXPECT_EQ(LadderSnapshot(), before);
+
+  // The same request again is the same challenge, nothing new stored.
+  v1::Challenge again;
+  ASSERT_TRUE(Challenge(ann, "players/robo", false, &again, "req-1").ok());
+  EXPECT_EQ(again.name(), first.name());
+}
+
+}  // namespace
+}  // namespace boneyard::matchmaking
