@@ -33,6 +33,7 @@ Backends::Backends(const BackendTargets& targets) : targets_(targets) {
     matchmaking_channel_ = client::MakeChannel(targets.matchmaking);
     matchmaking_ = v1::MatchmakingService::NewStub(matchmaking_channel_);
     tournaments_ = v1::TournamentService::NewStub(matchmaking_channel_);
+    ladders_ = v1::LadderService::NewStub(matchmaking_channel_);
   }
   if (!targets.ratings.empty()) {
     ratings_channel_ = client::MakeChannel(targets.ratings);

@@ -13,6 +13,7 @@
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "boneyard/v1/execution.grpc.pb.h"
+#include "boneyard/v1/ladder.grpc.pb.h"
 #include "boneyard/v1/matchmaking.grpc.pb.h"
 #include "boneyard/v1/ratings.grpc.pb.h"
 #include "boneyard/v1/tournament.grpc.pb.h"
@@ -80,17 +81,33 @@ class Backends {
                                       grpc::Status (v1::TournamentService::Stub::*method)(
                                           grpc::ClientContext*, const Request&, Response*),
                                       const Request& request) {
-    if (!tournaments_) {
+    return Call(tournaments_.get(), token, method, request);
+  }
+  // A LadderService call (served by matchmaking), as Tournament.
+  template <typename Request, typename Response>
+  absl::StatusOr<Response> Ladder(const std::string& token,
+                                  grpc::Status (v1::LadderService::Stub::*method)(
+                                      grpc::ClientContext*, const Request&, Response*),
+                                  const Request& request) {
+    return Call(ladders_.get(), token, method, request);
+  }
+
+ private:
+  template <typename Stub, typename Request, typename Response>
+  static absl::StatusOr<Response> Call(Stub* stub, const std::string& token,
+                                       grpc::Status (Stub::*method)(grpc::ClientContext*,
+                                                                    const Request&, Response*),
+                                       const Request& request) {
+    if (stub == nullptr) {
       return absl::UnavailableError("the web service has no matchmaking service");
     }
     std::shared_ptr<grpc::ClientContext> context = Context(token);
     Response response;
-    const grpc::Status status = ((*tournaments_).*method)(context.get(), request, &response);
+    const grpc::Status status = (stub->*method)(context.get(), request, &response);
     if (!status.ok()) return client::FromGrpc(status);
     return response;
   }
 
- private:
   const BackendTargets targets_;
   std::shared_ptr<grpc::Channel> execution_channel_;
   std::shared_ptr<grpc::Channel> matchmaking_channel_;
@@ -99,6 +116,7 @@ class Backends {
   std::unique_ptr<v1::MatchmakingService::Stub> matchmaking_;
   std::unique_ptr<v1::RatingsService::Stub> ratings_;
   std::unique_ptr<v1::TournamentService::Stub> tournaments_;
+  std::unique_ptr<v1::LadderService::Stub> ladders_;
 };
 
 }  // namespace boneyard::web

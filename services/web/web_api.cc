@@ -198,6 +198,10 @@ std::optional<HttpResponse> WebApi::RouteApi(const HttpRequest& request,
   if (n >= 1 && p[0] == "tournaments") {
     if (std::optional<HttpResponse> answer = RouteTournaments(request, p)) return answer;
   }
+  // Ladders and their challenges (ladder_api.cc), likewise.
+  if (n >= 1 && (p[0] == "ladders" || p[0] == "challenges")) {
+    return RouteLadders(request, p, exchange);
+  }
 
   // Players.
   if (n >= 1 && p[0] == "tickets") {
@@ -545,23 +549,43 @@ absl::StatusOr<std::pair<std::string, std::string>> WebApi::SeatOf(const Session
     absl::MutexLock lock(&seats_mu_);
     if (auto it = seats_.find(key); it != seats_.end()) return it->second;
   }
-  absl::StatusOr<v1::Ticket> got = parts_.backends->GetTicket(session.credential, ticket);
-  if (!got.ok()) return got.status();
   const std::string player = absl::StrCat("players/", session.player_id);
-  for (const v1::Assignment& a : got->assignments()) {
-    if (a.player() == player && !a.seat_token().empty()) {
-      auto seat = std::make_pair(a.match(), a.seat_token());
-      absl::MutexLock lock(&seats_mu_);
-      if (seats_.emplace(key, seat).second) seat_order_.push_back(key);
-      while (seat_order_.size() > kMaxRememberedSeats) {
-        seats_.erase(seat_order_.front());
-        seat_order_.pop_front();
+  std::optional<std::pair<std::string, std::string>> seat;
+  std::string state;
+  if (absl::StartsWith(ticket, "challenges/")) {
+    // A ladder challenge's match (ladder_api.cc), read the same way.
+    v1::GetChallengeRequest get;
+    get.set_name(ticket);
+    absl::StatusOr<v1::Challenge> got =
+        parts_.backends->Ladder(session.credential, &v1::LadderService::Stub::GetChallenge, get);
+    if (!got.ok()) return got.status();
+    for (const v1::ChallengeSeat& s : got->seats()) {
+      if (s.player() == player && !s.seat_token().empty()) {
+        seat = std::make_pair(got->match(), s.seat_token());
       }
-      return seat;
     }
+    state = v1::Challenge::State_Name(got->state());
+  } else {
+    absl::StatusOr<v1::Ticket> got = parts_.backends->GetTicket(session.credential, ticket);
+    if (!got.ok()) return got.status();
+    for (const v1::Assignment& a : got->assignments()) {
+      if (a.player() == player && !a.seat_token().empty()) {
+        seat = std::make_pair(a.match(), a.seat_token());
+      }
+    }
+    state = v1::Ticket::State_Name(got->state());
   }
-  return absl::FailedPreconditionError(absl::StrCat(ticket, " has no seat for you yet (it is ",
-                                                    v1::Ticket::State_Name(got->state()), ")"));
+  if (!seat.has_value()) {
+    return absl::FailedPreconditionError(
+        absl::StrCat(ticket, " has no seat for you yet (it is ", state, ")"));
+  }
+  absl::MutexLock lock(&seats_mu_);
+  if (seats_.emplace(key, *seat).second) seat_order_.push_back(key);
+  while (seat_order_.size() > kMaxRememberedSeats) {
+    seats_.erase(seat_order_.front());
+    seat_order_.pop_front();
+  }
+  return *seat;
 }
 
 absl::StatusOr<std::string> WebApi::SubmitAction(const Session& session, const HttpRequest& request,

@@ -75,10 +75,19 @@ class WebApi {
   absl::StatusOr<std::string> CreateTournament(const Session& session, const HttpRequest& request);
   absl::StatusOr<std::string> RegisterEntrant(const Session& session, const HttpRequest& request,
                                               const std::string& name);
+  // /api/ladders... and /api/challenges... (ladder_api.cc): an answer, or nullopt once a
+  // challenge's play stream has started.
+  std::optional<HttpResponse> RouteLadders(const HttpRequest& request,
+                                           const std::vector<std::string>& parts,
+                                           Exchange& exchange);
+  // A ladder page's data: {ladder, standings} (standings_error instead when ratings are away).
+  absl::StatusOr<std::string> LadderPage(const std::string& name);
+  absl::StatusOr<std::string> CreateLadder(const Session& session, const HttpRequest& request);
   absl::StatusOr<std::string> CreateTicket(const Session& session, const HttpRequest& request);
   absl::StatusOr<std::string> SubmitAction(const Session& session, const HttpRequest& request,
                                            const std::string& ticket);
-  // The session's seat in a ticket's match: {match, seat token}.
+  // The session's seat in the match of a ticket or a ladder challenge ("challenges/{id}"):
+  // {match, seat token}.
   absl::StatusOr<std::pair<std::string, std::string>> SeatOf(const Session& session,
                                                              const std::string& ticket);
 

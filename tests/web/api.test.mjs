@@ -414,3 +414,64 @@ async () => {
   assert.ok(audit.some((e) => e.action === 'start_tournament' && e.target === `tournaments/${id}`));
   assert.ok(audit.some((e) => e.action === 'create_tournament' && e.outcome === 'OK'));
 });
+
+test('ladders: operators create them, people join and challenge a house bot; a challenge never '
+  + 'carries a seat token; bad requests are refused naming the field and change nothing',
+async () => {
+  const op = await operator();
+  const ann = await player('lad');
+  const id = `lad${process.pid}`;
+  const ladder = {
+    display_name: 'Muggins ladder', game: 'muggins', rules: { target: { int_value: 50 } },
+    house_bots: [{ bot_id: 'greedy', kind: 'greedy' }], human_vs_bot_weight: 0.5,
+  };
+  let r = await ann.call('POST', '/api/ladders', { ladder_id: id, ladder });
+  assertError(r, 403, 'PERMISSION_DENIED');
+  r = await op.call('POST', '/api/ladders', { ladder_id: id, ladder: { ...ladder, game: 'chess' } });
+  assertError(r, 400, 'INVALID_ARGUMENT', 'ladder.game');
+  r = await op.call('POST', '/api/ladders', { ladder_id: id, ladder: 'muggins' });
+  assertError(r, 400, 'INVALID_ARGUMENT', 'ladder');
+  r = await op.call('POST', '/api/ladders', { ladder_id: id, ladder });
+  assert.equal(r.status, 200, r.text);
+  assert.equal(r.json.house_bots[0].rating_id, `house:${id}:greedy`);
+
+  // Challenging before joining is refused; joining takes a boolean opt-in.
+  r = await ann.call('POST', `/api/ladders/${id}/challenges`, { opponent: `ladders/${id}/bots/greedy` });
+  assertError(r, 400, 'FAILED_PRECONDITION', 'not a member');
+  r = await ann.call('POST', `/api/ladders/${id}/join`, { rated_vs_bots: 'yes' });
+  assertError(r, 400, 'INVALID_ARGUMENT', 'rated_vs_bots');
+  r = await ann.call('POST', `/api/ladders/${id}/join`, { rated_vs_bots: false });
+  assert.equal(r.status, 200, r.text);
+  // Rated against a bot without the opt-in: refused.
+  r = await ann.call('POST', `/api/ladders/${id}/challenges`, { opponent: `ladders/${id}/bots/greedy`, rated: true });
+  assertError(r, 400, 'FAILED_PRECONDITION', 'opted in');
+  r = await ann.call('POST', `/api/ladders/${id}/challenges`, { opponent: 42 });
+  assertError(r, 400, 'INVALID_ARGUMENT', 'opponent');
+  r = await ann.call('POST', `/api/ladders/${id}/challenges`, { opponent: `ladders/${id}/bots/none` });
+  assertError(r, 404, 'NOT_FOUND', 'opponent');
+  r = await op.call('POST', `/api/challenges/x/accept`, {});
+  assertError(r, 403, 'PERMISSION_DENIED');
+  const page = (await ann.call('GET', `/api/ladders/${id}`)).json;
+  assert.equal(page.ladder.display_name, 'Muggins ladder');
+
+  r = await ann.call('POST', `/api/ladders/${id}/challenges`, { opponent: `ladders/${id}/bots/greedy` });
+  assert.equal(r.status, 200, r.text);
+  assert.equal(r.json.state, 'ACCEPTED');
+  assert.ok(r.json.match.startsWith('matches/'), r.text);
+  const noTokens = (c) => c.seats.every((s) => !s.seat_token);
+  assert.ok(noTokens(r.json), r.text);
+  const challenge = r.json.name.split('/')[1];
+  r = await ann.call('GET', `/api/challenges/${challenge}`);
+  assert.equal(r.status, 200, r.text);
+  assert.equal(r.json.seats.length, 2);
+  assert.ok(noTokens(r.json), r.text);
+  // Another person cannot read it, nor play its seat.
+  const bob = await player('lad');
+  r = await bob.call('GET', `/api/challenges/${challenge}`);
+  assertError(r, 403, 'PERMISSION_DENIED');
+  r = await bob.call('POST', `/api/challenges/${challenge}/actions`, { action: 'draw', seen_sequence: 0 });
+  assertError(r, 403, 'PERMISSION_DENIED');
+  const audit = (await op.call('GET', '/api/audit')).json.entries;
+  assert.ok(audit.some((e) => e.action === 'create_ladder' && e.target === `ladders/${id}`
+    && e.outcome === 'OK'));
+});

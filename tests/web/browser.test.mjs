@@ -602,3 +602,55 @@ test('an operator creates a Swiss in the page, adds bots and starts it; the even
   await mine.page.getByTestId('enter').waitFor();
   await mine.context.close();
 });
+
+test('a person finds a ladder\'s bots in the lobby, joins the ladder, challenges a house bot and '
+  + 'plays it in the page; the standings label every bot; no hidden tile reaches the page',
+async () => {
+  const op = await operator();
+  const ladderId = `lad${process.pid}`;
+  const made = await op.call('POST', '/api/ladders', {
+    ladder_id: ladderId,
+    ladder: {
+      display_name: `Muggins ladder ${process.pid}`, game: 'muggins',
+      rules: { target: { int_value: 50 } },
+      house_bots: [{ bot_id: 'greedy', kind: 'greedy' },
+        { bot_id: 'search-1', kind: 'search', level: 1 }],
+    },
+  });
+  assert.equal(made.status, 200, made.text);
+  const { context, page, received } = await recordingPage();
+  const id = `ladderer${process.pid}`;
+  await registerInPage(page, id);
+  const offer = page.getByTestId('lobby-ladders');
+  await offer.getByText(`Muggins ladder ${process.pid}`).waitFor();
+  assert.match(await offer.innerText(), /search level 1/);
+  await offer.getByText(`Muggins ladder ${process.pid}`).click();
+  await page.waitForURL(new RegExp(`/ladders/${ladderId}$`));
+  await page.getByTestId('ladder-join-button').click();
+  await page.getByTestId('challenge-greedy').click();
+  await page.waitForURL(/\/challenges\/[^/]+$/, { timeout: 30000 });
+  await page.getByTestId('sequence').waitFor();
+  await shot(page, '20-ladder-play');
+  const challenge = page.url().split('/').at(-1);
+  await playByClicking(page, '20b-ladder');
+  const match = await page.evaluate(async (c) =>
+    (await (await fetch(`/api/challenges/${c}`)).json()).match, challenge);
+  const record = await until('the record', async () => {
+    const r = await op.call('GET', `/api/matches/${matchId(match)}/record`);
+    return r.status === 200 ? r.json : null;
+  });
+  const seat = record.seats.indexOf(id);
+  assert.ok(seat >= 0, JSON.stringify(record.seats));
+  const checked = checkSeatPayloads(received, record, seat);
+  assert.ok(checked.views > 5, `checked ${checked.views} views`);
+
+  await page.goto(`${WEB}/ladders/${ladderId}`);
+  const standings = page.getByTestId('ladder-standings');
+  await standings.waitFor();
+  await until('both house bots and the person in the standings', async () =>
+    (await standings.locator('tbody tr').count()) === 3);
+  assert.equal(await standings.getByTestId('bot-label').count(), 2);
+  assert.match(await standings.innerText(), new RegExp(id));
+  await shot(page, '21-ladder-standings');
+  await context.close();
+});

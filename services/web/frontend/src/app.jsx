@@ -6,6 +6,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { del, get, setCsrfToken, setUnauthenticatedHandler } from './api.js';
 import { TopBar } from './components/TopBar.jsx';
 import { Audit } from './pages/Audit.jsx';
+import { Ladder, Ladders } from './pages/Ladders.jsx';
 import { Lobby } from './pages/Lobby.jsx';
 import { Match } from './pages/Match.jsx';
 import { Matches } from './pages/Matches.jsx';
@@ -33,6 +34,8 @@ const pages = {
   play: { role: 'player', Page: Play },
   tournaments: { role: 'any', Page: Tournaments },
   tournament: { role: 'any', Page: Tournament },
+  ladders: { role: 'any', Page: Ladders },
+  ladder: { role: 'any', Page: Ladder },
 };
 
 const allows = (page, role) => page.role === 'any' || page.role === role;

@@ -17,6 +17,9 @@ const routes = [
   ['/play/:ticketId', 'play'],
   ['/tournaments', 'tournaments'],
   ['/tournaments/:id', 'tournament'],
+  ['/ladders', 'ladders'],
+  ['/ladders/:id', 'ladder'],
+  ['/challenges/:challengeId', 'play'],
 ];
 
 // Returns {name, params} for a path, or {name: 'notfound'}.

@@ -11,7 +11,8 @@ import { useEventStream } from '../events.js';
 import { enumName, formatSeconds, gameName, resourceId } from '../format.js';
 import { PartyCard } from '../parties/PartyCard.jsx';
 import { useParty } from '../parties/useParty.js';
-import { navigate } from '../router.js';
+import { Link, navigate } from '../router.js';
+import { botLabel } from './Ladders.jsx';
 
 export function formatText(format) {
   if (!format) return '';
@@ -113,8 +114,11 @@ export function Lobby({ query, session }) {
   // One search at a time: joining again waits until this ticket is over.
   const searching = ticketId !== '' && !finalStates.includes(ticketState);
 
+  // The ladders' house bots, by level: opponents a person can challenge at any time.
+  const [ladders, setLadders] = useState([]);
   useEffect(() => {
     get('/api/queues').then((answer) => setQueues(answer.queues || []), setError);
+    get('/api/ladders').then((answer) => setLadders(answer.ladders || []), () => setLadders([]));
   }, []);
 
   const join = async (queue) => {
@@ -171,6 +175,21 @@ export function Lobby({ query, session }) {
             </li>
           ))}
         </ul>
+      )}
+      {ladders.length > 0 && (
+        <section class="card" data-testid="lobby-ladders">
+          <h2>Play a bot</h2>
+          <ul class="plain">
+            {ladders.map((l) => (
+              <li key={l.name}>
+                <Link href={`/ladders/${resourceId(l.name)}`}>{l.display_name}</Link>
+                <span class="muted">
+                  {' '}· {gameName(l.game)} · {(l.house_bots || []).map(botLabel).join(', ')}
+                </span>
+              </li>
+            ))}
+          </ul>
+        </section>
       )}
     </div>
   );

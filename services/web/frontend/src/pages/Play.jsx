@@ -1,5 +1,5 @@
-// Playing one seat: the match of a ticket, from that seat's view only (SeatView through
-// /api/tickets/{id}/play). Moves are the view's legal actions, offered by tile or as buttons;
+// Playing one seat: the match of a ticket or a ladder challenge, from that seat's view only
+// (SeatView through /api/tickets/{id}/play or /api/challenges/{id}/play). Moves are the view's legal actions, offered by tile or as buttons;
 // a click posts the action with the sequence of the view it was chosen from, and a refusal
 // shows the service's reason and changes nothing.
 import { useRef, useState } from 'preact/hooks';
@@ -26,7 +26,11 @@ function turnText(view) {
 }
 
 export function Play({ params }) {
-  const path = `/api/tickets/${encodeURIComponent(params.ticketId)}`;
+  // A ticket's match (/play/{ticket}) or a ladder challenge's (/challenges/{id}): the same
+  // play stream and actions, the seat looked up on the server.
+  const path = params.challengeId
+    ? `/api/challenges/${encodeURIComponent(params.challengeId)}`
+    : `/api/tickets/${encodeURIComponent(params.ticketId)}`;
   const [view, setView] = useState(null);
   const [error, setError] = useState(null);
   const [streamError, setStreamError] = useState(null);
