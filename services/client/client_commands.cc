@@ -17,6 +17,7 @@ std::optional<int> RunClientCommand(const std::string& command,
   if (command == "connect") return RunConnect(args, io);
   if (command == "bot") return RunBot(args, io);
   if (command == "load") return RunLoad(args, io);
+  if (command == "rate-bots") return RunRateBots(args, io);
   if (command == "leaderboard") return RunLeaderboard(args, io);
   if (command == "ratings") return RunRatings(args, io);
   if (command == "parked") return RunParked(args, io);
@@ -54,6 +55,9 @@ std::string ClientUsage() {
       "             ", kBotUsage, "\n",
       "  load       keep K matches of remote bots running and report throughput and latency\n"
       "             ", kLoadUsage, "\n",
+      "  rate-bots  rate bots on one Weng-Lin scale from a round robin on duplicate deals\n"
+      "             (in-process, no service)\n"
+      "             ", kRateBotsUsage, "\n",
       "\n"
       "ratings commands (the ratings service at --ratings-target HOST:PORT, else $",
       kRatingsTargetVariable, ", else ", kDefaultRatingsTarget, "):\n"

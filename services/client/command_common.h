@@ -44,6 +44,9 @@ inline constexpr absl::string_view kBotUsage =
     "boneyard bot NAME --token T | --token-file F [--kind random] [--seed S] "
     "[--reconnect-for 30s] | bot --ladder ID --player-token-file F [--matches N] "
     "[--max-concurrent N] [--accept-rated] [--matchmaking-target H:P] [--seed S]";
+inline constexpr absl::string_view kRateBotsUsage =
+    "boneyard rate-bots --game G --bots A,B,... --deals N [--rules k=v,...] [--seed S] "
+    "[--jobs N] [--json]";
 inline constexpr absl::string_view kLoadUsage =
     "boneyard load --matches K --game G [--rules k=v,...] [--seats N] [--duration 30s] "
     "[--warmup 0s] [--finish N] [--metrics-url URL] [--channels N] [--seed S] [--think-time 0s] "
@@ -105,6 +108,7 @@ int RunRecord(const std::vector<std::string>& args, cli::Io& io);
 int RunConnect(const std::vector<std::string>& args, cli::Io& io);
 int RunBot(const std::vector<std::string>& args, cli::Io& io);
 int RunLoad(const std::vector<std::string>& args, cli::Io& io);
+int RunRateBots(const std::vector<std::string>& args, cli::Io& io);
 int RunLeaderboard(const std::vector<std::string>& args, cli::Io& io);
 int RunRatings(const std::vector<std::string>& args, cli::Io& io);
 int RunParked(const std::vector<std::string>& args, cli::Io& io);

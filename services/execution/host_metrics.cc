@@ -51,10 +51,15 @@ HostMetrics::HostMetrics(prometheus::Registry& registry)
                          .Help("From a player's action reaching its match to its event being "
                                "durable and applied")
                          .Register(registry)
-                         .Add({}, prometheus::Histogram::BucketBoundaries{
-                                      0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25,
-                                      0.5, 1, 2.5})),
+                         .Add({}, prometheus::Histogram::BucketBoundaries{0.0005, 0.001, 0.002,
+                                                                          0.005, 0.01, 0.02, 0.05,
+                                                                          0.1, 0.25, 0.5, 1, 2.5})),
       bot_moves(Count(registry, "boneyard_bot_moves_total", "Moves chosen by built-in bots")),
+      bot_think_seconds(prometheus::BuildHistogram()
+                            .Name("boneyard_bot_think_seconds")
+                            .Help("From a built-in bot's turn to its move chosen, queueing for "
+                                  "the bot pool included, by level")
+                            .Register(registry)),
       bot_over_budget(Count(registry, "boneyard_bot_over_budget_total",
                             "Built-in bot moves that ran over the think-time budget")),
       views_sent(Count(registry, "boneyard_views_sent_total",
@@ -64,6 +69,17 @@ HostMetrics::HostMetrics(prometheus::Registry& registry)
                                {{"by", "seat"}})),
       flood_limited_watcher(Count(registry, "boneyard_flood_limited_total",
                                   "Requests refused by a flood limit, by who sent them",
-                                  {{"by", "spectator"}})) {}
+                                  {{"by", "spectator"}})) {
+  // Every level's series made here, so the bot threads only observe (Family::Add locks).
+  const prometheus::Histogram::BucketBoundaries buckets = {
+      0.001, 0.005, 0.01, 0.02, 0.03, 0.05, 0.06, 0.1, 0.11, 0.2, 0.21, 0.4, 0.41, 0.5, 1, 2};
+  for (int level = 0; level < kLevels; ++level) {
+    think_by_level_[level] = &bot_think_seconds.Add({{"level", std::to_string(level)}}, buckets);
+  }
+}
+
+prometheus::Histogram& HostMetrics::BotThink(int level) {
+  return *think_by_level_[level >= 0 && level < kLevels ? level : 0];
+}
 
 }  // namespace boneyard::execution

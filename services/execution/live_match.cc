@@ -7,10 +7,11 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "google/protobuf/arena.h"
+#include "engine/bots/search_bot.h"
 #include "engine/bots/worlds.h"
 #include "engine/core/action.h"
 #include "engine/core/rng.h"
+#include "google/protobuf/arena.h"
 #include "services/common/engine_proto.h"
 #include "services/common/internal_error.h"
 #include "services/common/validation.h"
@@ -24,11 +25,11 @@ namespace boneyard::execution {
 struct LiveMatch::Pending {
   EventRow row;
   std::optional<MatchEnd> end;
-  std::optional<Action> action;       // an engine action; none for a forfeit or an abort
-  std::unique_ptr<State> next;        // the state after the action; null without one
-  v1::MatchEvent event;               // the public event, as views will show it
+  std::optional<Action> action;              // an engine action; none for a forfeit or an abort
+  std::unique_ptr<State> next;               // the state after the action; null without one
+  v1::MatchEvent event;                      // the public event, as views will show it
   std::function<void(absl::Status)> origin;  // the submitter's answer; may be empty
-  absl::Time received;                // when a player's action reached the match
+  absl::Time received;                       // when a player's action reached the match
 };
 
 namespace {
@@ -67,6 +68,8 @@ LiveMatch::LiveMatch(MatchContext& context, NewMatch created, std::shared_ptr<co
   player_ids_.resize(seats);
   seat_labels_.resize(seats);
   bots_.resize(seats);
+  bot_levels_.assign(seats, 0);
+  think_caps_.assign(seats, context_.bot_think_budget);
   seat_sinks_.resize(seats);
   seat_flood_.assign(seats, TokenBucket(context_.seat_flood, absl::Now()));
   for (int seat = 0; seat < seats; ++seat) {
@@ -82,8 +85,7 @@ LiveMatch::LiveMatch(MatchContext& context, NewMatch created, std::shared_ptr<co
   per_move_ = FromDuration(clock.per_move());
 }
 
-absl::StatusOr<std::shared_ptr<LiveMatch>> LiveMatch::Load(MatchContext& context,
-                                                           NewMatch created,
+absl::StatusOr<std::shared_ptr<LiveMatch>> LiveMatch::Load(MatchContext& context, NewMatch created,
                                                            std::shared_ptr<const Game> game,
                                                            const std::vector<EventRow>& events) {
   std::shared_ptr<LiveMatch> match(new LiveMatch(context, std::move(created), std::move(game)));
@@ -99,15 +101,20 @@ absl::StatusOr<std::shared_ptr<LiveMatch>> LiveMatch::Load(MatchContext& context
   for (int seat = 0; seat < match->game_->num_seats(); ++seat) {
     const v1::Seat& occupant = match->created_.match.seats(seat);
     if (!occupant.has_bot()) continue;
-    absl::StatusOr<std::unique_ptr<Bot>> bot =
-        context.bot_registry->Make(occupant.bot().kind(), *match->game_,
-                                   DeriveSeed(match->created_.seed, kBotSeedStream + seat),
-                                   occupant.bot().level());
+    absl::StatusOr<std::unique_ptr<Bot>> bot = context.bot_registry->Make(
+        occupant.bot().kind(), *match->game_,
+        DeriveSeed(match->created_.seed, kBotSeedStream + seat), occupant.bot().level());
     if (!bot.ok()) {
       return absl::FailedPreconditionError(
           absl::StrCat(name, ": seat ", seat, ": ", bot.status().message()));
     }
     match->bots_[seat] = std::move(*bot);
+    match->bot_levels_[seat] = occupant.bot().level();
+    // A search level's own budget, when it is smaller than the service's.
+    if (occupant.bot().kind() == "search") {
+      match->think_caps_[seat] = std::min(
+          context.bot_think_budget, absl::FromChrono(SearchLevelFor(occupant.bot().level()).think));
+    }
   }
   match->stand_in_ = MakeStandIn(*context.bot_registry, *match->game_,
                                  DeriveSeed(match->created_.seed, kStandInSeedStream));
@@ -127,8 +134,8 @@ absl::StatusOr<std::shared_ptr<LiveMatch>> LiveMatch::Load(MatchContext& context
     }
     absl::StatusOr<Action> action = match->state_->ResolveAction(row.seat, row.action);
     if (!action.ok()) {
-      return absl::FailedPreconditionError(absl::StrCat(where, " (seat ", row.seat, " '",
-                                                        row.action, "'): ", action.status().message()));
+      return absl::FailedPreconditionError(absl::StrCat(
+          where, " (seat ", row.seat, " '", row.action, "'): ", action.status().message()));
     }
     std::unique_ptr<State> next = match->state_->Clone();
     next->Apply(*action);
@@ -190,8 +197,8 @@ absl::StatusOr<Action> LiveMatch::Validate(int seat, const v1::Action& action,
         "action.text: is empty; send the action's text, e.g. \"6-4 left\"");
   }
   // Bounded before the engine parses it: its errors quote the text.
-  if (absl::Status s = validation::CheckText("action.text", action.text(),
-                                             validation::kMaxActionBytes);
+  if (absl::Status s =
+          validation::CheckText("action.text", action.text(), validation::kMaxActionBytes);
       !s.ok()) {
     return s;
   }
@@ -291,14 +298,14 @@ void LiveMatch::ApplyAction(int seat, Action action, v1::MatchEvent::Reason reas
   if (pending->next->IsTerminal()) {
     RecordBuilder builder = *builder_;
     builder.Add(*state_, action);
-    pending->end = MatchEnd{.match_id = id(),
-                            .state = v1::Match::FINISHED,
-                            .sequence = pending->row.sequence,
-                            .result = ResultToProto(ResultOf(*pending->next), player_ids_,
-                                                    game_->teams()),
-                            .record_json = RecordJson(builder, *pending->next),
-                            .abort_reason = "",
-                            .end_time = now};
+    pending->end =
+        MatchEnd{.match_id = id(),
+                 .state = v1::Match::FINISHED,
+                 .sequence = pending->row.sequence,
+                 .result = ResultToProto(ResultOf(*pending->next), player_ids_, game_->teams()),
+                 .record_json = RecordJson(builder, *pending->next),
+                 .abort_reason = "",
+                 .end_time = now};
   }
   pending->origin = std::move(origin);
   pending->received = received;
@@ -354,9 +361,8 @@ void LiveMatch::OnCommitted(absl::Status status) {
   if (!status.ok()) {
     context_.metrics->commit_failures.Increment();
     if (pending->origin) {
-      pending->origin(absl::UnavailableError(
-          absl::StrCat("the event could not be stored, so it was not applied: ",
-                       status.message())));
+      pending->origin(absl::UnavailableError(absl::StrCat(
+          "the event could not be stored, so it was not applied: ", status.message())));
     }
     // A bot's or a clock's move that was not stored is tried again by the next turn start.
     StartTurn();
@@ -385,7 +391,8 @@ void LiveMatch::OnCommitted(absl::Status status) {
       break;
   }
   if (pending->origin) {
-    context_.metrics->action_seconds.Observe(absl::ToDoubleSeconds(absl::Now() - pending->received));
+    context_.metrics->action_seconds.Observe(
+        absl::ToDoubleSeconds(absl::Now() - pending->received));
   }
   if (pending->end) {
     end_state_ = pending->end->state;
@@ -462,24 +469,37 @@ void LiveMatch::ScheduleBot(int seat) {
   std::shared_ptr<const Worlds> worlds;
   if (bots_[seat]->SearchesWorlds()) {
     worlds = std::make_shared<SeatWorlds>(
-        *state_, seat, DeriveSeed(created_.seed, kWorldSeedStream + static_cast<uint64_t>(sequence)));
+        *state_, seat,
+        DeriveSeed(created_.seed, kWorldSeedStream + static_cast<uint64_t>(sequence)));
   }
   std::weak_ptr<LiveMatch> weak = weak_from_this();
   auto think = [weak, seat, sequence, view, worlds, actions = std::move(actions)] {
     std::shared_ptr<LiveMatch> self = weak.lock();
     if (!self) return;
-    self->context_.bots->Post([self, seat, sequence, view, worlds, actions] {
-      const absl::Time start = absl::Now();
-      // A search stops at nine tenths of the budget, so that a bot whose level allows more
-      // than the service does still answers in time rather than losing its move to the
-      // stand-in by a hair.
-      Action action =
-          worlds ? self->bots_[seat]->ChooseWithWorlds(
-                       *view, actions, *worlds,
-                       std::chrono::steady_clock::now() +
-                           absl::ToChronoMilliseconds(self->context_.bot_think_budget * 0.9))
-                 : self->bots_[seat]->ChooseAction(*view, actions);
-      if (absl::Now() - start > self->context_.bot_think_budget) {
+    const absl::Time turn = absl::Now();
+    const absl::Duration cap = self->think_caps_[seat];
+    // A searching bot's move is due a budget after its turn, however long it queues for the
+    // bot pool: at the due time the strand plays the stand-in's move if the bot has not
+    // answered (OnBotLate), so a person across the table never waits much past the level's
+    // budget. The search itself stops at nine tenths of it, to answer in time.
+    std::chrono::steady_clock::time_point due = std::chrono::steady_clock::time_point::max();
+    if (worlds) {
+      due = std::chrono::steady_clock::now() + absl::ToChronoMilliseconds(cap * 0.9);
+      self->context_.timers->Schedule(turn + cap, [weak, seat, sequence, turn] {
+        if (std::shared_ptr<LiveMatch> late = weak.lock()) {
+          late->Post([late, seat, sequence, turn] {
+            late->RunOrDefer(
+                [late, seat, sequence, turn] { late->OnBotLate(seat, sequence, turn); });
+          });
+        }
+      });
+    }
+    self->context_.bots->Post([self, seat, sequence, view, worlds, actions, turn, due] {
+      // Dequeued after its time: the strand has played (or is playing) the stand-in's move.
+      if (worlds && std::chrono::steady_clock::now() + std::chrono::milliseconds(2) >= due) return;
+      Action action = worlds ? self->bots_[seat]->ChooseWithWorlds(*view, actions, *worlds, due)
+                             : self->bots_[seat]->ChooseAction(*view, actions);
+      if (!worlds && absl::Now() - turn > self->context_.bot_think_budget) {
         // Over budget: the stand-in's move is played instead, so a slow bot cannot hold up
         // its table. A fresh stand-in here, as the match's own belongs to the strand.
         self->context_.metrics->bot_over_budget.Increment();
@@ -488,9 +508,9 @@ void LiveMatch::ScheduleBot(int seat) {
           action = stand_in->ChooseAction(*view, actions);
         }
       }
-      self->Post([self, seat, sequence, action] {
-        self->RunOrDefer([self, seat, sequence, action] {
-          self->OnBotMove(seat, sequence, action);
+      self->Post([self, seat, sequence, action, turn] {
+        self->RunOrDefer([self, seat, sequence, action, turn] {
+          self->OnBotMove(seat, sequence, action, turn);
         });
       });
     });
@@ -502,10 +522,22 @@ void LiveMatch::ScheduleBot(int seat) {
   }
 }
 
-void LiveMatch::OnBotMove(int seat, int64_t sequence, Action action) {
+void LiveMatch::OnBotMove(int seat, int64_t sequence, Action action, absl::Time turn) {
   if (end_state_ != v1::Match::ACTIVE || sequence != sequence_) return;  // moved on
   context_.metrics->bot_moves.Increment();
+  context_.metrics->BotThink(bot_levels_[seat]).Observe(absl::ToDoubleSeconds(absl::Now() - turn));
   ApplyAction(seat, action, v1::MatchEvent::PLAYED, nullptr, absl::Now());
+}
+
+void LiveMatch::OnBotLate(int seat, int64_t sequence, absl::Time turn) {
+  if (end_state_ != v1::Match::ACTIVE || sequence != sequence_) return;  // it answered in time
+  context_.metrics->bot_over_budget.Increment();
+  std::unique_ptr<View> view = state_->ViewFor(seat);
+  ActionList legal;
+  state_->LegalActions(legal);
+  std::vector<Action> actions(legal.begin(), legal.end());
+  OnBotMove(seat, sequence, stand_in_ ? stand_in_->ChooseAction(*view, actions) : actions.front(),
+            turn);
 }
 
 void LiveMatch::OnDeadline(int64_t sequence) {
@@ -533,8 +565,7 @@ void LiveMatch::Abort(std::string reason, Callback<v1::Match> done) {
         return;
       }
       if (end_state_ == v1::Match::FINISHED) {
-        done(absl::FailedPreconditionError(
-            absl::StrCat(MatchName(id()), " has already finished")));
+        done(absl::FailedPreconditionError(absl::StrCat(MatchName(id()), " has already finished")));
         return;
       }
       EndWithoutResult(-1, v1::MatchEvent::OPERATOR_ABORT, v1::Match::ABORTED, std::move(reason),
@@ -612,9 +643,9 @@ v1::SeatView LiveMatch::MakeSeatView(int seat) const {
 }
 
 void LiveMatch::FillSeatViewOf(int seat, const ViewMask& mask, v1::SeatView& view) const {
-  FillSeatView(*state_->ViewFor(seat), view,
-               mask.Includes(v1::SeatView::kLayoutFieldNumber) ? LayoutForm::kWire
-                                                               : LayoutForm::kNone);
+  FillSeatView(
+      *state_->ViewFor(seat), view,
+      mask.Includes(v1::SeatView::kLayoutFieldNumber) ? LayoutForm::kWire : LayoutForm::kNone);
   view.set_match(MatchName(id()));
   view.set_game(game_->name());
   view.set_seat(seat);
@@ -634,9 +665,9 @@ void LiveMatch::FillSeatViewOf(int seat, const ViewMask& mask, v1::SeatView& vie
 }
 
 void LiveMatch::FillPublicViewOf(const ViewMask& mask, v1::PublicView& view) const {
-  FillPublicView(*state_->ViewFor(kSpectator), view,
-                 mask.Includes(v1::PublicView::kLayoutFieldNumber) ? LayoutForm::kWire
-                                                                   : LayoutForm::kNone);
+  FillPublicView(
+      *state_->ViewFor(kSpectator), view,
+      mask.Includes(v1::PublicView::kLayoutFieldNumber) ? LayoutForm::kWire : LayoutForm::kNone);
   view.set_match(MatchName(id()));
   view.set_game(game_->name());
   view.set_sequence(sequence_);
@@ -655,10 +686,10 @@ void LiveMatch::FillPublicViewOf(const ViewMask& mask, v1::PublicView& view) con
 absl::Status LiveMatch::TakeFloodToken(int seat) {
   if (seat_flood_[seat].TryTake(absl::Now())) return absl::OkStatus();
   context_.metrics->flood_limited_seat.Increment();
-  return absl::ResourceExhaustedError(absl::StrCat(
-      "seat ", seat, " sent more than ", context_.seat_flood.per_second,
-      " rejected actions, hellos or stream opens a second (bursts of ",
-      context_.seat_flood.burst, "); slow down"));
+  return absl::ResourceExhaustedError(
+      absl::StrCat("seat ", seat, " sent more than ", context_.seat_flood.per_second,
+                   " rejected actions, hellos or stream opens a second (bursts of ",
+                   context_.seat_flood.burst, "); slow down"));
 }
 
 void LiveMatch::SendSeatView(int seat, std::shared_ptr<SeatSink> sink, ViewMask mask) {
@@ -689,9 +720,9 @@ void LiveMatch::AttachSeat(int seat, std::shared_ptr<SeatSink> sink, ViewMask ma
     } else {
       std::vector<Subscriber<v1::PlayResponse>>& subscribers = seat_sinks_[seat];
       if (subscribers.size() >= kMaxStreamsPerSeat) {
-        subscribers.front().sink->Close(absl::ResourceExhaustedError(absl::StrCat(
-            "seat ", seat, " opened more than ", kMaxStreamsPerSeat,
-            " streams; its oldest is closed")));
+        subscribers.front().sink->Close(absl::ResourceExhaustedError(
+            absl::StrCat("seat ", seat, " opened more than ", kMaxStreamsPerSeat,
+                         " streams; its oldest is closed")));
         subscribers.erase(subscribers.begin());
       }
       subscribers.push_back({sink, mask});
@@ -707,9 +738,9 @@ void LiveMatch::AttachWatcher(std::shared_ptr<WatchSink> sink, ViewMask mask) {
     }
     if (context_.max_watchers > 0 && std::ssize(watchers_) >= context_.max_watchers) {
       context_.metrics->flood_limited_watcher.Increment();
-      return sink->Close(absl::ResourceExhaustedError(absl::StrCat(
-          "match ", id(), " has ", context_.max_watchers,
-          " spectators, the most it takes; watch through a relay")));
+      return sink->Close(absl::ResourceExhaustedError(
+          absl::StrCat("match ", id(), " has ", context_.max_watchers,
+                       " spectators, the most it takes; watch through a relay")));
     }
     auto response = std::make_shared<v1::WatchMatchResponse>();
     FillPublicViewOf(mask, *response->mutable_view());
@@ -749,13 +780,11 @@ void LiveMatch::SendToAll(std::vector<Subscriber<Response>>& subscribers, const 
 
 void LiveMatch::Broadcast() {
   for (int seat = 0; seat < static_cast<int>(seat_sinks_.size()); ++seat) {
-    SendToAll(seat_sinks_[seat], [&](const ViewMask& mask, v1::SeatView& view) {
-      FillSeatViewOf(seat, mask, view);
-    });
+    SendToAll(seat_sinks_[seat],
+              [&](const ViewMask& mask, v1::SeatView& view) { FillSeatViewOf(seat, mask, view); });
   }
-  SendToAll(watchers_, [&](const ViewMask& mask, v1::PublicView& view) {
-    FillPublicViewOf(mask, view);
-  });
+  SendToAll(watchers_,
+            [&](const ViewMask& mask, v1::PublicView& view) { FillPublicViewOf(mask, view); });
 }
 
 void LiveMatch::CloseAll(absl::Status status) {

@@ -17,6 +17,7 @@
 #include <deque>
 #include <functional>
 #include <memory>
+#include <span>
 #include <optional>
 #include <string>
 #include <vector>
@@ -151,7 +152,11 @@ class LiveMatch : public std::enable_shared_from_this<LiveMatch> {
   void OnCommitted(absl::Status status);
   void StartTurn();
   void ScheduleBot(int seat);
-  void OnBotMove(int seat, int64_t sequence, Action action);
+  // A searching bot has not answered by its due time: the stand-in's move (the game's default
+  // bot) is played for it, counted as over budget. On the strand.
+  void OnBotLate(int seat, int64_t sequence, absl::Time turn);
+  // A bot's move for the turn it was given at `turn` (its think time is observed).
+  void OnBotMove(int seat, int64_t sequence, Action action, absl::Time turn);
   void OnDeadline(int64_t sequence);
   void Broadcast();
   void CloseAll(absl::Status status);
@@ -193,6 +198,10 @@ class LiveMatch : public std::enable_shared_from_this<LiveMatch> {
   bool streams_closed_ = false;
   absl::Status close_status_;
   std::vector<std::unique_ptr<Bot>> bots_;  // by seat; null for players
+  std::vector<int> bot_levels_;             // by seat: Bot.level as created (0: the default)
+  // By seat: how long a bot may take from its turn to its move — the service's budget, or a
+  // search level's own when smaller.
+  std::vector<absl::Duration> think_caps_;
   std::unique_ptr<Bot> stand_in_;           // plays timed-out moves and over-budget bot moves
   std::vector<std::vector<Subscriber<v1::PlayResponse>>> seat_sinks_;
   std::vector<Subscriber<v1::WatchMatchResponse>> watchers_;
