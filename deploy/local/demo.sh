@@ -13,7 +13,8 @@
 # a one-minute Muggins arena and a Muggins league season in two divisions) and print their final
 # standings (the night's with who partnered and opposed whom, the arena's leaderboard with every
 # game's points, the league's by division, then its next season's divisions after promotion and
-# relegation); print the address of the web
+# relegation); a Muggins ladder where a person plays house bots and a bot account (`boneyard bot
+# --ladder`) and the standings of people and bots on one scale; print the address of the web
 # dashboard that shows all of it (matches, replays, leaderboards, queues); and stop everything,
 # or, with --keep, keep the system up for a look in the browser until Ctrl-C.
 # Usage: deploy/local/demo.sh [--keep]        (from any directory)
@@ -360,6 +361,56 @@ echo "==== the league's next season: division 2's winner goes up, division 1's l
 echo
 echo "==== boneyard tournament export muggins-swiss | boneyard tournament check -"
 "$boneyard" tournament export muggins-swiss | "$boneyard" tournament check -
+# Ladders: a Muggins ladder of people and bots on one rating scale, with house bots at three
+# levels; a bot account answers its own challenges (`boneyard bot --ladder`); a person who opted
+# in to rated games against bots challenges two house bots and the bot account, and a remote
+# bot plays each of the person's seats; then the standings, every bot labelled.
+echo
+echo "==== ladders: a Muggins ladder with house bots, a bot account and a person"
+"$boneyard" ladder create muggins-ladder --game muggins --name "Muggins ladder" --rules target=61 \
+  --house-bots search-1=search:1,search-3=search:3,greedy=greedy --weight 0.5
+"$boneyard" player create robo --bot --name "Robo" --json | jq -r .token >"$tmp/robo.token"
+"$boneyard" bot --ladder muggins-ladder --player-token-file "$tmp/robo.token" --matches 1 \
+  >"$tmp/robo.log" 2>&1 &
+robo_pid=$!
+register wes
+"$boneyard" ladder join muggins-ladder --rated-vs-bots --player-token-file "$tmp/wes.token"
+# ladder_game OPPONENT [--rated]: wes challenges OPPONENT; once the match is created (a bot
+# account answers first), a remote bot plays wes's seat to the end.
+ladder_game() {
+  local made name game
+  for ((try = 0; try < 100; try++)); do  # robo may not have joined yet
+    made=$("$boneyard" ladder challenge muggins-ladder "$@" --player-token-file "$tmp/wes.token" \
+      --json 2>/dev/null) && break
+    sleep 0.2
+  done
+  name=$(jq -r .name <<<"$made")
+  game=$made
+  for ((try = 0; try < 100; try++)); do
+    [[ $(jq -r .match <<<"$game") == matches/* ]] && break
+    sleep 0.2
+    game=$("$boneyard" ladder challenge-show "$name" --player-token-file "$tmp/wes.token" --json)
+  done
+  echo "$name: wes -> $1, $(jq -r .state <<<"$game"), $(jq -r .match <<<"$game")"
+  "$boneyard" bot "$(jq -r .match <<<"$game")" --target "$(jq -r .execution_target <<<"$game")" \
+    --token "$(jq -r '.seats[] | select((.seat_token // "") != "") | .seat_token' <<<"$game")" |
+    sed -n 1p
+}
+ladder_game bots/search-3 --rated
+ladder_game bots/greedy --rated
+ladder_game robo
+wait "$robo_pid"
+echo "robo (boneyard bot --ladder):"
+sed 's/^/  /' "$tmp/robo.log"
+for ((try = 0; try < 100; try++)); do  # the rated games reach the ratings service
+  played=$("$boneyard" ladder show muggins-ladder --json |
+    jq '[.standings[] | select(.player == "players/wes") | .games_played] | first // 0')
+  ((played >= 2)) && break
+  sleep 0.2
+done
+echo
+echo "==== boneyard ladder show muggins-ladder (wes counts half against bots: --weight 0.5)"
+"$boneyard" ladder show muggins-ladder
 echo
 echo "==== the web dashboard"
 echo "http://$BONEYARD_WEB_LISTEN/ (sign in as operator with the token in $service_var/operator_token)"

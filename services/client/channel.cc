@@ -34,8 +34,7 @@ std::vector<std::shared_ptr<grpc::Channel>> MakeChannels(const std::string& targ
     // A per-channel subchannel pool and a distinguishing argument: a connection of its own.
     args.SetInt(GRPC_ARG_USE_LOCAL_SUBCHANNEL_POOL, 1);
     args.SetInt("boneyard.channel_index", i);
-    channels.push_back(
-        grpc::CreateCustomChannel(target, grpc::InsecureChannelCredentials(), args));
+    channels.push_back(grpc::CreateCustomChannel(target, grpc::InsecureChannelCredentials(), args));
   }
   return channels;
 }
@@ -48,13 +47,11 @@ void PrepareUnaryContext(grpc::ClientContext& context, absl::string_view token,
 
 absl::Status FromGrpc(const grpc::Status& status) {
   // grpc::StatusCode and absl::StatusCode share their numbers (google.rpc.Code).
-  return absl::Status(static_cast<absl::StatusCode>(status.error_code()),
-                      status.error_message());
+  return absl::Status(static_cast<absl::StatusCode>(status.error_code()), status.error_message());
 }
 
 std::string DescribeRpcError(absl::string_view rpc, const absl::Status& status) {
-  return absl::StrCat(rpc, ": ", absl::StatusCodeToString(status.code()), ": ",
-                      status.message());
+  return absl::StrCat(rpc, ": ", absl::StatusCodeToString(status.code()), ": ", status.message());
 }
 
 absl::StatusOr<std::string> ReadTokenFile(const std::string& path) {
@@ -63,13 +60,26 @@ absl::StatusOr<std::string> ReadTokenFile(const std::string& path) {
     return absl::NotFoundError(
         absl::StrCat("cannot read token file '", path, "': ", std::strerror(errno)));
   }
-  const std::string text((std::istreambuf_iterator<char>(file)),
-                         std::istreambuf_iterator<char>());
+  const std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
   const std::string token(absl::StripAsciiWhitespace(text));
   if (token.empty()) {
     return absl::InvalidArgumentError(absl::StrCat("token file '", path, "' is empty"));
   }
+  if (absl::Status s = CheckTokenText(token, absl::StrCat("token file '", path, "'")); !s.ok()) {
+    return s;
+  }
   return token;
+}
+
+absl::Status CheckTokenText(absl::string_view token, absl::string_view where) {
+  for (char c : token) {
+    if (c < 0x21 || c > 0x7e) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          where, ": a token is printable characters without spaces; this one holds byte ",
+          static_cast<int>(static_cast<unsigned char>(c))));
+    }
+  }
+  return absl::OkStatus();
 }
 
 absl::StatusOr<std::string> ReadOperatorToken(const std::optional<std::string>& token_file) {

@@ -60,8 +60,13 @@ absl::Status FromGrpc(const grpc::Status& status);
 // prints it after "boneyard: ".
 std::string DescribeRpcError(absl::string_view rpc, const absl::Status& status);
 
+// OK when `token` can travel as a bearer token: printable ASCII without spaces (gRPC refuses
+// anything else in metadata, and would abort the call). INVALID_ARGUMENT naming `where`.
+absl::Status CheckTokenText(absl::string_view token, absl::string_view where);
+
 // A token kept in a file: its contents without surrounding whitespace. NOT_FOUND when the file
-// cannot be read, INVALID_ARGUMENT when it holds no token (both name the file).
+// cannot be read, INVALID_ARGUMENT when it holds no token or one CheckTokenText refuses (both
+// name the file).
 absl::StatusOr<std::string> ReadTokenFile(const std::string& path);
 
 // The operator token: from `token_file` (--operator-token-file) when given, else

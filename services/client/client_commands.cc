@@ -26,6 +26,7 @@ std::optional<int> RunClientCommand(const std::string& command,
   if (command == "party") return RunParty(args, io);
   if (command == "ticket") return RunTicket(args, io);
   if (command == "tournament") return RunTournament(args, io);
+  if (command == "ladder") return RunLadder(args, io);
   return std::nullopt;
 }
 
@@ -77,6 +78,9 @@ std::string ClientUsage() {
       "             ", kPartyUsage, "\n",
       "  ticket     show or cancel a ticket\n"
       "             ", kTicketUsage, "\n",
+      "  ladder     ladders of people and bots: create (operator), show the standings, join,\n"
+      "             challenge a house bot or a member, answer a challenge\n"
+      "             ", kLadderUsage, "\n",
       "\n"
       "tournament commands (FIDE's TRF-16 files need no service, docs/tournaments.md; the rest\n"
       "talk to the tournament service at the matchmaking service's address):\n"

@@ -45,8 +45,8 @@ std::optional<int> GetOperatorToken(const cli::ParsedArgs& args, cli::Io& io,
   return std::nullopt;
 }
 
-std::optional<int> GetSeatToken(const cli::ParsedArgs& args, cli::Io& io,
-                                absl::string_view usage, std::string& token) {
+std::optional<int> GetSeatToken(const cli::ParsedArgs& args, cli::Io& io, absl::string_view usage,
+                                std::string& token) {
   const std::optional<std::string> inline_token = args.Value("token");
   const std::optional<std::string> file = args.Value("token-file");
   if (inline_token.has_value() && file.has_value()) {
@@ -54,11 +54,13 @@ std::optional<int> GetSeatToken(const cli::ParsedArgs& args, cli::Io& io,
   }
   if (inline_token.has_value()) {
     token = std::string(absl::StripAsciiWhitespace(*inline_token));
+    if (absl::Status s = CheckTokenText(token, "--token"); !s.ok()) {
+      return cli::UsageError(io, s.message(), usage);
+    }
     return std::nullopt;
   }
   if (!file.has_value()) {
-    return cli::UsageError(io, "the seat's token is required: --token-file F or --token T",
-                           usage);
+    return cli::UsageError(io, "the seat's token is required: --token-file F or --token T", usage);
   }
   absl::StatusOr<std::string> read = ReadTokenFile(*file);
   if (!read.ok()) return cli::Fail(io, cli::kExitBadInput, read.status().message());
@@ -81,10 +83,10 @@ absl::StatusOr<absl::Duration> ParseDurationFlag(absl::string_view text, absl::s
   const std::string trimmed(absl::StripAsciiWhitespace(text));
   // Whole days too ("7d"), for a league's calendar; absl's syntax stops at hours.
   int64_t days = 0;
-  const bool in_days = absl::EndsWith(trimmed, "d") &&
-                       absl::SimpleAtoi(absl::string_view(trimmed).substr(0, trimmed.size() - 1),
-                                        &days) &&
-                       days >= 0 && days <= 100'000;
+  const bool in_days =
+      absl::EndsWith(trimmed, "d") &&
+      absl::SimpleAtoi(absl::string_view(trimmed).substr(0, trimmed.size() - 1), &days) &&
+      days >= 0 && days <= 100'000;
   if (in_days) {
     duration = absl::Hours(24 * days);
   } else if (!absl::ParseDuration(trimmed, &duration) || duration == absl::InfiniteDuration()) {
@@ -92,14 +94,16 @@ absl::StatusOr<absl::Duration> ParseDurationFlag(absl::string_view text, absl::s
         flag, " must be a duration such as 30s, 1m30s, 500ms or 7d, got '", text, "'"));
   }
   if (duration < absl::ZeroDuration()) {
-    return absl::InvalidArgumentError(absl::StrCat(flag, " must not be negative, got '", text, "'"));
+    return absl::InvalidArgumentError(
+        absl::StrCat(flag, " must not be negative, got '", text, "'"));
   }
   return duration;
 }
 
 absl::StatusOr<RuleMap> ParseRulesFlag(absl::string_view game, absl::string_view text) {
   absl::StatusOr<RuleText> pairs = ParseRuleText(text);
-  if (!pairs.ok()) return absl::InvalidArgumentError(absl::StrCat("--rules: ", pairs.status().message()));
+  if (!pairs.ok())
+    return absl::InvalidArgumentError(absl::StrCat("--rules: ", pairs.status().message()));
   const GameSpec* spec = DefaultRegistry().Find(game);
   RuleMap rules;
   for (const auto& [name, value] : *pairs) {
@@ -140,9 +144,9 @@ absl::StatusOr<std::vector<v1::Seat>> ParseSeatsFlag(absl::string_view text) {
     entry = absl::StripAsciiWhitespace(entry);
     const std::vector<std::string> parts = absl::StrSplit(entry, ':');
     const auto bad = [&](absl::string_view why) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "--seats entry '", entry, "' ", why,
-          "; write player:ID or bot:KIND[:LEVEL], one per seat, separated by commas"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("--seats entry '", entry, "' ", why,
+                       "; write player:ID or bot:KIND[:LEVEL], one per seat, separated by commas"));
     };
     if (entry.empty()) return bad("is empty");
     v1::Seat seat;

@@ -83,6 +83,11 @@ inline constexpr absl::string_view kQueueUsage =
     "[--casual] [--window I,P,M] [--per-move D] [--bot-fill AFTER] [--bot KIND] "
     "[--bot-levels SKILL:KIND,...] [--bots-rated] [--max-wait D] [--short-table-after D] | "
     "delete ID [--json]";
+inline constexpr absl::string_view kLadderUsage =
+    "boneyard ladder create ID --game G [--name N] [--rules k=v,...] "
+    "[--house-bots ID=KIND[:LEVEL],...] [--weight W] [--daily-cap N] | list [--game G] | "
+    "show ID | join ID [--rated-vs-bots] | challenge ID bots/BOT|PLAYER [--rated] | "
+    "challenge-show|accept|decline CHALLENGE [--reason R] [--json]";
 inline constexpr absl::string_view kPartyUsage =
     "boneyard party create | join CODE | leave NAME | show NAME [--json]";
 inline constexpr absl::string_view kTicketUsage =
@@ -117,6 +122,7 @@ int RunQueue(const std::vector<std::string>& args, cli::Io& io);
 int RunTournament(const std::vector<std::string>& args, cli::Io& io);
 int RunParty(const std::vector<std::string>& args, cli::Io& io);
 int RunTicket(const std::vector<std::string>& args, cli::Io& io);
+int RunLadder(const std::vector<std::string>& args, cli::Io& io);
 
 // The matchmaking service's call plumbing (matchmaking_commands.cc), shared with the
 // tournament commands because the same service serves TournamentService: `specs` plus

@@ -48,7 +48,9 @@ absl::StatusOr<std::optional<std::string>> PlayerToken(const cli::ParsedArgs& ar
   }
   const char* env = std::getenv(std::string(kPlayerTokenVariable).c_str());
   if (env != nullptr && !absl::StripAsciiWhitespace(env).empty()) {
-    return std::optional<std::string>(std::string(absl::StripAsciiWhitespace(env)));
+    const std::string token(absl::StripAsciiWhitespace(env));
+    if (absl::Status s = CheckTokenText(token, kPlayerTokenVariable); !s.ok()) return s;
+    return std::optional<std::string>(token);
   }
   return std::optional<std::string>();
 }

@@ -10,8 +10,8 @@
 namespace boneyard::testing {
 namespace {
 
-using ::testing::HasSubstr;
 using nlohmann::json;
+using ::testing::HasSubstr;
 
 json RateBotsJson(const std::vector<std::string>& args) {
   std::vector<std::string> all = {"rate-bots"};
@@ -25,9 +25,9 @@ json RateBotsJson(const std::vector<std::string>& args) {
 // Three bots, every pair on every deal in both seats: 3 pairs x 2 arrangements a deal; the
 // table is ordered by ordinal and the same for any number of jobs.
 TEST(RateBots, RatesARoundRobinOnOneScaleReproducibly) {
-  const std::vector<std::string> args = {"--game",  "muggins", "--rules", "target=61",
-                                         "--bots",  "random,greedy,search:2",
-                                         "--deals", "8",       "--seed",  "3"};
+  const std::vector<std::string> args = {
+      "--game",  "muggins", "--rules", "target=61", "--bots", "random,greedy,search:2",
+      "--deals", "8",       "--seed",  "3"};
   const json one = RateBotsJson(args);
   ASSERT_TRUE(one.is_object());
   EXPECT_EQ(one["matches"], 8 * 3 * 2);

@@ -358,6 +358,11 @@ TEST_F(ClientCommandsTest, BadCommandLinesExit2NamingTheFlag) {
       {{"connect", "matches/x"}, "--token-file F or --token T"},
       {{"connect", "matches/x", "--token", "a", "--token-file", "b"}, "not both"},
       {{"bot", "matches/x", "--token", "a", "--kind", "greedy"}, "--kind 'greedy'"},
+      // A token gRPC could not send (it would abort the call) is refused first.
+      {{"bot", "matches/x", "--token", "a\nb"}, "--token: a token is printable"},
+      {{"connect", "matches/x", "--token", "a b"}, "--token: a token is printable"},
+      {{"bot", "--ladder", "l", "--matches", "-1"}, "--matches"},
+      {{"bot", "--ladder", "l", "matches/x"}, "not one NAME"},
       {{"load", "--game", "castle_rock"}, "--matches is required"},
       {{"load", "--matches", "0", "--game", "castle_rock"}, "--matches must be between"},
       {{"load", "--matches", "2", "--game", "castle_rock", "--duration", "-1s"}, "--duration"},

@@ -53,6 +53,10 @@ class LadderBotTest : public ::testing::Test {
                                     "--results_token_file=" + results_token_file});
     ASSERT_TRUE(execution.ok()) << execution.status();
     execution_ = *std::move(execution);
+    absl::StatusOr<ServiceOnNewDatabase> ratings =
+        StartOnNewDatabase(BONEYARD_RATINGS_BINARY, {"--results_token_file=" + results_token_file});
+    ASSERT_TRUE(ratings.ok()) << ratings.status();
+    ratings_ = *std::move(ratings);
     absl::StatusOr<std::unique_ptr<TestDatabase>> db = TestDatabase::Create();
     ASSERT_TRUE(db.ok()) << db.status();
     db_ = *std::move(db);
@@ -60,6 +64,7 @@ class LadderBotTest : public ::testing::Test {
         BONEYARD_MATCHMAKING_BINARY,
         {"--database_url=" + db_->url(), "--execution_target=" + execution_.service->target(),
          "--execution_token_file=" + execution_.service->operator_token_file(),
+         "--ratings_target=" + ratings_.service->target(),
          "--results_token_file=" + results_token_file},
         ServiceProcess::kDefaultReadyTimeout, *port);
     ASSERT_TRUE(matchmaking.ok()) << matchmaking.status();
@@ -138,6 +143,7 @@ class LadderBotTest : public ::testing::Test {
 
   std::string dir_;
   ServiceOnNewDatabase execution_;
+  ServiceOnNewDatabase ratings_;
   std::unique_ptr<TestDatabase> db_;
   std::unique_ptr<ServiceProcess> matchmaking_;
   std::unique_ptr<v1::MatchmakingService::Stub> players_;
@@ -192,6 +198,59 @@ TEST_F(LadderBotTest, ThePythonExampleAcceptsAndPlaysItsChallenges) {
   EXPECT_THAT(bot.out, HasSubstr("players/pybot joined ladders/mug"));
   EXPECT_THAT(bot.out, HasSubstr("accepted challenges/"));
   EXPECT_THAT(bot.out, HasSubstr("done: 2 matches ended"));
+}
+
+// The `boneyard ladder` commands: the operator creates a ladder with house bots, a person joins
+// and challenges one, is shown their own seat and how to play it, and reads the standings.
+TEST_F(LadderBotTest, TheLadderCommandsCreateJoinChallengeAndShow) {
+  auto run = [&](std::vector<std::string> args, const std::string& token_file = "") {
+    args.push_back("--matchmaking-target=" + matchmaking_->target());
+    if (token_file.empty()) {
+      args.push_back("--operator-token-file=" + matchmaking_->operator_token_file());
+    } else {
+      args.push_back("--player-token-file=" + token_file);
+    }
+    return RunCli(args);
+  };
+  CliResult r =
+      run({"ladder", "create", "dom", "--game", "muggins", "--name", "Dominoes", "--rules",
+           "target=61", "--house-bots", "s2=search:2,g=greedy", "--weight", "0.5"});
+  ASSERT_EQ(r.exit_code, 0) << Describe(r);
+  EXPECT_THAT(r.out, HasSubstr("house bot s2: search level 2, rated as house:dom:s2"));
+  r = run({"ladder", "create", "bad", "--game", "muggins", "--house-bots", "x=oracle"});
+  EXPECT_EQ(r.exit_code, 4) << Describe(r);
+  EXPECT_THAT(r.err, HasSubstr("ladder.house_bots[0].kind"));
+  r = run({"ladder", "create", "bad", "--game", "muggins", "--house-bots", "x"});
+  EXPECT_EQ(r.exit_code, 2) << Describe(r);
+
+  const std::string bea_file = dir_ + "/bea.token";
+  std::ofstream(bea_file) << Account("bea", v1::PlayerAccount::HUMAN);
+  r = run({"ladder", "join", "dom", "--rated-vs-bots"}, bea_file);
+  ASSERT_EQ(r.exit_code, 0) << Describe(r);
+  EXPECT_THAT(r.out, HasSubstr("players/bea joined ladders/dom (rated games against bots)"));
+  r = run({"ladder", "challenge", "dom", "bots/g", "--rated"}, bea_file);
+  ASSERT_EQ(r.exit_code, 0) << Describe(r);
+  EXPECT_THAT(r.out, HasSubstr("players/bea -> ladders/dom/bots/g  rated  ACCEPTED"));
+  EXPECT_THAT(r.out, HasSubstr("play it with: boneyard connect matches/"));
+  r = run({"ladder", "show", "dom"});
+  ASSERT_EQ(r.exit_code, 0) << Describe(r);
+  EXPECT_THAT(r.out, HasSubstr("search level 2"));
+  EXPECT_THAT(r.out, ::testing::ContainsRegex("greedy +BOT"));
+  EXPECT_THAT(r.out, HasSubstr("bea"));
+  r = run({"ladder", "list"});
+  ASSERT_EQ(r.exit_code, 0) << Describe(r);
+  EXPECT_THAT(r.out, HasSubstr("ladders/dom  Dominoes  muggins  bots: s2 g"));
+  // Bad command lines exit 2 naming what is wrong, before any call.
+  for (const auto& [args, message] : std::vector<std::pair<std::vector<std::string>, std::string>>{
+           {{"ladder"}, "ladder needs a subcommand"},
+           {{"ladder", "fly"}, "unknown ladder subcommand 'fly'"},
+           {{"ladder", "create", "l"}, "--game is required"},
+           {{"ladder", "challenge", "dom"}, "needs an opponent"},
+           {{"ladder", "create", "l", "--game", "muggins", "--weight", "half"}, "--weight"}}) {
+    r = run(args);
+    EXPECT_EQ(r.exit_code, 2) << Describe(r);
+    EXPECT_THAT(r.err, HasSubstr(message)) << Describe(r);
+  }
 }
 
 }  // namespace
