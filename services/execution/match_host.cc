@@ -138,6 +138,20 @@ absl::Status CheckCreateRequest(const v1::CreateMatchRequest& request) {
     }
     if (!s.ok()) return s;
   }
+  // A house bot's rating id is rated as a player (ratings.proto): it must be nobody else's.
+  for (int seat = 0; seat < request.seats_size(); ++seat) {
+    const std::string& rating_id = request.seats(seat).bot().rating_id();
+    if (!request.seats(seat).has_bot() || rating_id.empty()) continue;
+    for (int other = 0; other < request.seats_size(); ++other) {
+      const v1::Seat& o = request.seats(other);
+      if (other != seat && ((o.has_player() && o.player().player_id() == rating_id) ||
+                            (o.has_bot() && o.bot().rating_id() == rating_id))) {
+        return absl::InvalidArgumentError(absl::StrCat("seats[", seat, "].bot.rating_id: ",
+                                                       Quote(rating_id), " is seat ", other,
+                                                       "'s too; each is rated once"));
+      }
+    }
+  }
   if (absl::Status s = CheckDuration("clock.per_move", request.clock().per_move()); !s.ok()) {
     return s;
   }

@@ -46,7 +46,7 @@ absl::StatusOr<std::pair<std::string, std::string>> OpponentOf(absl::string_view
   }
   const std::vector<absl::string_view> parts = absl::StrSplit(name, '/');
   if (parts.size() == 4 && parts[0] == "ladders" && parts[2] == "bots" &&
-      CheckLadderId("opponent", parts[1]).ok()) {
+      CheckLadderId("opponent", parts[1]).ok() && CheckHouseBotId("opponent", parts[3]).ok()) {
     if (parts[1] != ladder_id) {
       return Invalid("opponent",
                      absl::StrCat(validation::Quote(name), " is a bot of another ladder"));

@@ -128,6 +128,10 @@ absl::Status CheckLadderId(absl::string_view field, absl::string_view id) {
   return CheckShortId(field, id, kMaxLadderIdChars);
 }
 
+absl::Status CheckHouseBotId(absl::string_view field, absl::string_view id) {
+  return CheckShortId(field, id, kMaxHouseBotIdChars);
+}
+
 std::string HouseRatingId(absl::string_view ladder_id, absl::string_view bot_id) {
   return absl::StrCat(kHouseBotPrefix, ladder_id, ":", bot_id);
 }

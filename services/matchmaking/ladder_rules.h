@@ -37,6 +37,9 @@ inline constexpr int kChallengeFinished = 5;
 // 1-32 characters of [a-z0-9_-]; INVALID_ARGUMENT naming `field` otherwise.
 absl::Status CheckLadderId(absl::string_view field, absl::string_view id);
 
+// 1-24 characters of [a-z0-9_-]; INVALID_ARGUMENT naming `field` otherwise.
+absl::Status CheckHouseBotId(absl::string_view field, absl::string_view id);
+
 // "house:{ladder_id}:{bot_id}".
 std::string HouseRatingId(absl::string_view ladder_id, absl::string_view bot_id);
 // "ladders/{ladder_id}/bots/{bot_id}".

@@ -190,6 +190,8 @@ TEST_F(CreateTest, BadRequestsAreInvalidArgumentNamingTheProblemAndCreateNothing
         MatchRequest("muggins", quick, {SeatSpec::Player("p0"), SeatSpec::Bot("greedy")});
     rated_bot.mutable_seats(1)->mutable_bot()->set_rating_id("house:a b");
     bad.push_back({"a rating id with a space", rated_bot, "seats[1].bot.rating_id"});
+    rated_bot.mutable_seats(1)->mutable_bot()->set_rating_id("p0");
+    bad.push_back({"a rating id that is a seated player's", rated_bot, "seats[1].bot.rating_id"});
   }
   {
     v1::CreateMatchRequest negative = MatchRequest("muggins", quick, 2);

@@ -383,6 +383,8 @@ TEST_F(LadderServiceTest, HostileInputIsRefusedNamingTheFieldAndChangesNothing) 
   ExpectRefused(Challenge(ann, "ladders/elsewhere/bots/rnd", false, &out), "opponent",
                 "another ladder's bot");
   ExpectRefused(Challenge(ann, "players/" + kMegabyte, false, &out), "opponent", "a megabyte");
+  ExpectRefused(Challenge(ann, "ladders/mug/bots/" + kMegabyte, false, &out), "opponent",
+                "a megabyte house bot id");
   ExpectRefused(Challenge(ann, "players/robo", false, &out, std::string(129, 'r')), "request_id",
                 "a long request id");
   EXPECT_EQ(Challenge(ann, "ladders/mug/bots/none", false, &out).error_code(),
