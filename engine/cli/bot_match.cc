@@ -31,6 +31,19 @@ absl::StatusOr<MatchOutcome> PlayBotMatch(const Game& game, const std::vector<st
   outcome.seat_decisions.assign(seats.size(), 0);
   outcome.seat_seconds.assign(seats.size(), 0.0);
   ActionList legal;
+  for (const std::string& text : options.opening) {
+    absl::StatusOr<Action> action = state->ParseAction(text);
+    if (!action.ok()) return action.status();
+    legal.clear();
+    state->LegalActions(legal);
+    if (!legal.Contains(*action)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("the opening action '", text, "' is not legal for seat ",
+                       state->CurrentSeat(), " in match with seed ", match_seed));
+    }
+    if (builder.has_value()) builder->Add(*state, *action);
+    state->Apply(*action);
+  }
   while (!state->IsTerminal() && outcome.decisions < options.max_actions) {
     const int seat = state->CurrentSeat();
     legal.clear();

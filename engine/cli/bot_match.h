@@ -23,6 +23,9 @@ struct BotMatchOptions {
   int64_t max_actions = 0;  // stop there: the match counts as unfinished
   bool keep_record = false;
   bool time_seats = false;  // fill seat_seconds (two clock reads a decision, so only on request)
+  // Actions (their text) played first, for whichever seat is to play, before any bot chooses:
+  // a forced opening (match-bots --forced-bid). Each must be legal when it comes.
+  std::vector<std::string> opening;
 };
 
 struct MatchOutcome {

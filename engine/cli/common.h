@@ -29,7 +29,7 @@ inline constexpr absl::string_view kSimulateUsage =
     "[--jobs J] [--max-actions N] [--records DIR] [--json]";
 inline constexpr absl::string_view kMatchBotsUsage =
     "boneyard match-bots --game G --bots A,B --deals N [--players N] [--seed S] [--rules k=v,...] "
-    "[--jobs J] [--json]";
+    "[--jobs J] [--forced-bid 30..42] [--json]";
 inline constexpr absl::string_view kReplayUsage = "boneyard replay FILE|- [--json]";
 inline constexpr absl::string_view kPlayUsage =
     "boneyard play --game G --seats human,BOT,... [--seat K] [--seed S] [--rules k=v,...] "

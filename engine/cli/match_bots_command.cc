@@ -54,6 +54,8 @@ struct Options {
   uint64_t seed = 1;
   int jobs = 1;
   bool json = false;
+  // Forty-Two: the first bidder (seat 1) must bid this and the others pass; 0: bidding is free.
+  int forced_bid = 0;
 };
 
 absl::StatusOr<Options> ReadOptions(const ParsedArgs& args) {
@@ -86,6 +88,21 @@ absl::StatusOr<Options> ReadOptions(const ParsedArgs& args) {
   if (!jobs.ok()) return jobs.status();
   options.jobs = static_cast<int>(jobs->value_or(1));
   options.json = args.Has("json");
+  absl::StatusOr<std::optional<int64_t>> forced = args.Int("forced-bid", 30, 42);
+  if (!forced.ok()) return forced.status();
+  if (forced->has_value()) {
+    if (options.game != "forty_two") {
+      return absl::InvalidArgumentError("--forced-bid is Forty-Two's (a bid of 30 to 42)");
+    }
+    options.forced_bid = static_cast<int>(**forced);
+    // One hand a match: the hand the bid was forced in decides it.
+    if (options.rules.find("scoring") == std::string::npos) {
+      options.rules += std::string(options.rules.empty() ? "" : ",") + "scoring=marks";
+    }
+    if (options.rules.find("marks_target") == std::string::npos) {
+      options.rules += ",marks_target=1";
+    }
+  }
   return options;
 }
 
@@ -115,7 +132,12 @@ absl::StatusOr<MatchOutcome> PlayArrangement(const Game& game, const Options& op
                                              const std::vector<int>& sides, uint64_t deal_seed) {
   std::vector<std::string> seats;
   for (int side : sides) seats.push_back(options.bots[side]);
-  return PlayBotMatch(game, seats, deal_seed, {.max_actions = kMaxActions, .time_seats = true});
+  BotMatchOptions play{.max_actions = kMaxActions, .time_seats = true};
+  if (options.forced_bid > 0) {
+    // Seat 0 shakes the first hand, so seat 1 bids first: it bids, the rest pass.
+    play.opening = {absl::StrCat("bid ", options.forced_bid), "pass", "pass", "pass"};
+  }
+  return PlayBotMatch(game, seats, deal_seed, play);
 }
 
 // A's share of the opposing seats it finished ahead of (ties half); 0.5 unfinished.
@@ -137,6 +159,8 @@ double ResultForA(const MatchOutcome& play, const std::vector<int>& sides) {
 struct DealResult {
   double score = 0;  // A's
   int unfinished = 0;
+  // With a forced bid: whether each side (A, B) made it in the arrangement where it bid.
+  int made[2] = {0, 0};
   int64_t decisions[2] = {0, 0};
   double seconds[2] = {0, 0};
 };
@@ -153,6 +177,10 @@ absl::StatusOr<DealResult> PlayDeal(const Game& game, const Options& options, in
     for (size_t seat = 0; seat < sides.size(); ++seat) {
       result.decisions[sides[seat]] += play->seat_decisions[seat];
       result.seconds[sides[seat]] += play->seat_seconds[seat];
+    }
+    // The bidders (seat 1's team) made it when they won the hand's mark.
+    if (options.forced_bid > 0 && play->finished && play->ranks[1] == 1) {
+      result.made[sides[1]] = 1;
     }
     plays.push_back(*std::move(play));
   }
@@ -176,6 +204,7 @@ absl::StatusOr<DealResult> PlayDeal(const Game& game, const Options& options, in
 
 struct Summary {
   int64_t deals = 0;
+  double made[2] = {0, 0};  // make rates with a forced bid, A's and B's
   double mean = 0, half_width = 0;
   int64_t won = 0, drawn = 0, lost = 0, unfinished = 0;
   int64_t decisions[2] = {0, 0};
@@ -191,12 +220,14 @@ Summary Summarise(const std::vector<DealResult>& results) {
     s.drawn += r.score == 0.5;
     s.lost += r.score < 0.5;
     s.unfinished += r.unfinished;
+    for (int side = 0; side < 2; ++side) s.made[side] += r.made[side];
     for (int side = 0; side < 2; ++side) {
       s.decisions[side] += r.decisions[side];
       s.seconds[side] += r.seconds[side];
     }
   }
   s.mean /= static_cast<double>(s.deals);
+  for (double& made : s.made) made /= static_cast<double>(s.deals);
   if (s.deals > 1) {
     double squares = 0;
     for (const DealResult& r : results) squares += (r.score - s.mean) * (r.score - s.mean);
@@ -204,6 +235,12 @@ Summary Summarise(const std::vector<DealResult>& results) {
     s.half_width = 1.96 * sd / std::sqrt(static_cast<double>(s.deals));
   }
   return s;
+}
+
+// A make rate's 95 % half-width (normal approximation of the binomial; one bid a deal).
+double MadeHalfWidth(const Summary& s, int side) {
+  const double p = s.made[side];
+  return 1.96 * std::sqrt(p * (1 - p) / static_cast<double>(s.deals));
 }
 
 double MillisPerMove(const Summary& s, int side) {
@@ -221,6 +258,7 @@ int RunMatchBots(const std::vector<std::string>& args, Io& io) {
                                                        {"deals", FlagKind::kValue},
                                                        {"seed", FlagKind::kValue},
                                                        {"jobs", FlagKind::kValue},
+                                                       {"forced-bid", FlagKind::kValue},
                                                        {"json", FlagKind::kSwitch}});
   if (!parsed.ok()) return UsageError(io, parsed.status().message(), kMatchBotsUsage);
   if (parsed->Has("help")) return PrintCommandHelp(io, kMatchBotsUsage);
@@ -288,6 +326,12 @@ int RunMatchBots(const std::vector<std::string>& args, Io& io) {
                 {"deals_lost", s.lost},
                 {"ms_per_move", {MillisPerMove(s, 0), MillisPerMove(s, 1)}},
                 {"seconds", seconds}};
+    if (options->forced_bid > 0) {
+      out["forced_bid"] = options->forced_bid;
+      out["made"] = {s.made[0], s.made[1]};
+      out["made_ci95"] = {{s.made[0] - MadeHalfWidth(s, 0), s.made[0] + MadeHalfWidth(s, 0)},
+                          {s.made[1] - MadeHalfWidth(s, 1), s.made[1] + MadeHalfWidth(s, 1)}};
+    }
     io.out << out.dump(2) << "\n";
     return kExitOk;
   }
@@ -301,6 +345,15 @@ int RunMatchBots(const std::vector<std::string>& args, Io& io) {
          << absl::StrFormat("deals:    A better %d, even %d, B better %d\n", s.won, s.drawn, s.lost)
          << absl::StrFormat("time:     A %.2f ms/move, B %s %.2f ms/move; %.1f s in all\n",
                             MillisPerMove(s, 0), options->bots[1], MillisPerMove(s, 1), seconds);
+  if (options->forced_bid > 0) {
+    for (int side = 0; side < 2; ++side) {
+      io.out << absl::StrFormat(
+          "forced:   %s made %.1f%% of its forced %d bids (95%% CI %.1f%% to %.1f%%)\n",
+          options->bots[side], 100 * s.made[side], options->forced_bid,
+          100 * (s.made[side] - MadeHalfWidth(s, side)),
+          100 * (s.made[side] + MadeHalfWidth(s, side)));
+    }
+  }
   if (s.unfinished > 0) {
     io.out << "unfinished: " << s.unfinished << " matches stopped at " << kMaxActions
            << " actions (counted as even)\n";

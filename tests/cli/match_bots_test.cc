@@ -1,4 +1,5 @@
 // `boneyard match-bots`: two bots on duplicate deals, the sides swapped over the seats.
+#include <cmath>
 #include <string>
 
 #include "gmock/gmock.h"
@@ -90,6 +91,43 @@ TEST(MatchBots, BadCommandLinesExitTwoNamingTheFlag) {
     EXPECT_THAT(r.err, HasSubstr(b.named)) << Describe(r);
     EXPECT_TRUE(r.out.empty()) << Describe(r);
   }
+}
+
+}  // namespace
+}  // namespace boneyard::testing
+
+namespace boneyard::testing {
+namespace {
+
+// --forced-bid: in each arrangement the first bidder (seat 1) must bid and the rest pass, one
+// hand a match; each side's make rate is reported. The same bot on both sides makes alike.
+TEST(MatchBots, ForcedBidsReportEachSidesMakeRate) {
+  const CliResult r = RunCli({"match-bots", "--game", "forty_two", "--players", "4", "--bots",
+                              "heuristic,random", "--deals", "30", "--forced-bid", "30", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << Describe(r);
+  const nlohmann::json out = nlohmann::json::parse(r.out);
+  EXPECT_EQ(out["forced_bid"], 30);
+  EXPECT_THAT(out["rules"].get<std::string>(), ::testing::HasSubstr("marks_target=1"));
+  const double heuristic = out["made"][0];
+  const double random = out["made"][1];
+  // Each bid is made or not: a rate is a count of 30 deals.
+  EXPECT_DOUBLE_EQ(heuristic * 30, std::round(heuristic * 30));
+  // Bidding 30 on any hand and then playing at random against the heuristic is mostly set.
+  EXPECT_GT(heuristic, random);
+  const CliResult same = RunCli({"match-bots", "--game", "forty_two", "--players", "4", "--bots",
+                                 "heuristic,heuristic", "--deals", "10", "--forced-bid", "30",
+                                 "--json"});
+  ASSERT_EQ(same.exit_code, 0) << Describe(same);
+  const nlohmann::json mirror = nlohmann::json::parse(same.out);
+  EXPECT_EQ(mirror["made"][0], mirror["made"][1]);
+  // Forty-Two's only.
+  const CliResult muggins = RunCli({"match-bots", "--game", "muggins", "--bots", "greedy,random",
+                                    "--deals", "2", "--forced-bid", "30"});
+  EXPECT_EQ(muggins.exit_code, 2) << Describe(muggins);
+  EXPECT_THAT(muggins.err, ::testing::HasSubstr("--forced-bid is Forty-Two's"));
+  const CliResult high = RunCli({"match-bots", "--game", "forty_two", "--players", "4", "--bots",
+                                 "greedy,random", "--deals", "2", "--forced-bid", "43"});
+  EXPECT_EQ(high.exit_code, 2) << Describe(high);
 }
 
 }  // namespace
