@@ -70,6 +70,7 @@ LiveMatch::LiveMatch(MatchContext& context, NewMatch created, std::shared_ptr<co
   bots_.resize(seats);
   bot_levels_.assign(seats, 0);
   think_caps_.assign(seats, context_.bot_think_budget);
+  for (int seat = 0; seat < seats; ++seat) bot_locks_.push_back(std::make_unique<absl::Mutex>());
   seat_sinks_.resize(seats);
   seat_flood_.assign(seats, TokenBucket(context_.seat_flood, absl::Now()));
   for (int seat = 0; seat < seats; ++seat) {
@@ -497,8 +498,14 @@ void LiveMatch::ScheduleBot(int seat) {
     self->context_.bots->Post([self, seat, sequence, view, worlds, actions, turn, due] {
       // Dequeued after its time: the strand has played (or is playing) the stand-in's move.
       if (worlds && std::chrono::steady_clock::now() + std::chrono::milliseconds(2) >= due) return;
-      Action action = worlds ? self->bots_[seat]->ChooseWithWorlds(*view, actions, *worlds, due)
-                             : self->bots_[seat]->ChooseAction(*view, actions);
+      Action action;
+      {
+        // A search the strand stopped waiting for may still be finishing its last iteration on
+        // another bot thread when this seat's next turn comes: a bot is used by one at a time.
+        absl::MutexLock lock(self->bot_locks_[seat].get());
+        action = worlds ? self->bots_[seat]->ChooseWithWorlds(*view, actions, *worlds, due)
+                        : self->bots_[seat]->ChooseAction(*view, actions);
+      }
       if (!worlds && absl::Now() - turn > self->context_.bot_think_budget) {
         // Over budget: the stand-in's move is played instead, so a slow bot cannot hold up
         // its table. A fresh stand-in here, as the match's own belongs to the strand.

@@ -202,6 +202,8 @@ class LiveMatch : public std::enable_shared_from_this<LiveMatch> {
   // By seat: how long a bot may take from its turn to its move — the service's budget, or a
   // search level's own when smaller.
   std::vector<absl::Duration> think_caps_;
+  // By seat: held while its bot chooses (bot threads only).
+  std::vector<std::unique_ptr<absl::Mutex>> bot_locks_;
   std::unique_ptr<Bot> stand_in_;           // plays timed-out moves and over-budget bot moves
   std::vector<std::vector<Subscriber<v1::PlayResponse>>> seat_sinks_;
   std::vector<Subscriber<v1::WatchMatchResponse>> watchers_;
