@@ -11,6 +11,26 @@
 
 namespace boneyard::cli {
 
+std::vector<std::vector<int>> SideArrangements(const Game& game) {
+  const int seats = game.num_seats();
+  std::vector<std::vector<int>> out;
+  if (seats == 1) return {{0}, {1}};
+  if (!game.teams().empty()) {
+    for (int a_team = 0; a_team < static_cast<int>(game.teams().size()); ++a_team) {
+      std::vector<int> sides(seats, 1);
+      for (int s : game.teams()[a_team]) sides[s] = 0;
+      out.push_back(sides);
+    }
+    return out;
+  }
+  for (int k = 0; k < seats; ++k) {
+    std::vector<int> sides(seats, 1);
+    sides[k] = 0;
+    out.push_back(sides);
+  }
+  return out;
+}
+
 absl::StatusOr<MatchOutcome> PlayBotMatch(const Game& game, const std::vector<std::string>& seats,
                                           uint64_t match_seed, const BotMatchOptions& options) {
   absl::StatusOr<std::unique_ptr<State>> made = game.NewMatch(match_seed);

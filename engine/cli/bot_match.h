@@ -39,6 +39,12 @@ struct MatchOutcome {
   std::optional<Record> record;
 };
 
+// The duplicate arrangements of two sides (0 = A, 1 = B) over a game's seats, each the side in
+// every seat, so that both sides hold every hand over a deal's arrangements: in a team game A
+// as each team in turn; with every seat for itself, A in seat k and B in every other seat, for
+// each k; a solitaire's one seat played by A, then by B.
+std::vector<std::vector<int>> SideArrangements(const Game& game);
+
 // Plays one match, seat s choosing with the bot named seats[s] ("kind" or "kind:level"). An
 // error is always an internal one when the names were checked before: a bot or a game breaking
 // its contract.

@@ -106,26 +106,6 @@ absl::StatusOr<Options> ReadOptions(const ParsedArgs& args) {
   return options;
 }
 
-// Which side (0 = A, 1 = B) sits in each seat, per arrangement.
-std::vector<std::vector<int>> Arrangements(const Game& game) {
-  const int seats = game.num_seats();
-  std::vector<std::vector<int>> out;
-  if (seats == 1) return {{0}, {1}};
-  if (!game.teams().empty()) {
-    for (int a_team = 0; a_team < static_cast<int>(game.teams().size()); ++a_team) {
-      std::vector<int> sides(seats, 1);
-      for (int s : game.teams()[a_team]) sides[s] = 0;
-      out.push_back(sides);
-    }
-    return out;
-  }
-  for (int k = 0; k < seats; ++k) {
-    std::vector<int> sides(seats, 1);
-    sides[k] = 0;
-    out.push_back(sides);
-  }
-  return out;
-}
 
 // Plays deal `deal_seed` with the sides so seated (0 = A, 1 = B).
 absl::StatusOr<MatchOutcome> PlayArrangement(const Game& game, const Options& options,
@@ -168,7 +148,7 @@ struct DealResult {
 absl::StatusOr<DealResult> PlayDeal(const Game& game, const Options& options, int64_t index) {
   const uint64_t deal_seed = DeriveSeed(options.seed, static_cast<uint64_t>(index));
   DealResult result;
-  const std::vector<std::vector<int>> arrangements = Arrangements(game);
+  const std::vector<std::vector<int>> arrangements = SideArrangements(game);
   std::vector<MatchOutcome> plays;
   for (const std::vector<int>& sides : arrangements) {
     absl::StatusOr<MatchOutcome> play = PlayArrangement(game, options, sides, deal_seed);
@@ -310,7 +290,7 @@ int RunMatchBots(const std::vector<std::string>& args, Io& io) {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
   const Summary s = Summarise(results);
-  const int matches_per_deal = static_cast<int>(Arrangements(**game).size());
+  const int matches_per_deal = static_cast<int>(SideArrangements(**game).size());
   if (options->json) {
     json out = {{"game", (*game)->name()},
                 {"rules", (*game)->rules().ToString()},

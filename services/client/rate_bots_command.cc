@@ -42,19 +42,6 @@ constexpr int kMaxBots = 16;
 constexpr int64_t kMaxDeals = 1'000'000;
 constexpr int64_t kMaxActions = 100'000;
 
-// The two sides' seats in each arrangement: side 0 holds seats[0], side 1 the rest.
-std::vector<std::vector<int>> Arrangements(const Game& game) {
-  if (!game.teams().empty()) {
-    std::vector<std::vector<int>> out;
-    for (size_t team = 0; team < game.teams().size(); ++team) {
-      std::vector<int> sides(game.num_seats(), 1);
-      for (int s : game.teams()[team]) sides[s] = 0;
-      out.push_back(sides);
-    }
-    return out;
-  }
-  return {{0, 1}, {1, 0}};
-}
 
 // One match of the round robin, and how it ended for the pair's first bot.
 struct Played {
@@ -123,7 +110,7 @@ int RunRateBots(const std::vector<std::string>& args, cli::Io& io) {
   for (int a = 0; a < n; ++a) {
     for (int b = a + 1; b < n; ++b) pairs.emplace_back(a, b);
   }
-  const std::vector<std::vector<int>> arrangements = Arrangements(**game);
+  const std::vector<std::vector<int>> arrangements = cli::SideArrangements(**game);
   const int64_t per_deal = static_cast<int64_t>(pairs.size() * arrangements.size());
   const int64_t total = **deals * per_deal;
 
