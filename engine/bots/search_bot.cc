@@ -110,6 +110,13 @@ Action SearchBot::ChooseWithWorlds(const View& view, std::span<const Action> leg
                                    const Worlds& worlds,
                                    std::chrono::steady_clock::time_point deadline) {
   stats_ = {};
+  std::vector<Action> allowed;
+  if (rule_) {
+    for (Action a : legal) {
+      if (rule_(view, a)) allowed.push_back(a);
+    }
+    if (!allowed.empty()) legal = allowed;
+  }
   if (legal.size() == 1) return legal.front();
   deadline = std::min(deadline, std::chrono::steady_clock::now() + level_.think);
   nodes_.clear();

@@ -22,6 +22,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -49,9 +50,15 @@ struct SearchStats {
   bool stopped_by_deadline = false;
 };
 
+// A game's rule for the searching seat's own choices, applied before the search: whether
+// `action` may be chosen now. Where it allows nothing, every legal action stays. (Forty-Two's
+// and Eighty-Four's: never outbid your own partner, forty_two_bots.h.)
+using RootRule = std::function<bool(const View& view, Action action)>;
+
 class SearchBot : public Bot {
  public:
-  SearchBot(uint64_t seed, SearchLevel level) : rng_(seed), level_(level) {}
+  SearchBot(uint64_t seed, SearchLevel level, RootRule rule = nullptr)
+      : rng_(seed), level_(level), rule_(std::move(rule)) {}
 
   // Without worlds there is nothing to search: the first legal action (hosts that know the
   // bot searches call ChooseWithWorlds).
@@ -84,6 +91,7 @@ class SearchBot : public Bot {
 
   Rng rng_;
   SearchLevel level_;
+  RootRule rule_;
   std::vector<Node> nodes_;
   double low_ = 0, high_ = 0;  // the margins seen, for scaling
   SearchStats stats_;

@@ -46,12 +46,15 @@ void RegisterAllBots(BotRegistry& registry) {
   mexican_train::RegisterBots(registry);
   moon::RegisterBots(registry);
   muggins::RegisterBots(registry);
-  // The search bot is the same for every game.
+  // The search bot is the same for every game, but for the partnership bidding games' rule.
   for (const std::string& game : DefaultRegistry().Names()) {
+    const RootRule rule = game == "forty_two" || game == "eighty_four"
+                              ? RootRule(forty_two::SearchBiddingRule)
+                              : RootRule();
     registry.Register(
         game, "search",
-        [](const Game&, uint64_t seed, int level) {
-          return std::make_unique<SearchBot>(seed, SearchLevelFor(level));
+        [rule](const Game&, uint64_t seed, int level) {
+          return std::make_unique<SearchBot>(seed, SearchLevelFor(level), rule);
         },
         kSearchLevels);
   }

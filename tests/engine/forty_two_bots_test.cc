@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/bots/bot.h"
 #include "engine/core/registry.h"
 #include "engine/games/forty_two/forty_two.h"
 #include "gmock/gmock.h"
@@ -180,6 +181,66 @@ TEST(FortyTwoBots, HeuristicBeatsRandom) {
     if (std::stoi(log.back()) == (heuristic_even ? 0 : 1)) ++wins;
   }
   EXPECT_GE(wins, kMatches * 8 / 10);
+}
+
+}  // namespace
+}  // namespace boneyard::forty_two
+
+namespace boneyard::forty_two {
+namespace {
+
+// ---- The search bot's bidding rule (SearchBiddingRule, the search bot's RootRule here) ----
+
+// Seat 1 bids first (seat 0 shakes). kScoringHands: seat 1 holds "6-1 4-4 6-3 4-2 3-3 3-1 0-0".
+TEST(FortyTwoSearchBiddingRule, NeverOutbidsAPartnerAndBidsNoMoreThanTheHandMayTake) {
+  std::unique_ptr<State> state = NewState(kScoringHands);
+  auto action = [&](const std::string& text) {
+    absl::StatusOr<Action> a = state->ParseAction(text);
+    EXPECT_TRUE(a.ok()) << a.status();
+    return a.ok() ? *a : kPass;
+  };
+  // Seat 1, first to bid: passing is free; a bid within its estimate (plus a tenth) is allowed,
+  // a bid of the whole hand is not.
+  const int estimate1 = EstimatePoints(HandOf(kScoringHands[1]), BestTrump(HandOf(kScoringHands[1])));
+  std::unique_ptr<View> view = state->ViewFor(1);
+  EXPECT_TRUE(SearchBiddingRule(*view, kPass));
+  EXPECT_EQ(SearchBiddingRule(*view, action("bid 30")), 30 <= estimate1 + 4);
+  EXPECT_EQ(SearchBiddingRule(*view, action("bid 42")), 42 <= estimate1 + 4);
+  EXPECT_LT(estimate1 + 4, 42);  // this hand cannot take everything
+  // Seat 1 bids 30; seat 2 (an opponent) may outbid within its hand; seat 3 (seat 1's partner)
+  // may only pass while seat 1 holds the bid.
+  state->Apply(action("bid 30"));
+  view = state->ViewFor(2);
+  const int estimate2 = EstimatePoints(HandOf(kScoringHands[2]), BestTrump(HandOf(kScoringHands[2])));
+  EXPECT_EQ(SearchBiddingRule(*view, action("bid 31")), 31 <= estimate2 + 4);
+  state->Apply(kPass);
+  view = state->ViewFor(3);
+  EXPECT_TRUE(SearchBiddingRule(*view, kPass));
+  EXPECT_FALSE(SearchBiddingRule(*view, action("bid 31")));
+  EXPECT_FALSE(SearchBiddingRule(*view, action("bid 35")));
+  // Out of the bidding, every action is the search's to judge.
+  state->Apply(kPass);
+  state->Apply(kPass);  // seat 0, the shaker: seat 1 won the bid at 30
+  view = state->ViewFor(1);
+  ActionList legal;
+  state->LegalActions(legal);
+  for (Action a : legal) EXPECT_TRUE(SearchBiddingRule(*view, a));
+}
+
+// The rule is the search bot's at Forty-Two and Eighty-Four, nowhere else: a searching seat
+// whose partner holds the bid passes.
+TEST(FortyTwoSearchBiddingRule, TheRegisteredSearchBotPassesOverItsPartner) {
+  std::unique_ptr<State> state = NewState(kScoringHands);
+  state->Apply(*state->ParseAction("bid 30"));  // seat 1
+  state->Apply(kPass);                          // seat 2
+  // Seat 3, seat 1's partner, with whatever hand: the search may only pass.
+  auto game = engine_test::MakeGame("forty_two", {});
+  absl::StatusOr<std::unique_ptr<Bot>> bot = DefaultBots().Make("search", *game, 7, 2);
+  ASSERT_TRUE(bot.ok()) << bot.status();
+  ActionList legal;
+  state->LegalActions(legal);
+  ASSERT_GT(legal.size(), 1u);
+  EXPECT_EQ(AskBot(**bot, *state, 3, legal.span(), 11), kPass);
 }
 
 }  // namespace

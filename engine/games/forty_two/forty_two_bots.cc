@@ -300,7 +300,8 @@ Action ChoosePlay(const FortyTwoView& v, Hand hand, std::span<const Action> lega
         return rules.Power(static_cast<int>(a), rules.trump_suit()) >
                rules.Power(static_cast<int>(b), rules.trump_suit());
       });
-      if (rules.IsTrump(static_cast<int>(top)) && IsSureWinner(static_cast<int>(top), unknown, rules)) {
+      if (rules.IsTrump(static_cast<int>(top)) &&
+          IsSureWinner(static_cast<int>(top), unknown, rules)) {
         return top;
       }
       if (std::popcount(my_trumps) >= 3) {
@@ -469,9 +470,12 @@ Action HeuristicBot::ChooseAction(const View& view, std::span<const Action> lega
   const auto& v = static_cast<const FortyTwoView&>(view);
   const Hand hand = HandOf(view);
   switch (v.phase) {
-    case FortyTwoView::Phase::kBidding: return ChooseBid(v, hand, legal);
-    case FortyTwoView::Phase::kDeclaring: return ChooseContract(v, hand, legal);
-    default: return ChoosePlay(v, hand, legal);
+    case FortyTwoView::Phase::kBidding:
+      return ChooseBid(v, hand, legal);
+    case FortyTwoView::Phase::kDeclaring:
+      return ChooseContract(v, hand, legal);
+    default:
+      return ChoosePlay(v, hand, legal);
   }
 }
 
@@ -481,9 +485,11 @@ Action SaneRandomBot::ChooseAction(const View& view, std::span<const Action> leg
   if (v.phase == FortyTwoView::Phase::kBidding) {
     if (legal[0] != kPass) return legal[0];  // forced: the minimum bid
     int longest = 0;
-    for (int pip = 0; pip < tricks::kPipSuits; ++pip) longest = std::max(longest, SuitLength(hand, pip));
+    for (int pip = 0; pip < tricks::kPipSuits; ++pip)
+      longest = std::max(longest, SuitLength(hand, pip));
     const bool potential = longest >= 3;
-    if (potential && legal.size() > 1 && IsPointBid(legal[1]) && rng_.Below(2) == 0) return legal[1];
+    if (potential && legal.size() > 1 && IsPointBid(legal[1]) && rng_.Below(2) == 0)
+      return legal[1];
     return kPass;
   }
   if (v.phase == FortyTwoView::Phase::kDeclaring) {
@@ -508,6 +514,24 @@ void RegisterBots(BotRegistry& registry, const std::string& game) {
   registry.Register(game, "random", [](const Game&, uint64_t seed, int) {
     return std::make_unique<SaneRandomBot>(seed);
   });
+}
+
+bool SearchBiddingRule(const View& view, Action action) {
+  const auto* v = dynamic_cast<const FortyTwoView*>(&view);
+  if (v == nullptr || v->phase != FortyTwoView::Phase::kBidding || action == kPass) return true;
+  // Partners alternate round the table (teams are the even and the odd seats) at both tables.
+  if (v->high_bidder != kNobody && (v->high_bidder - view.seat) % 2 == 0) return false;
+  int value = 0;
+  if (IsPointBid(action)) {
+    value = static_cast<int>(action - kBidBase);
+  } else if (action == kMarkBidBase + 1) {
+    value = v->table.hand_points;
+  } else {
+    return true;  // plunge, splash, more marks: the contracts, judged by the search
+  }
+  const Hand hand = HandOf(*v);
+  return value <=
+         EstimatePoints(hand, BestTrump(hand, v->table), v->table) + v->table.hand_points / 10;
 }
 
 }  // namespace boneyard::forty_two
