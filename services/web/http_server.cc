@@ -418,9 +418,12 @@ class BeastServer final : public HttpServer {
 
   const HttpServerOptions options_;
   const HttpHandler handler_;
+  // Before the io_context, so destroyed after it: a connection whose last handler was still
+  // queued when the threads stopped dies with the io_context, and its destructor leaves the
+  // registry (destroyed first, that was a use after free, seen as a double free in a test).
+  ConnectionRegistry registry_;
   asio::io_context ioc_;
   tcp::acceptor acceptor_;
-  ConnectionRegistry registry_;
   std::vector<std::thread> threads_;
   int port_ = 0;
   std::atomic<bool> stopped_{false};
