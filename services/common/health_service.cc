@@ -20,9 +20,14 @@ class WatchCall final : public HealthService::Watcher {
  public:
   static void Await(HealthService& service, grpc::ServerCompletionQueue* queue) {
     auto* call = new WatchCall(service, queue);
-    call->context_.AsyncNotifyWhenDone(&call->done_tag_);
-    service.RequestWatch(&call->context_, &call->request_, &call->writer_, queue, queue,
-                         &call->arrived_tag_);
+    // Not once shutting down: a call that arrived just before would otherwise ask a queue that
+    // is being shut down for the next one (seen: gRPC's assertion in grpc_cq_begin_op).
+    const bool requested = service.RequestUnlessShutDown([&] {
+      call->context_.AsyncNotifyWhenDone(&call->done_tag_);
+      service.RequestWatch(&call->context_, &call->request_, &call->writer_, queue, queue,
+                           &call->arrived_tag_);
+    });
+    if (!requested) delete call;
   }
 
   // HealthService::Watcher: under the service's lock, so never after RemoveWatcher.
@@ -179,6 +184,13 @@ void HealthService::AddWatcher(const std::string& service_name, Watcher* watcher
   watcher->Changed(it == statuses_.end() ? HealthCheckResponse::SERVICE_UNKNOWN : it->second);
   if (shut_down_) watcher->ShutDown();
   watchers_[service_name].insert(watcher);
+}
+
+bool HealthService::RequestUnlessShutDown(absl::FunctionRef<void()> request) {
+  absl::MutexLock lock(&mu_);
+  if (shut_down_) return false;
+  request();
+  return true;
 }
 
 void HealthService::RemoveWatcher(const std::string& service_name, Watcher* watcher) {

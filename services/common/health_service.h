@@ -26,6 +26,7 @@
 #include <string>
 
 #include "absl/base/thread_annotations.h"
+#include "absl/functional/function_ref.h"
 #include "absl/synchronization/mutex.h"
 #include "grpc/health/v1/health.grpc.pb.h"
 #include "services/common/async_unary_call.h"
@@ -69,6 +70,12 @@ class HealthService final
   // comes after RemoveWatcher has returned.
   void AddWatcher(const std::string& service_name, Watcher* watcher);
   void RemoveWatcher(const std::string& service_name, Watcher* watcher);
+
+  // Runs `request` (which asks the queue for the next Watch call) unless the service has shut
+  // down, under the service's lock: Shutdown comes before the server's, and the queues are shut
+  // down after that, so a request never reaches a queue that is shut down (gRPC aborts the
+  // process then). False when it did not run.
+  bool RequestUnlessShutDown(absl::FunctionRef<void()> request);
 
  private:
   void Set(const std::string& service_name, Status status) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
