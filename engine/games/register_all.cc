@@ -46,15 +46,14 @@ void RegisterAllBots(BotRegistry& registry) {
   mexican_train::RegisterBots(registry);
   moon::RegisterBots(registry);
   muggins::RegisterBots(registry);
-  // The search bot is the same for every game, but for the partnership bidding games' rule.
+  // The search bot is the same for every game; a game with a rule for its search (Forty-Two's
+  // and Eighty-Four's bidding) registers it with the rule itself, above.
   for (const std::string& game : DefaultRegistry().Names()) {
-    const RootRule rule = game == "forty_two" || game == "eighty_four"
-                              ? RootRule(forty_two::SearchBiddingRule)
-                              : RootRule();
+    if (registry.LevelsOf(game, "search") > 0) continue;
     registry.Register(
         game, "search",
-        [rule](const Game&, uint64_t seed, int level) {
-          return std::make_unique<SearchBot>(seed, SearchLevelFor(level), rule);
+        [](const Game&, uint64_t seed, int level) {
+          return std::make_unique<SearchBot>(seed, SearchLevelFor(level));
         },
         kSearchLevels);
   }

@@ -8,6 +8,7 @@
 #include <optional>
 #include <vector>
 
+#include "engine/bots/search_bot.h"
 #include "engine/games/tricks/trick_bots.h"
 
 namespace boneyard::forty_two {
@@ -514,6 +515,13 @@ void RegisterBots(BotRegistry& registry, const std::string& game) {
   registry.Register(game, "random", [](const Game&, uint64_t seed, int) {
     return std::make_unique<SaneRandomBot>(seed);
   });
+  // The shared search bot, bidding by this table's rule.
+  registry.Register(
+      game, "search",
+      [](const Game&, uint64_t seed, int level) {
+        return std::make_unique<SearchBot>(seed, SearchLevelFor(level), SearchBiddingRule);
+      },
+      kSearchLevels);
 }
 
 bool SearchBiddingRule(const View& view, Action action) {

@@ -57,6 +57,8 @@ class SaneRandomBot : public Bot {
 };
 
 // Registers both bots for `game`: Forty-Two, or another game of the family (Eighty-Four).
+// Registers "heuristic", "random" and "search" (the shared search bot with SearchBiddingRule)
+// for `game` (Forty-Two, or Eighty-Four, which is Forty-Two's state at another table).
 void RegisterBots(BotRegistry& registry, const std::string& game = "forty_two");
 
 // The search bot's rule for its own bids at this table (and Eighty-Four's; search_bot.h
