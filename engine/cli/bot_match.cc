@@ -1,7 +1,10 @@
 #include "engine/cli/bot_match.h"
 
+#include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <memory>
+#include <thread>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -29,6 +32,28 @@ std::vector<std::vector<int>> SideArrangements(const Game& game) {
     out.push_back(sides);
   }
   return out;
+}
+
+absl::Status ForEachIndex(int64_t count, int jobs,
+                          const std::function<absl::Status(int64_t)>& work) {
+  std::atomic<int64_t> next{0};
+  std::atomic<bool> failed{false};
+  absl::Status first_error;
+  std::atomic_flag error_taken = ATOMIC_FLAG_INIT;
+  auto run = [&] {
+    for (int64_t i; !failed.load() && (i = next.fetch_add(1)) < count;) {
+      if (absl::Status s = work(i); !s.ok()) {
+        if (!error_taken.test_and_set()) first_error = s;
+        failed.store(true);
+        return;
+      }
+    }
+  };
+  std::vector<std::thread> workers;
+  const int threads = static_cast<int>(std::min<int64_t>(std::max(jobs, 1), count));
+  for (int t = 0; t < threads; ++t) workers.emplace_back(run);
+  for (std::thread& w : workers) w.join();
+  return failed.load() ? first_error : absl::OkStatus();
 }
 
 absl::StatusOr<MatchOutcome> PlayBotMatch(const Game& game, const std::vector<std::string>& seats,

@@ -5,6 +5,7 @@
 #define BONEYARD_ENGINE_CLI_BOT_MATCH_H_
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -44,6 +45,13 @@ struct MatchOutcome {
 // as each team in turn; with every seat for itself, A in seat k and B in every other seat, for
 // each k; a solitaire's one seat played by A, then by B.
 std::vector<std::vector<int>> SideArrangements(const Game& game);
+
+// Runs work(i) once for every i in [0, count) on up to `jobs` threads (each index claimed by
+// one); the first error stops the others from claiming more and is returned. What the bot
+// commands play their matches on; results go to per-index slots, so they come out the same for
+// any number of jobs.
+absl::Status ForEachIndex(int64_t count, int jobs,
+                          const std::function<absl::Status(int64_t)>& work);
 
 // Plays one match, seat s choosing with the bot named seats[s] ("kind" or "kind:level"). An
 // error is always an internal one when the names were checked before: a bot or a game breaking

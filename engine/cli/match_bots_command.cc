@@ -11,14 +11,12 @@
 // Reproducible like simulate: deal i is DeriveSeed(seed, i), and its matches are played by
 // PlayBotMatch (bot_match.h), which seeds the bots and their worlds from it.
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -105,7 +103,6 @@ absl::StatusOr<Options> ReadOptions(const ParsedArgs& args) {
   }
   return options;
 }
-
 
 // Plays deal `deal_seed` with the sides so seated (0 = A, 1 = B).
 absl::StatusOr<MatchOutcome> PlayArrangement(const Game& game, const Options& options,
@@ -265,27 +262,15 @@ int RunMatchBots(const std::vector<std::string>& args, Io& io) {
   }
 
   std::vector<DealResult> results(static_cast<size_t>(options->deals));
-  std::atomic<int64_t> next{0};
-  std::atomic<bool> failed{false};
-  absl::Status first_error;
-  std::atomic_flag error_taken = ATOMIC_FLAG_INIT;
   const auto start = std::chrono::steady_clock::now();
-  auto work = [&] {
-    for (int64_t i; !failed.load() && (i = next.fetch_add(1)) < options->deals;) {
-      absl::StatusOr<DealResult> result = PlayDeal(**game, *options, i);
-      if (!result.ok()) {
-        if (!error_taken.test_and_set()) first_error = result.status();
-        failed.store(true);
-        return;
-      }
-      results[static_cast<size_t>(i)] = *result;
-    }
-  };
-  std::vector<std::thread> workers;
-  const int threads = static_cast<int>(std::min<int64_t>(options->jobs, options->deals));
-  for (int t = 0; t < threads; ++t) workers.emplace_back(work);
-  for (std::thread& w : workers) w.join();
-  if (failed.load()) return Fail(io, kExitInternal, first_error.message());
+  const absl::Status played =
+      ForEachIndex(options->deals, options->jobs, [&](int64_t i) -> absl::Status {
+        absl::StatusOr<DealResult> result = PlayDeal(**game, *options, i);
+        if (!result.ok()) return result.status();
+        results[static_cast<size_t>(i)] = *result;
+        return absl::OkStatus();
+      });
+  if (!played.ok()) return Fail(io, kExitInternal, played.message());
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 

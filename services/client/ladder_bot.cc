@@ -21,11 +21,6 @@ struct Game {
   std::unique_ptr<RemotePlayer> player;
 };
 
-// gRPC's codes are absl's, number for number.
-absl::Status ToStatus(const grpc::Status& status) {
-  return absl::Status(static_cast<absl::StatusCode>(status.error_code()), status.error_message());
-}
-
 std::string MySeatToken(const v1::Challenge& challenge, const std::string& me) {
   for (const v1::ChallengeSeat& seat : challenge.seats()) {
     if (seat.player() == me) return seat.seat_token();
@@ -81,7 +76,7 @@ class LadderBot {
         absl::SleepFor(absl::Milliseconds(200));
         continue;
       }
-      return ToStatus(status);
+      return FromGrpc(status);
     }
     log_ << "done: " << ended_ << " matches ended\n";
     return absl::OkStatus();
@@ -93,7 +88,7 @@ class LadderBot {
     me.set_name("players/me");
     v1::PlayerAccount account;
     grpc::Status status = players_->GetPlayer(CallContext(token_).get(), me, &account);
-    if (!status.ok()) return ToStatus(status);
+    if (!status.ok()) return FromGrpc(status);
     me_ = account.name();
     v1::JoinLadderRequest join;
     join.set_ladder(options_.ladder);
@@ -104,7 +99,7 @@ class LadderBot {
     rules.set_answer_myself(true);
     v1::LadderMember member;
     status = ladders_->JoinLadder(CallContext(token_).get(), join, &member);
-    if (!status.ok()) return ToStatus(status);
+    if (!status.ok()) return FromGrpc(status);
     log_ << me_ << " joined " << options_.ladder << "\n";
     return absl::OkStatus();
   }

@@ -13,12 +13,10 @@
 // Not a service command (it plays the engine's bots in-process), but here, above the engine,
 // because the rating model is the services'.
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <map>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -41,7 +39,6 @@ using nlohmann::json;
 constexpr int kMaxBots = 16;
 constexpr int64_t kMaxDeals = 1'000'000;
 constexpr int64_t kMaxActions = 100'000;
-
 
 // One match of the round robin, and how it ended for the pair's first bot.
 struct Played {
@@ -116,44 +113,33 @@ int RunRateBots(const std::vector<std::string>& args, cli::Io& io) {
 
   // Played in parallel, each match into its own slot; rated afterwards in slot order.
   std::vector<Played> played(static_cast<size_t>(total));
-  std::atomic<int64_t> next{0};
-  std::atomic<bool> failed{false};
-  absl::Status first_error;
-  std::atomic_flag error_taken = ATOMIC_FLAG_INIT;
   const uint64_t base_seed = seed->value_or(1);
   const auto start = std::chrono::steady_clock::now();
-  auto work = [&] {
-    for (int64_t i; !failed.load() && (i = next.fetch_add(1)) < total;) {
-      const int64_t deal = i / per_deal;
-      const auto [first, second] = pairs[static_cast<size_t>((i % per_deal) / arrangements.size())];
-      const std::vector<int>& sides = arrangements[static_cast<size_t>(i % arrangements.size())];
-      std::vector<std::string> seats;
-      for (int side : sides) seats.push_back((*bots)[side == 0 ? first : second]);
-      absl::StatusOr<cli::MatchOutcome> outcome =
-          cli::PlayBotMatch(**game, seats, DeriveSeed(base_seed, static_cast<uint64_t>(deal)),
-                            {.max_actions = kMaxActions, .time_seats = true});
-      if (!outcome.ok()) {
-        if (!error_taken.test_and_set()) first_error = outcome.status();
-        failed.store(true);
-        return;
-      }
-      Played& p = played[static_cast<size_t>(i)];
-      p.first = first;
-      p.second = second;
-      p.finished = outcome->finished;
-      for (size_t seat = 0; seat < sides.size(); ++seat) {
-        const int side = sides[seat];
-        if (outcome->finished) (side == 0 ? p.first_rank : p.second_rank) = outcome->ranks[seat];
-        p.decisions[side] += outcome->seat_decisions[seat];
-        p.seconds[side] += outcome->seat_seconds[seat];
-      }
+  auto play = [&](int64_t i) -> absl::Status {
+    const int64_t deal = i / per_deal;
+    const auto [first, second] = pairs[static_cast<size_t>((i % per_deal) / arrangements.size())];
+    const std::vector<int>& sides = arrangements[static_cast<size_t>(i % arrangements.size())];
+    std::vector<std::string> seats;
+    for (int side : sides) seats.push_back((*bots)[side == 0 ? first : second]);
+    absl::StatusOr<cli::MatchOutcome> outcome =
+        cli::PlayBotMatch(**game, seats, DeriveSeed(base_seed, static_cast<uint64_t>(deal)),
+                          {.max_actions = kMaxActions, .time_seats = true});
+    if (!outcome.ok()) return outcome.status();
+    Played& p = played[static_cast<size_t>(i)];
+    p.first = first;
+    p.second = second;
+    p.finished = outcome->finished;
+    for (size_t seat = 0; seat < sides.size(); ++seat) {
+      const int side = sides[seat];
+      if (outcome->finished) (side == 0 ? p.first_rank : p.second_rank) = outcome->ranks[seat];
+      p.decisions[side] += outcome->seat_decisions[seat];
+      p.seconds[side] += outcome->seat_seconds[seat];
     }
+    return absl::OkStatus();
   };
-  std::vector<std::thread> workers;
-  const int threads = static_cast<int>(std::min<int64_t>(jobs->value_or(1), total));
-  for (int t = 0; t < threads; ++t) workers.emplace_back(work);
-  for (std::thread& w : workers) w.join();
-  if (failed.load()) return cli::Fail(io, cli::kExitInternal, first_error.message());
+  const absl::Status played_all =
+      cli::ForEachIndex(total, static_cast<int>(jobs->value_or(1)), play);
+  if (!played_all.ok()) return cli::Fail(io, cli::kExitInternal, played_all.message());
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 

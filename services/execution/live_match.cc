@@ -539,12 +539,14 @@ void LiveMatch::OnBotMove(int seat, int64_t sequence, Action action, absl::Time 
 void LiveMatch::OnBotLate(int seat, int64_t sequence, absl::Time turn) {
   if (end_state_ != v1::Match::ACTIVE || sequence != sequence_) return;  // it answered in time
   context_.metrics->bot_over_budget.Increment();
+  OnBotMove(seat, sequence, StandInAction(seat), turn);
+}
+
+Action LiveMatch::StandInAction(int seat) const {
   std::unique_ptr<View> view = state_->ViewFor(seat);
   ActionList legal;
   state_->LegalActions(legal);
-  std::vector<Action> actions(legal.begin(), legal.end());
-  OnBotMove(seat, sequence, stand_in_ ? stand_in_->ChooseAction(*view, actions) : actions.front(),
-            turn);
+  return stand_in_ ? stand_in_->ChooseAction(*view, legal.span()) : legal.span().front();
 }
 
 void LiveMatch::OnDeadline(int64_t sequence) {
@@ -554,12 +556,7 @@ void LiveMatch::OnDeadline(int64_t sequence) {
     EndWithoutResult(seat, v1::MatchEvent::TIMEOUT_FORFEIT, v1::Match::FINISHED, "", nullptr);
     return;
   }
-  std::unique_ptr<View> view = state_->ViewFor(seat);
-  ActionList legal;
-  state_->LegalActions(legal);
-  std::vector<Action> actions(legal.begin(), legal.end());
-  const Action action = stand_in_ ? stand_in_->ChooseAction(*view, actions) : actions.front();
-  ApplyAction(seat, action, v1::MatchEvent::TIMEOUT_AUTO_PLAY, nullptr, absl::Now());
+  ApplyAction(seat, StandInAction(seat), v1::MatchEvent::TIMEOUT_AUTO_PLAY, nullptr, absl::Now());
 }
 
 // ----- Abort, description ---------------------------------------------------------------------

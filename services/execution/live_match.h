@@ -155,6 +155,9 @@ class LiveMatch : public std::enable_shared_from_this<LiveMatch> {
   // A searching bot has not answered by its due time: the stand-in's move (the game's default
   // bot) is played for it, counted as over budget. On the strand.
   void OnBotLate(int seat, int64_t sequence, absl::Time turn);
+  // The stand-in's move (the game's default bot, seeing only the seat's view) for `seat`, whose
+  // turn it is: for a player's timeout and a bot's lateness alike. On the strand.
+  Action StandInAction(int seat) const;
   // A bot's move for the turn it was given at `turn` (its think time is observed).
   void OnBotMove(int seat, int64_t sequence, Action action, absl::Time turn);
   void OnDeadline(int64_t sequence);

@@ -160,9 +160,8 @@ absl::StatusOr<v1::Ladder> LadderLogic::GetLadder(const v1::GetLadderRequest& re
 absl::StatusOr<v1::ListLaddersResponse> LadderLogic::ListLadders(
     const v1::ListLaddersRequest& request) {
   if (absl::Status s = validation::CheckOptionalId("game", request.game()); !s.ok()) return s;
-  if (request.page_size() < 0) {
-    return Invalid("page_size", absl::StrCat(request.page_size(), " is negative"));
-  }
+  absl::StatusOr<int> size = validation::PageSize(request.page_size());
+  if (!size.ok()) return size.status();
   if (absl::Status s = validation::CheckOptionalId("page_token", request.page_token(),
                                                    validation::kMaxPageTokenBytes);
       !s.ok()) {
@@ -172,21 +171,18 @@ absl::StatusOr<v1::ListLaddersResponse> LadderLogic::ListLadders(
   absl::StatusOr<std::optional<std::vector<std::string>>> cursor =
       page_tokens_.DecodeCursor(request.page_token(), identity, 1);
   if (!cursor.ok()) return cursor.status();
-  const int size = request.page_size() == 0
-                       ? validation::kDefaultPageSize
-                       : std::min(request.page_size(), validation::kMaxPageSize);
   absl::StatusOr<std::vector<LadderRow>> rows = store_.ListLadders(
-      request.game(), cursor->has_value() ? (**cursor)[0] : std::string(), size + 1);
+      request.game(), cursor->has_value() ? (**cursor)[0] : std::string(), *size + 1);
   if (!rows.ok()) return rows.status();
   v1::ListLaddersResponse response;
-  for (int i = 0; i < std::min<int>(size, rows->size()); ++i) {
+  for (int i = 0; i < std::min<int>(*size, rows->size()); ++i) {
     absl::StatusOr<v1::Ladder> ladder = LadderToProto((*rows)[i]);
     if (!ladder.ok()) return ladder.status();
     *response.add_ladders() = *std::move(ladder);
   }
-  if (static_cast<int>(rows->size()) > size) {
+  if (static_cast<int>(rows->size()) > *size) {
     std::vector<std::string> parts = identity;
-    parts.push_back((*rows)[size - 1].ladder_id);
+    parts.push_back((*rows)[*size - 1].ladder_id);
     response.set_next_page_token(page_tokens_.Encode(parts));
   }
   return response;
@@ -242,9 +238,8 @@ absl::StatusOr<v1::ListLadderStandingsResponse> LadderLogic::ListLadderStandings
     const v1::ListLadderStandingsRequest& request) {
   absl::StatusOr<std::string> ladder_id = LadderId(request.ladder(), "ladder");
   if (!ladder_id.ok()) return ladder_id.status();
-  if (request.page_size() < 0) {
-    return Invalid("page_size", absl::StrCat(request.page_size(), " is negative"));
-  }
+  absl::StatusOr<int> page_size = validation::PageSize(request.page_size());
+  if (!page_size.ok()) return page_size.status();
   if (absl::Status s = validation::CheckOptionalId("page_token", request.page_token(),
                                                    validation::kMaxPageTokenBytes);
       !s.ok()) {
@@ -303,9 +298,7 @@ absl::StatusOr<v1::ListLadderStandingsResponse> LadderLogic::ListLadderStandings
                      if (a.ordinal() != b.ordinal()) return a.ordinal() > b.ordinal();
                      return a.player() < b.player();
                    });
-  const int size = request.page_size() == 0
-                       ? validation::kDefaultPageSize
-                       : std::min(request.page_size(), validation::kMaxPageSize);
+  const int size = *page_size;
   v1::ListLadderStandingsResponse response;
   for (int i = offset; i < static_cast<int>(lines.size()) && i < offset + size; ++i) {
     lines[i].set_rank(i + 1);

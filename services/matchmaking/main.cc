@@ -193,7 +193,7 @@ int Run(int argc, char** argv) {
                                       .on_ticket = [raw = matchmaker.get()] {
                                         if (raw != nullptr) raw->Wake();
                                       },
-                                      .tournament_results =
+                                      .elsewhere_results =
                                           [&tournaments, &ladders](
                                               const std::string& match_name,
                                               const std::string& result, absl::Time end_time) {

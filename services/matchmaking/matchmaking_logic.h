@@ -42,11 +42,12 @@ struct MatchmakingOptions {
   // Called after each new ticket is stored (the matchmaker's Wake); may be empty.
   std::function<void()> on_ticket = nullptr;
   // Records a result for a match no queue formed: a tournament's game
-  // (TournamentLogic::RecordGameResult): nullopt when recorded now, the result recorded
-  // before otherwise, NOT_FOUND when it is no tournament's either. May be empty.
+  // (TournamentLogic::RecordGameResult) or a ladder challenge's (LadderLogic::RecordGameResult),
+  // whichever knows it (main.cc asks both): nullopt when recorded now, the result recorded
+  // before otherwise, NOT_FOUND when neither formed it. May be empty.
   std::function<absl::StatusOr<std::optional<std::string>>(
       const std::string& match_name, const std::string& result, absl::Time end_time)>
-      tournament_results = nullptr;
+      elsewhere_results = nullptr;
 };
 
 // The SHA-256 of a token, as stored.

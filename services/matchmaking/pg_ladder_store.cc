@@ -3,36 +3,23 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "services/common/pg_fields.h"
 #include "services/common/pg_text.h"
 #include "services/matchmaking/ladder_rules.h"
 
 namespace boneyard::matchmaking {
 namespace {
 
+using pg_fields::Bytes;
+using pg_fields::Strings;
 using pg_text::Bytea;
 using pg_text::EpochMicros;
 using pg_text::TextArray;
 using pg_text::Timestamp;
 
-std::string Bytes(const pqxx::field& f) {
-  return f.is_null() ? std::string() : pqxx::binarystring(f).str();
-}
-
 std::string Text(const pqxx::field& f) { return f.is_null() ? std::string() : f.c_str(); }
 
 absl::Time Time(const pqxx::field& f) { return absl::FromUnixMicros(f.as<int64_t>()); }
-
-// The elements of a one-dimensional text array column, in order.
-std::vector<std::string> Strings(const pqxx::field& f) {
-  std::vector<std::string> out;
-  if (f.is_null()) return out;
-  pqxx::array_parser parser = f.as_array();
-  for (auto [juncture, value] = parser.get_next(); juncture != pqxx::array_parser::done;
-       std::tie(juncture, value) = parser.get_next()) {
-    if (juncture == pqxx::array_parser::string_value) out.push_back(value);
-  }
-  return out;
-}
 
 const std::string kLadderColumns =
     absl::StrCat("ladder_id, game, settings, ", EpochMicros("create_time"));

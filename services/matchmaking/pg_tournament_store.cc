@@ -4,49 +4,38 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "services/common/pg_fields.h"
 #include "services/common/pg_text.h"
 
 namespace boneyard::matchmaking {
 namespace {
 
+using pg_fields::Bytes;
+using pg_fields::Strings;
 using pg_text::Bytea;
 using pg_text::EpochMicros;
 using pg_text::IntArray;
 using pg_text::TextArray;
 using pg_text::Timestamp;
 
-std::string Bytes(const pqxx::field& f) { return pqxx::binarystring(f).str(); }
-
 std::optional<absl::Time> OptionalTime(const pqxx::field& f) {
   if (f.is_null()) return std::nullopt;
   return absl::FromUnixMicros(f.as<int64_t>());
 }
 
-// The elements of a one-dimensional array column (NULL elements skipped).
-std::vector<std::string> StringArray(const pqxx::field& f) {
-  std::vector<std::string> out;
-  if (f.is_null()) return out;
-  pqxx::array_parser parser = f.as_array();
-  for (auto [juncture, value] = parser.get_next(); juncture != pqxx::array_parser::done;
-       std::tie(juncture, value) = parser.get_next()) {
-    if (juncture == pqxx::array_parser::string_value) out.push_back(value);
-  }
-  return out;
-}
-
 std::vector<int> NumberArray(const pqxx::field& f) {
   std::vector<int> out;
-  for (const std::string& s : StringArray(f)) {
+  for (const std::string& s : Strings(f)) {
     int v = 0;
     if (absl::SimpleAtoi(s, &v)) out.push_back(v);
   }
   return out;
 }
 
-const std::string kTournamentColumns = absl::StrCat(
-    "tournament_id, game, settings, state, current_round, rounds, version, ",
-    EpochMicros("create_time"), ", ", EpochMicros("start_time"), ", ", EpochMicros("end_time"),
-    ", coalesce(deal_secret, '')");
+const std::string kTournamentColumns =
+    absl::StrCat("tournament_id, game, settings, state, current_round, rounds, version, ",
+                 EpochMicros("create_time"), ", ", EpochMicros("start_time"), ", ",
+                 EpochMicros("end_time"), ", coalesce(deal_secret, '')");
 
 TournamentRow ReadTournament(const pqxx::row& r) {
   return {.tournament_id = r[0].as<std::string>(),
@@ -70,7 +59,7 @@ const std::string kEntrantColumns = absl::StrCat(
 EntrantRow ReadEntrant(const pqxx::row& r) {
   return {.number = r[0].as<int>(),
           .display_name = r[1].as<std::string>(),
-          .players = StringArray(r[2]),
+          .players = Strings(r[2]),
           .bot = r[3].is_null() ? "" : Bytes(r[3]),
           .rating = r[4].as<double>(),
           .pairing_number = r[5].as<int>(),
@@ -96,7 +85,7 @@ GameRow ReadGame(const pqxx::row& r) {
           .request = Bytes(r[6]),
           .match_name = r[7].as<std::string>(),
           .execution_target = r[8].as<std::string>(),
-          .seat_tokens = StringArray(r[9]),
+          .seat_tokens = Strings(r[9]),
           .result = r[10].is_null() ? "" : Bytes(r[10]),
           .end_time = OptionalTime(r[11]),
           .create_time = absl::FromUnixMicros(r[12].as<int64_t>())};

@@ -392,8 +392,8 @@ absl::StatusOr<v1::RecordMatchResultResponse> MatchmakingLogic::RecordMatchResul
   absl::StatusOr<std::optional<std::string>> before =
       store_.RecordResult(match.name(), match.result().SerializeAsString(),
                           FromTimestamp(match.end_time()));
-  if (absl::IsNotFound(before.status()) && options_.tournament_results) {
-    before = options_.tournament_results(match.name(), match.result().SerializeAsString(),
+  if (absl::IsNotFound(before.status()) && options_.elsewhere_results) {
+    before = options_.elsewhere_results(match.name(), match.result().SerializeAsString(),
                                          FromTimestamp(match.end_time()));
   }
   if (absl::IsNotFound(before.status())) {

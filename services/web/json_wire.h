@@ -17,6 +17,10 @@
 namespace boneyard::web {
 
 std::string ProtoJson(const google::protobuf::Message& message);
+// The same as a JSON value, to put inside a larger answer (a page's data in one read).
+inline nlohmann::json ProtoJsonValue(const google::protobuf::Message& message) {
+  return nlohmann::json::parse(ProtoJson(message));
+}
 
 // The HTTP status of a gRPC code (docs/web.md's table).
 int HttpStatusOf(absl::StatusCode code);

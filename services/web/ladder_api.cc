@@ -20,8 +20,6 @@ namespace {
 using nlohmann::json;
 using Stub = v1::LadderService::Stub;
 
-json Parsed(const google::protobuf::Message& message) { return json::parse(ProtoJson(message)); }
-
 // A challenge as a browser may see it: no seat token, not even the caller's own (the server
 // plays it for the page).
 std::string ChallengeJson(v1::Challenge challenge) {
@@ -37,7 +35,7 @@ absl::StatusOr<std::string> WebApi::LadderPage(const std::string& name) {
   get.set_name(name);
   absl::StatusOr<v1::Ladder> ladder = b.Ladder("", &Stub::GetLadder, get);
   if (!ladder.ok()) return ladder.status();
-  json page = {{"ladder", Parsed(*ladder)}, {"standings", json::array()}};
+  json page = {{"ladder", ProtoJsonValue(*ladder)}, {"standings", json::array()}};
   v1::ListLadderStandingsRequest standings;
   standings.set_ladder(name);
   standings.set_page_size(1000);
@@ -45,7 +43,7 @@ absl::StatusOr<std::string> WebApi::LadderPage(const std::string& name) {
       b.Ladder("", &Stub::ListLadderStandings, standings);
   if (lines.ok()) {
     for (const v1::LadderStanding& line : lines->standings()) {
-      page["standings"].push_back(Parsed(line));
+      page["standings"].push_back(ProtoJsonValue(line));
     }
   } else {
     // The ladder is still shown, and can be played, while the ratings service is away.

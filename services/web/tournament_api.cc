@@ -20,8 +20,6 @@ namespace {
 using nlohmann::json;
 using Stub = v1::TournamentService::Stub;
 
-json Parsed(const google::protobuf::Message& message) { return json::parse(ProtoJson(message)); }
-
 constexpr int kArenaPageRounds = 30;
 
 }  // namespace
@@ -32,14 +30,15 @@ absl::StatusOr<std::string> WebApi::TournamentPage(const std::string& name) {
   get.set_name(name);
   absl::StatusOr<v1::Tournament> tournament = b.Tournament("", &Stub::GetTournament, get);
   if (!tournament.ok()) return tournament.status();
-  json page = {
-      {"tournament", Parsed(*tournament)}, {"entrants", json::array()}, {"rounds", json::array()}};
+  json page = {{"tournament", ProtoJsonValue(*tournament)},
+               {"entrants", json::array()},
+               {"rounds", json::array()}};
   v1::ListEntrantsRequest entrants;
   entrants.set_tournament(name);
   entrants.set_page_size(1024);
   absl::StatusOr<v1::ListEntrantsResponse> listed = b.Tournament("", &Stub::ListEntrants, entrants);
   if (!listed.ok()) return listed.status();
-  for (const v1::Entrant& e : listed->entrants()) page["entrants"].push_back(Parsed(e));
+  for (const v1::Entrant& e : listed->entrants()) page["entrants"].push_back(ProtoJsonValue(e));
   if (tournament->state() != v1::Tournament::REGISTRATION) {
     v1::ListRoundsRequest rounds;
     rounds.set_tournament(name);
@@ -50,12 +49,12 @@ absl::StatusOr<std::string> WebApi::TournamentPage(const std::string& name) {
     }
     absl::StatusOr<v1::ListRoundsResponse> played = b.Tournament("", &Stub::ListRounds, rounds);
     if (!played.ok()) return played.status();
-    for (const v1::Round& r : played->rounds()) page["rounds"].push_back(Parsed(r));
+    for (const v1::Round& r : played->rounds()) page["rounds"].push_back(ProtoJsonValue(r));
     v1::GetStandingsRequest standings;
     standings.set_tournament(name);
     absl::StatusOr<v1::Standings> table = b.Tournament("", &Stub::GetStandings, standings);
     if (!table.ok()) return table.status();
-    page["standings"] = Parsed(*table);
+    page["standings"] = ProtoJsonValue(*table);
   }
   return page.dump();
 }

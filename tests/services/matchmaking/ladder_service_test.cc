@@ -47,7 +47,7 @@ class LadderServiceTest : public MatchmakingTest {
         *store_,
         MatchmakingOptions{.operator_token = kOperatorToken,
                            .results_token = kResultsToken,
-                           .tournament_results = [this](const std::string& match,
+                           .elsewhere_results = [this](const std::string& match,
                                                         const std::string& result, absl::Time end) {
                              return ladder_logic_->RecordGameResult(match, result, end);
                            }});

@@ -94,7 +94,7 @@ class TournamentServiceTest : public MatchmakingTest {
     return std::make_unique<MatchmakingLogic>(
         *store_, MatchmakingOptions{.operator_token = kOperatorToken,
                                     .results_token = kResultsToken,
-                                    .tournament_results = [this](const std::string& match,
+                                    .elsewhere_results = [this](const std::string& match,
                                                                  const std::string& result,
                                                                  absl::Time end) {
                                       return tournament_logic_->RecordGameResult(match, result,
