@@ -6,7 +6,14 @@
 // over Z_(N-1) with the fixed point N - 1 (N = 4m). The primes 37, 41, 53 and 61 use the
 // classical base: the cosets x * {1, w, w^2, w^3} of the fourth roots of unity w, for x = g^i
 // (g a primitive root, i < m); 9 and 49 the same cosets in GF(p^2) = F_p[i] / (i^2 + 1),
-// developed over its additive group Z_p x Z_p (point a + b i numbered a * p + b).
+// developed over its additive group Z_p x Z_p (point a + b i numbered a * p + b). 64 is
+// constructed, not searched: in GF(64) = F_2[x] / (x^6 + x + 1) the 16 cosets of the subspace
+// {0, 1, x, x + 1}, partners the pairs that differ by 1, opponents those that differ by x or
+// x + 1. For each nonzero difference d the pairs {y, y + d} (y != 0, d) have the ratios
+// (y + d) / y = 1 + d / y, every ratio but 0 and 1 once, so developed by multiplication by the
+// primitive x each pair partners once and opposes twice. Written in logarithms (point x^k is
+// k, point 0 the fixed point 63), multiplication by x is adding 1 mod 63 — a Z_63 base like the
+// others. (tests/bench/whist_search.cc's cyclic search had not found one in 30 minutes.)
 #include "services/matchmaking/tournament/partner_rotation_designs.h"
 
 namespace boneyard::tournament {
@@ -70,6 +77,10 @@ constexpr int kWhist61[] = {1,  11, 60, 50, 2,  22, 59, 39, 4,  44, 57, 17, 8,  
                             34, 16, 54, 45, 7,  32, 47, 29, 14, 3,  33, 58, 28, 6,  5,
                             55, 56, 12, 10, 49, 51, 24, 20, 37, 41, 48, 40, 13, 21, 35,
                             19, 26, 42, 9,  38, 52, 23, 18, 15, 43, 46, 36, 30, 25, 31};
+constexpr int kWhist64[] = {63, 1,  0,  6,  2,  7,  12, 26, 3,  13, 32, 35, 8,  27, 48, 18,
+                            4,  33, 24, 16, 14, 36, 52, 54, 9,  49, 45, 38, 28, 19, 41, 56,
+                            5,  25, 62, 11, 34, 17, 31, 47, 15, 53, 23, 51, 37, 55, 44, 40,
+                            10, 46, 61, 30, 50, 39, 22, 43, 29, 42, 60, 21, 20, 57, 59, 58};
 constexpr int kWhist9[] = {3, 1, 6, 2, 4, 7, 8, 5};
 constexpr int kWhist49[] = {7,  1,  42, 6,  9,  36, 47, 20, 32, 25, 24, 31, 26, 17, 30, 39,
                             4,  21, 3,  28, 46, 27, 10, 29, 37, 40, 19, 16, 12, 15, 44, 41,
@@ -137,6 +148,8 @@ WhistDesign StoredWhist(int players) {
       return {kWhist60};
     case 61:
       return {kWhist61};
+    case 64:
+      return {kWhist64};
     default:
       return {};
   }
