@@ -5,6 +5,8 @@
 
 #include "engine/core/registry.h"
 #include "engine/core/rng.h"
+#include "engine/games/forty_two/forty_two.h"
+#include "engine/games/forty_two/forty_two_solver.h"
 
 namespace boneyard {
 namespace {
@@ -32,8 +34,8 @@ void RandomPlayouts(benchmark::State& bench, const char* game_name, const char* 
     }
     ++matches;
   }
-  bench.counters["decisions_per_s"] = benchmark::Counter(static_cast<double>(decisions),
-                                                         benchmark::Counter::kIsRate);
+  bench.counters["decisions_per_s"] =
+      benchmark::Counter(static_cast<double>(decisions), benchmark::Counter::kIsRate);
   bench.counters["forced_fraction"] =
       static_cast<double>(forced) / static_cast<double>(decisions ? decisions : 1);
   bench.counters["decisions_per_match"] =
@@ -51,6 +53,40 @@ void Clone(benchmark::State& bench, const char* game_name, const char* rules) {
   }
   for (auto _ : bench) benchmark::DoNotOptimize(state->Clone());
 }
+
+// Forty-Two's open-hand solver (forty_two_solver.h) on whole hands: random deals, bidding and
+// trumps by random play, solved from the first lead (the worst case: seven tricks to go).
+void FortyTwoOpenSolve(benchmark::State& bench) {
+  auto game = *DefaultRegistry().CreateGame("forty_two", *ParseRuleText("scoring=marks"));
+  std::vector<forty_two::OpenHand> hands;
+  Rng rng(3);
+  ActionList legal;
+  for (uint64_t seed = 0; hands.size() < 64; ++seed) {
+    std::unique_ptr<State> state = *game->NewMatch(seed);
+    const auto& s = static_cast<const forty_two::FortyTwoState&>(*state);
+    while (!s.playing() && !state->IsTerminal()) {
+      legal.clear();
+      state->LegalActions(legal);
+      state->Apply(legal[rng.Below(legal.size())]);
+    }
+    if (auto h = forty_two::OpenHandOf(s)) hands.push_back(*h);
+  }
+  forty_two::PlaySolver solver;
+  size_t i = 0;
+  // Arg 1: only whether the bidders make their bid (a null-window search).
+  const bool make_only = bench.range(0) == 1;
+  for (auto _ : bench) {
+    const forty_two::OpenHand& hand = hands[i++ % hands.size()];
+    if (make_only) {
+      benchmark::DoNotOptimize(solver.BiddersMake(hand));
+    } else {
+      benchmark::DoNotOptimize(solver.Solve(hand));
+    }
+  }
+  bench.counters["nodes_per_solve"] =
+      static_cast<double>(solver.nodes()) / static_cast<double>(bench.iterations());
+}
+BENCHMARK(FortyTwoOpenSolve)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 
 BENCHMARK_CAPTURE(RandomPlayouts, muggins_2p, "muggins", "players=2");
 BENCHMARK_CAPTURE(RandomPlayouts, muggins_4p_teams, "muggins", "players=4,teams=true");

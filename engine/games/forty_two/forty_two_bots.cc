@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "engine/bots/search_bot.h"
+#include "engine/games/forty_two/forty_two_solver_bot.h"
 #include "engine/games/tricks/trick_bots.h"
 
 namespace boneyard::forty_two {
@@ -515,10 +516,16 @@ void RegisterBots(BotRegistry& registry, const std::string& game) {
   registry.Register(game, "random", [](const Game&, uint64_t seed, int) {
     return std::make_unique<SaneRandomBot>(seed);
   });
-  // The shared search bot, bidding by this table's rule.
+  // The shared search bot, bidding by this table's rule; at Forty-Two's own table, levels 4
+  // and 5 play ordinary hands with the open-hand solver (forty_two_solver_bot.h).
+  const bool forty_two = game == "forty_two";
   registry.Register(
       game, "search",
-      [](const Game&, uint64_t seed, int level) {
+      [forty_two](const Game&, uint64_t seed, int level) -> std::unique_ptr<Bot> {
+        if (forty_two && SolverWorldsFor(level) > 0) {
+          return std::make_unique<SolverSearchBot>(seed, SearchLevelFor(level),
+                                                   SolverWorldsFor(level), level == 5);
+        }
         return std::make_unique<SearchBot>(seed, SearchLevelFor(level), SearchBiddingRule);
       },
       kSearchLevels);
