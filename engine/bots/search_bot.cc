@@ -86,7 +86,8 @@ void SearchBot::Playout(State& world, int round, std::span<const int> start_scor
   for (int i = 0; i < kMaxPlayoutActions && !world.IsTerminal() && world.Round() == round; ++i) {
     legal.clear();
     world.LegalActions(legal);
-    world.Apply(legal[rng_.Below(static_cast<uint32_t>(legal.size()))]);
+    world.Apply(playout_ ? playout_(world, legal.span(), rng_)
+                         : legal[rng_.Below(static_cast<uint32_t>(legal.size()))]);
   }
   const Game& game = world.game();
   const std::vector<int> scores = world.Scores();

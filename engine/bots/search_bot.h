@@ -55,10 +55,16 @@ struct SearchStats {
 // and Eighty-Four's: never outbid your own partner, forty_two_bots.h.)
 using RootRule = std::function<bool(const View& view, Action action)>;
 
+// A game's choice for the playouts in place of a uniform one (Muggins': score where it can,
+// muggins_bots.h). It runs on sampled worlds only, so it may read the world's whole state.
+using PlayoutPolicy =
+    std::function<Action(const State& world, std::span<const Action> legal, Rng& rng)>;
+
 class SearchBot : public Bot {
  public:
-  SearchBot(uint64_t seed, SearchLevel level, RootRule rule = nullptr)
-      : rng_(seed), level_(level), rule_(std::move(rule)) {}
+  SearchBot(uint64_t seed, SearchLevel level, RootRule rule = nullptr,
+            PlayoutPolicy playout = nullptr)
+      : rng_(seed), level_(level), rule_(std::move(rule)), playout_(std::move(playout)) {}
 
   // Without worlds there is nothing to search: the first legal action (hosts that know the
   // bot searches call ChooseWithWorlds).
@@ -85,13 +91,15 @@ class SearchBot : public Bot {
   // Writes the actions of `legal` that have no child of `parent` yet; returns how many.
   int Untried(int parent, std::span<const Action> legal, Action* out) const;
   int Select(int parent, std::span<const Action> legal);
-  // Plays `world` out at random to the end of `round` (or the match); the margins per seat.
+  // Plays `world` out to the end of `round` (or the match) at random, or by the game's
+  // playout policy; the margins per seat.
   void Playout(State& world, int round, std::span<const int> start_scores,
                std::vector<double>& margins);
 
   Rng rng_;
   SearchLevel level_;
   RootRule rule_;
+  PlayoutPolicy playout_;
   std::vector<Node> nodes_;
   double low_ = 0, high_ = 0;  // the margins seen, for scaling
   SearchStats stats_;

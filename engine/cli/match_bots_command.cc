@@ -17,6 +17,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -220,6 +221,11 @@ double MadeHalfWidth(const Summary& s, int side) {
   return 1.96 * std::sqrt(p * (1 - p) / static_cast<double>(s.deals));
 }
 
+// A share's 95 % interval, kept within 0..1 (the normal approximation overshoots near them).
+std::pair<double, double> Interval(double share, double half_width) {
+  return {std::max(0.0, share - half_width), std::min(1.0, share + half_width)};
+}
+
 double MillisPerMove(const Summary& s, int side) {
   return s.decisions[side] > 0 ? 1000.0 * s.seconds[side] / static_cast<double>(s.decisions[side])
                                : 0.0;
@@ -285,7 +291,7 @@ int RunMatchBots(const std::vector<std::string>& args, Io& io) {
                 {"matches", s.deals * matches_per_deal},
                 {"unfinished", s.unfinished},
                 {"score", s.mean},
-                {"ci95", {s.mean - s.half_width, s.mean + s.half_width}},
+                {"ci95", Interval(s.mean, s.half_width)},
                 {"deals_won", s.won},
                 {"deals_drawn", s.drawn},
                 {"deals_lost", s.lost},
@@ -294,19 +300,20 @@ int RunMatchBots(const std::vector<std::string>& args, Io& io) {
     if (options->forced_bid > 0) {
       out["forced_bid"] = options->forced_bid;
       out["made"] = {s.made[0], s.made[1]};
-      out["made_ci95"] = {{s.made[0] - MadeHalfWidth(s, 0), s.made[0] + MadeHalfWidth(s, 0)},
-                          {s.made[1] - MadeHalfWidth(s, 1), s.made[1] + MadeHalfWidth(s, 1)}};
+      out["made_ci95"] = {Interval(s.made[0], MadeHalfWidth(s, 0)),
+                          Interval(s.made[1], MadeHalfWidth(s, 1))};
     }
     io.out << out.dump(2) << "\n";
     return kExitOk;
   }
+  const std::pair<double, double> interval = Interval(s.mean, s.half_width);
   io.out << "game:     " << (*game)->name() << " (" << (*game)->rules().ToString() << ")\n"
          << "deals:    " << s.deals << " (seed " << options->seed << "), "
          << s.deals * matches_per_deal << " matches, each deal with the sides swapped over "
          << matches_per_deal << " arrangements\n"
          << absl::StrFormat("A %-12s scores %.1f%% against B (95%% CI %.1f%% to %.1f%%)\n",
-                            options->bots[0], 100 * s.mean, 100 * (s.mean - s.half_width),
-                            100 * (s.mean + s.half_width))
+                            options->bots[0], 100 * s.mean, 100 * interval.first,
+                            100 * interval.second)
          << absl::StrFormat("deals:    A better %d, even %d, B better %d\n", s.won, s.drawn, s.lost)
          << absl::StrFormat("time:     A %.2f ms/move, B %s %.2f ms/move; %.1f s in all\n",
                             MillisPerMove(s, 0), options->bots[1], MillisPerMove(s, 1), seconds);
@@ -315,8 +322,8 @@ int RunMatchBots(const std::vector<std::string>& args, Io& io) {
       io.out << absl::StrFormat(
           "forced:   %s made %.1f%% of its forced %d bids (95%% CI %.1f%% to %.1f%%)\n",
           options->bots[side], 100 * s.made[side], options->forced_bid,
-          100 * (s.made[side] - MadeHalfWidth(s, side)),
-          100 * (s.made[side] + MadeHalfWidth(s, side)));
+          100 * Interval(s.made[side], MadeHalfWidth(s, side)).first,
+          100 * Interval(s.made[side], MadeHalfWidth(s, side)).second);
     }
   }
   if (s.unfinished > 0) {

@@ -1,5 +1,5 @@
 // Muggins' greedy bot: biggest immediate score (claimed), muggins whenever offered, then the
-// heaviest tile; deterministic.
+// heaviest tile; deterministic. The search bot's Muggins levels and level 5's scoring playouts.
 #include "engine/games/muggins/muggins_bots.h"
 
 #include <memory>
@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_split.h"
 #include "engine/core/registry.h"
+#include "engine/core/rng.h"
 #include "engine/games/muggins/muggins.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -16,12 +17,10 @@
 namespace boneyard::muggins {
 namespace {
 
-using ::testing::Contains;
 using engine_test::Play;
+using ::testing::Contains;
 
-Deal MakeDeal(const std::vector<std::string>& hands) {
-  return engine_test::MakeFullDeal(6, hands);
-}
+Deal MakeDeal(const std::vector<std::string>& hands) { return engine_test::MakeFullDeal(6, hands); }
 
 std::unique_ptr<State> NewState(const RuleText& rules, const Deal& deal) {
   auto game = engine_test::MakeGame("muggins", rules);
@@ -73,14 +72,16 @@ TEST(MugginsGreedyBot, CallsMugginsWhenOffered) {
 TEST(MugginsGreedyBot, NoScoreShedsTheHeaviestTile) {
   // After 3-3 opens, seat 1's 6-3 / 1-3 / 2-3 make 12, 7, 8: no score; 6-3 is heaviest and
   // "left" is the lower code of its two ends.
-  auto state = NewState({}, MakeDeal({"3-3 0-0 1-1 2-2 4-4 5-5 6-6", "6-3 3-1 3-2 1-0 2-0 5-0 6-0"}));
+  auto state =
+      NewState({}, MakeDeal({"3-3 0-0 1-1 2-2 4-4 5-5 6-6", "6-3 3-1 3-2 1-0 2-0 5-0 6-0"}));
   Play(*state, "3-3");
   EXPECT_EQ(GreedyChoice(*state), "6-3 left");
 }
 
 // Greedy: draw (or pass) only when it is the only action.
 TEST(MugginsGreedyBot, DrawsWhenThatIsAllItCanDo) {
-  auto state = NewState({}, MakeDeal({"6-4 6-6 5-5 5-4 5-3 5-2 5-1", "3-3 3-2 3-1 3-0 2-1 2-0 1-1"}));
+  auto state =
+      NewState({}, MakeDeal({"6-4 6-6 5-5 5-4 5-3 5-2 5-1", "3-3 3-2 3-1 3-0 2-1 2-0 1-1"}));
   Play(*state, "6-4");
   EXPECT_EQ(GreedyChoice(*state), "draw");
 }
@@ -93,6 +94,40 @@ TEST(MugginsGreedyBot, ImmediatePointsReadsTheView) {
   EXPECT_EQ(ImmediatePoints(mv, *state->ParseAction("5-3 down")), 15);
   EXPECT_EQ(ImmediatePoints(mv, *state->ParseAction("3-2 down")), 0);
   EXPECT_EQ(ImmediatePoints(mv, kDraw), 0);
+}
+
+// Level 5's playouts take the score three times in four: in the sheet's position, where one
+// play of the seat's scores 15, over 4,000 draws the scoring play comes about 3/4 + 1/4 of its
+// share of the random quarter; the rest are legal plays at random.
+TEST(MugginsScoringPlayout, TakesTheScoreThreeTimesInFour) {
+  auto state = SheetPosition({});
+  ActionList legal;
+  state->LegalActions(legal);
+  const Action scoring = *state->ParseAction("5-3 down");
+  ASSERT_TRUE(legal.Contains(scoring));
+  Rng rng(3);
+  int took = 0;
+  constexpr int kDraws = 4000;
+  for (int i = 0; i < kDraws; ++i) {
+    const Action a = ScoringPlayout(*state, legal.span(), rng);
+    ASSERT_TRUE(legal.Contains(a));
+    took += a == scoring;
+  }
+  const double expected = 0.75 + 0.25 / static_cast<double>(legal.size());
+  EXPECT_NEAR(static_cast<double>(took) / kDraws, expected, 0.03) << legal.size() << " legal";
+}
+
+// Muggins' own levels: 50, 150, 400, 1,000 and 6,000 iterations, level 1 drawn by visits.
+TEST(MugginsScoringPlayout, MugginsLevelsAreSpreadBelowWhereUniformPlayoutsSaturate) {
+  EXPECT_EQ(MugginsSearchLevel(1).iterations, 50);
+  EXPECT_TRUE(MugginsSearchLevel(1).proportional);
+  EXPECT_EQ(MugginsSearchLevel(2).iterations, 150);
+  EXPECT_EQ(MugginsSearchLevel(0).iterations, MugginsSearchLevel(3).iterations);
+  EXPECT_EQ(MugginsSearchLevel(4).iterations, 1'000);
+  EXPECT_EQ(MugginsSearchLevel(5).iterations, 6'000);
+  auto game = *DefaultRegistry().CreateGame("muggins", RuleText{});
+  EXPECT_EQ(DefaultBots().LevelsOf("muggins", "search"), kSearchLevels);
+  EXPECT_TRUE(DefaultBots().Make("search", *game, 3, 5).ok());
 }
 
 // The bot is registered as "greedy" for muggins.

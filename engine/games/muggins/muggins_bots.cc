@@ -2,16 +2,55 @@
 
 #include <memory>
 
+#include "engine/bots/search_bot.h"
+
 namespace boneyard::muggins {
 
 int ImmediatePoints(const MugginsView& view, Action action) {
-  if (action == kMuggins) return view.unclaimed_points;
+  return ImmediatePoints(view.layout, view.claim_scoring, view.unclaimed_points, action);
+}
+
+int ImmediatePoints(const Layout& layout, bool claim_scoring, int unclaimed, Action action) {
+  if (action == kMuggins) return unclaimed;
   if (!IsPlay(action)) return 0;
-  if (view.claim_scoring && !ActionClaims(action)) return 0;  // an unclaimed score is lost
+  if (claim_scoring && !ActionClaims(action)) return 0;  // an unclaimed score is lost
   const int tile = ActionTile(action);
   const End end = ActionEnd(action);
-  const int count = end == kOpening ? TilePips(tile) : view.layout.CountAfter(tile, end);
+  const int count = end == kOpening ? TilePips(tile) : layout.CountAfter(tile, end);
   return CountScore(count);
+}
+
+SearchLevel MugginsSearchLevel(int level) {
+  using std::chrono::milliseconds;
+  switch (level == 0 ? kDefaultSearchLevel : level) {
+    case 1:
+      return {50, milliseconds(20), true};
+    case 2:
+      return {150, milliseconds(50), false};
+    case 3:
+      return {400, milliseconds(100), false};
+    case 4:
+      return {1'000, milliseconds(200), false};
+    default:
+      return {6'000, milliseconds(400), false};
+  }
+}
+
+Action ScoringPlayout(const State& world, std::span<const Action> legal, Rng& rng) {
+  const Action random = legal[rng.Below(static_cast<uint32_t>(legal.size()))];
+  if (legal.size() == 1 || rng.Below(4) == 0) return random;
+  const auto& s = static_cast<const MugginsState&>(world);
+  const bool claim = static_cast<const MugginsGame&>(s.game()).claim_scoring();
+  Action best = random;
+  int best_points = 0;
+  for (Action a : legal) {
+    const int points = ImmediatePoints(s.layout(), claim, s.unclaimed_points(), a);
+    if (points > best_points) {
+      best = a;
+      best_points = points;
+    }
+  }
+  return best;
 }
 
 Action GreedyBot::ChooseAction(const View& view, std::span<const Action> legal) {
@@ -41,6 +80,14 @@ void RegisterBots(BotRegistry& registry) {
   registry.Register("muggins", "greedy", [](const Game&, uint64_t seed, int) {
     return std::make_unique<GreedyBot>(seed);
   });
+  // The shared search bot at Muggins' own levels (MugginsSearchLevel).
+  registry.Register(
+      "muggins", "search",
+      [](const Game&, uint64_t seed, int level) {
+        return std::make_unique<SearchBot>(seed, MugginsSearchLevel(level), nullptr,
+                                           level == 5 ? PlayoutPolicy(ScoringPlayout) : nullptr);
+      },
+      kSearchLevels);
 }
 
 }  // namespace boneyard::muggins
