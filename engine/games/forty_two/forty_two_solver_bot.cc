@@ -57,7 +57,9 @@ OpenHand FirstLead(const FortyTwoState& world, int declarer, int trump, int bid)
   return h;
 }
 
-bool IsPip(Action contract) { return contract >= kTrumpBase && contract < kTrumpBase + 7; }
+bool IsPip(Action contract) {
+  return contract >= kTrumpBase && contract < kTrumpBase + tricks::kPipSuits;
+}
 
 int TrumpOf(Action contract) {
   if (contract == kTrumpDoublesAction) return tricks::kTrumpDoubles;
