@@ -46,8 +46,9 @@ void RegisterAllBots(BotRegistry& registry) {
   mexican_train::RegisterBots(registry);
   moon::RegisterBots(registry);
   muggins::RegisterBots(registry);
-  // The search bot is the same for every game; a game with a rule for its search (Forty-Two's
-  // and Eighty-Four's bidding) registers it with the rule itself, above.
+  // The search bot is the same for every game; a game that tunes its search (Forty-Two's and
+  // Eighty-Four's bidding rule, Forty-Two's solving levels, Muggins' levels and playouts)
+  // registers it itself, above.
   for (const std::string& game : DefaultRegistry().Names()) {
     if (registry.LevelsOf(game, "search") > 0) continue;
     registry.Register(

@@ -34,8 +34,8 @@ void RandomPlayouts(benchmark::State& bench, const char* game_name, const char* 
     }
     ++matches;
   }
-  bench.counters["decisions_per_s"] =
-      benchmark::Counter(static_cast<double>(decisions), benchmark::Counter::kIsRate);
+  bench.counters["decisions_per_s"] = benchmark::Counter(static_cast<double>(decisions),
+                                                         benchmark::Counter::kIsRate);
   bench.counters["forced_fraction"] =
       static_cast<double>(forced) / static_cast<double>(decisions ? decisions : 1);
   bench.counters["decisions_per_match"] =

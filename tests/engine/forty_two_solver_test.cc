@@ -122,6 +122,41 @@ TEST(FortyTwoSolver, ReadsAHandThatTakesEverything) {
   EXPECT_GT(solver.nodes(), 0);
 }
 
+// FirstLead builds the hand the bot judges a bid or a trump by; it must be the hand the engine
+// itself makes when that trump is named: for every trump, the same rules, hands, leader, team
+// and bid as OpenHandOf after the engine applies "trump N".
+TEST(FortyTwoSolver, FirstLeadIsTheHandTheEngineMakesOfTheTrump) {
+  for (uint64_t seed = 1; seed <= 5; ++seed) {
+    SCOPED_TRACE(seed);
+    auto game = MakeGame("forty_two", {{"doubles_trump", "true"}, {"follow_me", "true"}});
+    std::unique_ptr<State> state = *game->NewMatch(seed);
+    state->Apply(*state->ParseAction("bid 31"));
+    for (int i = 0; i < 3; ++i) state->Apply(kPass);
+    const auto& s = static_cast<const FortyTwoState&>(*state);
+    const int declarer = state->CurrentSeat();
+    ActionList legal;
+    state->LegalActions(legal);
+    ASSERT_EQ(legal.size(), 9u);  // seven pips, doubles, none
+    for (Action contract : legal) {
+      std::unique_ptr<State> named = state->Clone();
+      named->Apply(contract);
+      const std::optional<OpenHand> engine = OpenHandOf(static_cast<const FortyTwoState&>(*named));
+      ASSERT_TRUE(engine.has_value()) << state->ActionToString(contract);
+      const int trump = contract == kTrumpDoublesAction ? tricks::kTrumpDoubles
+                        : contract == kTrumpNoneAction  ? tricks::kNoTrump
+                                                        : static_cast<int>(contract - kTrumpBase);
+      const OpenHand mine = FirstLead(s, declarer, trump, 31);
+      EXPECT_TRUE(mine.rules == engine->rules) << state->ActionToString(contract);
+      EXPECT_EQ(mine.hands, engine->hands);
+      EXPECT_TRUE(mine.trick.empty() && engine->trick.empty());
+      EXPECT_EQ(mine.to_move, engine->to_move);
+      EXPECT_EQ(mine.bidding_team, engine->bidding_team);
+      EXPECT_EQ(mine.bid, engine->bid);
+      EXPECT_EQ(mine.taken, engine->taken);
+    }
+  }
+}
+
 TEST(FortyTwoSolver, DeclinesWhatItDoesNotSolve) {
   // Bidding: nothing to solve yet.
   auto game = MakeGame("forty_two");

@@ -89,7 +89,7 @@ inline constexpr Action kBidBase = 100;      // + points, 30..42
 inline constexpr Action kMarkBidBase = 200;  // + marks, 1..
 inline constexpr Action kPlunge = 280;
 inline constexpr Action kSplash = 281;
-inline constexpr Action kTrumpBase = 300;  // + pip, 0..6
+inline constexpr Action kTrumpBase = 300;    // + pip, 0..6
 inline constexpr Action kTrumpDoublesAction = 307;
 inline constexpr Action kTrumpNoneAction = 308;
 inline constexpr Action kNello = 309;
@@ -99,9 +99,7 @@ constexpr bool IsPlay(Action a) { return a < kMaxTiles; }
 // A bid of points (which points are legal depends on the table).
 constexpr bool IsPointBid(Action a) { return a > kBidBase && a < kMarkBidBase; }
 constexpr bool IsMarkBid(Action a) { return a > kMarkBidBase && a < kPlunge; }
-constexpr bool IsBid(Action a) {
-  return IsPointBid(a) || IsMarkBid(a) || a == kPlunge || a == kSplash;
-}
+constexpr bool IsBid(Action a) { return IsPointBid(a) || IsMarkBid(a) || a == kPlunge || a == kSplash; }
 constexpr bool IsContract(Action a) { return a >= kTrumpBase && a <= kSevens; }
 
 // What the declarer named after the bidding.
@@ -162,10 +160,10 @@ using tricks::TrickView;
 
 struct HandResult {
   int round = 0;
-  int bidder = kNobody;        // kNobody when all passed
-  std::string bid;             // "bid 31", "plunge", ...
-  std::string contract;        // "trump 4", "nello", ...
-  std::array<int, 2> taken{};  // points each team took
+  int bidder = kNobody;       // kNobody when all passed
+  std::string bid;            // "bid 31", "plunge", ...
+  std::string contract;       // "trump 4", "nello", ...
+  std::array<int, 2> taken{};   // points each team took
   bool made = false;
   std::array<int, 2> scored{};  // points (or marks) each team scored
 };
@@ -177,14 +175,14 @@ class FortyTwoView : public View {
   int shaker = 0;
   std::vector<std::pair<int, Action>> bids;  // this hand, in order: (seat, bid or kPass)
   int high_bidder = kNobody;
-  Action high_bid = kPass;        // the winning bid so far (kPass when none)
-  int declarer = kNobody;         // who names the contract (the bidder, or its partner)
-  Action contract = kPass;        // the named contract action, kPass until named
-  int sitting_out = kNobody;      // nello: the bidder's partner
-  tricks::TrickRules rules;       // trumps and suits, once the contract is named
+  Action high_bid = kPass;       // the winning bid so far (kPass when none)
+  int declarer = kNobody;        // who names the contract (the bidder, or its partner)
+  Action contract = kPass;       // the named contract action, kPass until named
+  int sitting_out = kNobody;     // nello: the bidder's partner
+  tricks::TrickRules rules;      // trumps and suits, once the contract is named
   std::vector<TrickView> tricks;  // finished tricks of this hand, in order
-  TrickView trick;                // the trick being played
-  std::array<int, 2> taken{};     // points each team has taken this hand
+  TrickView trick;               // the trick being played
+  std::array<int, 2> taken{};    // points each team has taken this hand
   std::array<int, 2> team_scores{};
   std::array<int, 2> marks{};
   std::vector<std::vector<int>> void_suits;  // per seat: suits it has shown it cannot follow

@@ -50,9 +50,18 @@ std::optional<OpenHand> OpenHandOf(const FortyTwoState& state) {
   h.to_move = state.CurrentSeat();
   h.bidding_team = Team(state.bidder());
   h.bid = std::min(state.bid_points(), kHandPoints);
-  const auto taken = state.taken();
-  h.taken[0] = taken[0];
-  h.taken[1] = taken[1];
+  h.taken = state.taken();
+  return h;
+}
+
+OpenHand FirstLead(const FortyTwoState& state, int declarer, int trump, int bid) {
+  OpenHand h;
+  // As the state names an ordinary contract (forty_two.cc, ApplyContract).
+  h.rules = tricks::TrickRules(trump, tricks::DoublesRank::kHigh, false, kTiles);
+  for (int s = 0; s < kSeats; ++s) h.hands[s] = state.hand(s);
+  h.to_move = declarer;
+  h.bidding_team = Team(declarer);
+  h.bid = bid;
   return h;
 }
 

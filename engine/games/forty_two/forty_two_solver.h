@@ -33,14 +33,19 @@ struct OpenHand {
   std::array<tricks::Hand, kSeats> hands{};
   tricks::Trick trick;  // the trick being played (empty: `to_move` leads)
   int to_move = 0;
-  int bidding_team = 0;   // 0: seats 0 and 2; 1: seats 1 and 3
-  int bid = 0;            // points the bidders need (a mark is 42)
-  int taken[2] = {0, 0};  // points each team has taken this hand
+  int bidding_team = 0;        // 0: seats 0 and 2; 1: seats 1 and 3
+  int bid = 0;                 // points the bidders need (a mark is 42)
+  std::array<int, 2> taken{};  // points each team has taken this hand
 };
 
 // The open hand of `state`, or nothing when it is not in the play of an ordinary Forty-Two
 // hand (bidding, declaring, nello, sevens, another table).
 std::optional<OpenHand> OpenHandOf(const FortyTwoState& state);
+
+// The hand `state` (dealt, not yet played) would be if `declarer` named `trump` (a pip,
+// tricks::kTrumpDoubles or kNoTrump) and led, its team needing `bid`: what the solving bot
+// judges a bid or a trump by before either is made.
+OpenHand FirstLead(const FortyTwoState& state, int declarer, int trump, int bid);
 
 class PlaySolver {
  public:

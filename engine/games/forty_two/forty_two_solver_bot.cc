@@ -45,18 +45,6 @@ std::vector<int> TrumpsToTry(const Options& options, tricks::Hand hand) {
   return trumps;
 }
 
-// `world`'s hands as an open hand about to be led by `declarer` with `trump`, the declarer's
-// team needing `bid`.
-OpenHand FirstLead(const FortyTwoState& world, int declarer, int trump, int bid) {
-  OpenHand h;
-  h.rules = tricks::TrickRules(trump, tricks::DoublesRank::kHigh, false, kTiles);
-  for (int s = 0; s < kSeats; ++s) h.hands[s] = world.hand(s);
-  h.to_move = declarer;
-  h.bidding_team = declarer % 2;
-  h.bid = bid;
-  return h;
-}
-
 bool IsPip(Action contract) {
   return contract >= kTrumpBase && contract < kTrumpBase + tricks::kPipSuits;
 }
@@ -103,7 +91,8 @@ std::optional<Action> SolverSearchBot::Bid(const FortyTwoView& v, std::span<cons
                                            std::chrono::steady_clock::time_point deadline) {
   // A higher bid scores nothing more (made: the points taken; marks: one), so the only
   // question is whether to bid the least there is: yes when most worlds make it with some
-  // trump. A partner's high bid is never overbid (SearchBiddingRule).
+  // trump, and the shared rule allows it (SearchBiddingRule: never over a partner, never past
+  // the hand's estimate and a tenth).
   const bool may_pass = std::find(legal.begin(), legal.end(), kPass) != legal.end();
   Action lowest = kPass;
   for (Action a : legal) {

@@ -4,7 +4,8 @@
 // only in play, bidding and naming trumps as the shared search does (that split is what makes
 // 5 beat 4: 24 or 64 worlds alone were one strength, docs/bots.md):
 //   * bidding: the least bid there is, when most worlds make it with some trump led by this
-//     seat, else pass (a higher bid scores nothing more; a partner's bid is never overbid);
+//     seat and SearchBiddingRule allows it (never over a partner, never past the hand's
+//     estimate and a tenth), else pass (a higher bid scores nothing more);
 //   * naming trumps: the trump that makes the bid in the most worlds (ties: the hand's
 //     strongest suit by EstimatePoints);
 //   * play: each legal tile's worlds solved, scored for the bidders as making the bid first,

@@ -21,19 +21,11 @@ int ImmediatePoints(const Layout& layout, bool claim_scoring, int unclaimed, Act
 }
 
 SearchLevel MugginsSearchLevel(int level) {
-  using std::chrono::milliseconds;
-  switch (level == 0 ? kDefaultSearchLevel : level) {
-    case 1:
-      return {50, milliseconds(20), true};
-    case 2:
-      return {150, milliseconds(50), false};
-    case 3:
-      return {400, milliseconds(100), false};
-    case 4:
-      return {1'000, milliseconds(200), false};
-    default:
-      return {6'000, milliseconds(400), false};
-  }
+  // The shared level (its time cap, level 1 drawn by visits) with fewer iterations below 5.
+  constexpr int kIterations[] = {50, 150, 400, 1'000, 6'000};
+  SearchLevel shared = SearchLevelFor(level);
+  shared.iterations = kIterations[(level == 0 ? kDefaultSearchLevel : level) - 1];
+  return shared;
 }
 
 Action ScoringPlayout(const State& world, std::span<const Action> legal, Rng& rng) {
