@@ -60,6 +60,15 @@ class Game : public std::enable_shared_from_this<Game> {
   absl::StatusOr<std::unique_ptr<State>> NewMatch(uint64_t seed,
                                                   std::vector<Deal> deals = {}) const;
 
+  // A match that reads round r's deal from (*deals)[r] when round r begins (a shuffle when
+  // there is none), so whoever holds the vector may write a round's deal, checked with
+  // ValidateDeal, just before the event that begins that round — how ObservedMatch deals each
+  // round as one seat saw it without replaying the match. States cloned from it share `deals`.
+  std::unique_ptr<State> NewMatchReadingDeals(uint64_t seed,
+                                              std::shared_ptr<const std::vector<Deal>> deals) const {
+    return MakeState(seed, std::move(deals));
+  }
+
   // Checks that `deal` could be round `round`'s deal under these rules: the right tiles,
   // each exactly once, the right hand sizes. The error names the rule.
   virtual absl::Status ValidateDeal(int round, const Deal& deal) const = 0;

@@ -459,6 +459,20 @@ std::unique_ptr<State> MexicanTrainState::Clone() const {
   return std::make_unique<MexicanTrainState>(*this);
 }
 
+std::unique_ptr<State> MexicanTrainState::Determinize(int seat, Rng& rng) const {
+  std::unique_ptr<State> copy = RoundsState::Determinize(seat, rng);
+  auto& world = static_cast<MexicanTrainState&>(*copy);
+  // The tile the seat to play has just drawn is hidden from the others, and was redealt with
+  // the rest: in the new world it is one of that seat's new tiles.
+  if (drew() && !terminal_ && current_ != seat && !world.deck_.hand(current_).Test(drawn_)) {
+    std::array<int8_t, kMaxTiles> tiles{};
+    int n = 0;
+    world.deck_.hand(current_).ForEach([&](int id) { tiles[n++] = static_cast<int8_t>(id); });
+    world.drawn_ = tiles[rng.Below(static_cast<uint32_t>(n))];
+  }
+  return copy;
+}
+
 void MexicanTrainState::BuildTrains(MexicanTrainView& view) const {
   std::array<int, kNumTrains> index{};
   for (int s = 0; s < players_; ++s) {

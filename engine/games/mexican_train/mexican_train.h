@@ -146,6 +146,7 @@ class MexicanTrainState : public trains::RoundsState {
   void LegalActions(ActionList& out) const override;
   void Apply(Action action) override;
   std::unique_ptr<State> Clone() const override;
+  std::unique_ptr<State> Determinize(int seat, Rng& rng) const override;
   std::unique_ptr<View> ViewFor(int seat) const override;
   std::string ActionToString(Action action) const override;
   absl::StatusOr<Action> ParseAction(absl::string_view text) const override;

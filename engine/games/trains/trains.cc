@@ -182,16 +182,18 @@ void RoundDeck::Redeal(int seat, Rng& rng) {
     for (int i = 0; i < counts_[s]; ++i) hands_[s].Set(pool[k++]);
   }
   for (int i = next_draw_; i < size_; ++i) deck_[i] = pool[k++];
-  // Each hidden hand's tiles take the places its old tiles had in the dealt part.
+  // Each hidden hand's tiles take the places its old tiles had in the dealt part. The places
+  // are found from the dealt part as it was: a place already rewritten for one hand may now
+  // hold a tile another hand had before.
+  const std::array<uint8_t, kMaxTiles> dealt = deck_;
   for (int s = 0; s < players_; ++s) {
     if (s == seat) continue;
-    TileMask fresh = hands_[s];
     std::array<uint8_t, kMaxTiles> ids{};
     int m = 0;
-    fresh.ForEach([&](int id) { ids[m++] = static_cast<uint8_t>(id); });
+    hands_[s].ForEach([&](int id) { ids[m++] = static_cast<uint8_t>(id); });
     int used = 0;
     for (int i = 0; i < next_draw_; ++i) {
-      if (old[s].Test(deck_[i])) deck_[i] = ids[used++];
+      if (old[s].Test(dealt[i])) deck_[i] = ids[used++];
     }
   }
 }
