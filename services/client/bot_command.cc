@@ -1,5 +1,6 @@
-// `boneyard bot NAME --token T`: a remote bot (RemotePlayer with RandomChooser) plays one seat
-// to the end of the match, reconnecting if the service restarts, and prints the result.
+// `boneyard bot NAME --token T [--kind K[:LEVEL]]`: a remote bot (RemotePlayer; at random, or
+// any built-in bot rebuilding the match from its views, engine_seat.h) plays one seat to the
+// end of the match, reconnecting if the service restarts, and prints the result.
 // `boneyard bot --ladder L --player-token-file F`: a bot account on a ladder (ladder_bot.h)
 // answers its challenges and plays its matches.
 #include <ostream>
@@ -12,6 +13,7 @@
 #include "engine/cli/common.h"
 #include "services/client/channel.h"
 #include "services/client/command_common.h"
+#include "services/client/engine_seat.h"
 #include "services/client/ladder_bot.h"
 #include "services/client/remote_player.h"
 
@@ -33,6 +35,10 @@ int RunLadderBotCommand(const cli::ParsedArgs& args, cli::Io& io) {
   if (!concurrent.ok()) return cli::UsageError(io, concurrent.status().message(), kBotUsage);
   options.max_concurrent = static_cast<int>(concurrent->value_or(1));
   options.accept_rated = args.Has("accept-rated");
+  options.kind = absl::AsciiStrToLower(args.Value("kind").value_or("random"));
+  if (absl::Status known = CheckBotKind(options.kind); !known.ok()) {
+    return cli::UsageError(io, absl::StrCat("--kind ", known.message()), kBotUsage);
+  }
   absl::StatusOr<std::optional<uint64_t>> seed = args.Uint64("seed");
   if (!seed.ok()) return cli::UsageError(io, seed.status().message(), kBotUsage);
   options.seed = seed->value_or(1);
@@ -75,14 +81,8 @@ int RunBot(const std::vector<std::string>& args, cli::Io& io) {
   absl::StatusOr<std::string> name = MatchNameArg(*parsed);
   if (!name.ok()) return cli::UsageError(io, name.status().message(), kBotUsage);
   const std::string kind = absl::AsciiStrToLower(parsed->Value("kind").value_or("random"));
-  if (kind != "random") {
-    // The engine's other bots read the engine's game-specific View, which a SeatView does not
-    // rebuild; they play inside the service (create --seats bot:KIND).
-    return cli::UsageError(
-        io,
-        absl::StrCat("--kind '", kind, "' is not a remote bot; only 'random' is (built-in "
-                                       "bots play inside the service: create --seats bot:KIND)"),
-        kBotUsage);
+  if (absl::Status known = CheckBotKind(kind); !known.ok()) {
+    return cli::UsageError(io, absl::StrCat("--kind ", known.message()), kBotUsage);
   }
   absl::StatusOr<std::optional<uint64_t>> seed = parsed->Uint64("seed");
   if (!seed.ok()) return cli::UsageError(io, seed.status().message(), kBotUsage);
@@ -100,7 +100,30 @@ int RunBot(const std::vector<std::string>& args, cli::Io& io) {
   if (reconnect_for > absl::ZeroDuration()) {
     options.reconnect = ReconnectPolicy{.give_up_after = reconnect_for};
   }
-  RemotePlayer player(*stub, *name, token, RandomChooser(seed->value_or(1)), options);
+  Chooser chooser = RandomChooser(seed->value_or(1));
+  if (kind != "random") {
+    // Any built-in bot, from the seat's views alone (engine_seat.h): it needs the game's rules.
+    v1::GetMatchRequest get;
+    get.set_name(*name);
+    v1::Match match;
+    grpc::ClientContext context;
+    PrepareUnaryContext(context, "");
+    const grpc::Status got = stub->GetMatch(&context, get, &match);
+    if (!got.ok()) {
+      return cli::Fail(io, static_cast<cli::ExitCode>(kExitService),
+                       DescribeRpcError("GetMatch", FromGrpc(got)));
+    }
+    absl::StatusOr<EngineSeat> seat = MakeEngineSeat(
+        match, kind, seed->value_or(1), [&io](const std::string& line) { io.err << line; });
+    if (!seat.ok()) {
+      return cli::UsageError(io, absl::StrCat("--kind: ", seat.status().message()), kBotUsage);
+    }
+    chooser = std::move(seat->chooser);
+    options.on_view = std::move(seat->on_view);
+    options.view_mask = EngineViewMask();
+    options.replay_events = true;
+  }
+  RemotePlayer player(*stub, *name, token, std::move(chooser), options);
   player.Start();
   const absl::Status status = player.Wait();
   const RemotePlayerStats stats = player.stats();

@@ -41,9 +41,9 @@ inline constexpr absl::string_view kRecordUsage = "boneyard record NAME [--out F
 inline constexpr absl::string_view kConnectUsage =
     "boneyard connect NAME --token-file F | --token T";
 inline constexpr absl::string_view kBotUsage =
-    "boneyard bot NAME --token T | --token-file F [--kind random] [--seed S] "
-    "[--reconnect-for 30s] | bot --ladder ID --player-token-file F [--matches N] "
-    "[--max-concurrent N] [--accept-rated] [--matchmaking-target H:P] [--seed S]";
+    "boneyard bot NAME --token T | --token-file F [--kind random|KIND[:LEVEL]] [--seed S] "
+    "[--reconnect-for 30s] | bot --ladder ID --player-token-file F [--kind KIND[:LEVEL]] "
+    "[--matches N] [--max-concurrent N] [--accept-rated] [--matchmaking-target H:P] [--seed S]";
 inline constexpr absl::string_view kRateBotsUsage =
     "boneyard rate-bots --game G --bots A,B,... --deals N [--rules k=v,...] [--seed S] "
     "[--jobs N] [--json]";

@@ -5,11 +5,13 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/synchronization/mutex.h"
 #include "boneyard/v1/execution.grpc.pb.h"
 #include "boneyard/v1/ladder.grpc.pb.h"
 #include "boneyard/v1/matchmaking.grpc.pb.h"
 #include "services/client/channel.h"
 #include "services/client/command_common.h"
+#include "services/client/engine_seat.h"
 #include "services/client/remote_player.h"
 
 namespace boneyard::client {
@@ -151,16 +153,50 @@ class LadderBot {
     RemotePlayerOptions options;
     options.view_mask = PlayingViewMask();
     options.reconnect = ReconnectPolicy{.give_up_after = options_.reconnect_for};
-    game.player =
-        std::make_unique<RemotePlayer>(*game.stub, challenge.match(), seat_token,
-                                       RandomChooser(options_.seed + started_.size()), options);
+    const uint64_t seed = options_.seed + started_.size();
+    Chooser chooser = RandomChooser(seed);
+    if (options_.kind != "random") {
+      if (absl::StatusOr<EngineSeat> seat = EngineSeatFor(*game.stub, challenge.match(), seed);
+          seat.ok()) {
+        chooser = std::move(seat->chooser);
+        options.on_view = std::move(seat->on_view);
+        options.view_mask = EngineViewMask();
+        options.replay_events = true;
+      } else {
+        log_ << challenge.match() << ": playing at random: " << seat.status().message() << "\n";
+      }
+    }
+    game.player = std::make_unique<RemotePlayer>(*game.stub, challenge.match(), seat_token,
+                                                 std::move(chooser), options);
     game.player->Start();
     log_ << "playing " << challenge.match() << " (" << challenge.name() << ")\n";
     return absl::OkStatus();
   }
 
+  absl::StatusOr<EngineSeat> EngineSeatFor(v1::ExecutionService::Stub& stub,
+                                           const std::string& match_name, uint64_t seed) {
+    v1::GetMatchRequest get;
+    get.set_name(match_name);
+    v1::Match match;
+    grpc::ClientContext context;
+    PrepareUnaryContext(context, "");
+    if (grpc::Status got = stub.GetMatch(&context, get, &match); !got.ok()) {
+      return absl::UnavailableError(absl::StrCat("GetMatch: ", got.error_message()));
+    }
+    // Its notes come on the players' threads; Reap prints them on this one.
+    return MakeEngineSeat(match, options_.kind, seed, [this](const std::string& line) {
+      absl::MutexLock lock(&notes_mu_);
+      notes_.push_back(line);
+    });
+  }
+
   // Counts and forgets the matches whose player is done.
   void Reap() {
+    {
+      absl::MutexLock lock(&notes_mu_);
+      for (const std::string& line : notes_) log_ << line;
+      notes_.clear();
+    }
     for (auto it = games_.begin(); it != games_.end();) {
       if (!it->second.player->done()) {
         ++it;
@@ -188,6 +224,8 @@ class LadderBot {
   std::map<std::string, Game> games_;
   std::map<std::string, bool> started_;
   int ended_ = 0;
+  absl::Mutex notes_mu_;
+  std::vector<std::string> notes_ ABSL_GUARDED_BY(notes_mu_);
 };
 
 }  // namespace

@@ -2,8 +2,8 @@
 // ladder answering its challenges itself, watches its events (LadderService.WatchEvents,
 // resuming from the last sequence seen when the stream breaks), accepts what it is offered
 // while it plays fewer than `max_concurrent` matches (and declines the rest, saying it is
-// busy), and plays every match it is seated in over `Play` (RemotePlayer with RandomChooser)
-// until `matches` have ended. What `boneyard bot --ladder` runs.
+// busy), and plays every match it is seated in over `Play` (RemotePlayer, at random or with a
+// built-in bot of `kind` rebuilding the match from its views) until `matches` have ended. What `boneyard bot --ladder` runs.
 #ifndef BONEYARD_SERVICES_CLIENT_LADDER_BOT_H_
 #define BONEYARD_SERVICES_CLIENT_LADDER_BOT_H_
 
@@ -25,6 +25,8 @@ struct LadderBotOptions {
   int matches = 0;
   int max_concurrent = 1;
   bool accept_rated = false;  // and casual always
+  // The built-in bot that plays its seats ("random", "greedy", "search:4"; engine_seat.h).
+  std::string kind = "random";
   uint64_t seed = 1;
   // Reconnect a broken event stream or Play stream for this long.
   absl::Duration reconnect_for = absl::Seconds(30);

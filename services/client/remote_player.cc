@@ -331,6 +331,7 @@ void RemotePlayer::Core::OpenStream() {
   v1::PlayRequest hello;
   hello.set_name(match_);
   *hello.mutable_view_mask() = options_.view_mask;
+  hello.set_replay_events(options_.replay_events);
   stream->Begin(stream, stub_, token_, std::move(hello));
 }
 

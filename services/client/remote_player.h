@@ -72,6 +72,9 @@ struct RemotePlayerOptions {
   // Sent with every hello: the SeatView fields the views carry (empty: all). The player reads
   // the fields of PlayingViewMask(); a mask must include them.
   google::protobuf::FieldMask view_mask;
+  // Sent with every hello: the views of every earlier event come first (a reconnect's too), so
+  // on_view sees the whole match however late the stream opens (PlayRequest.replay_events).
+  bool replay_events = false;
   // The pause before sending each action, as a person or a slower program would take, asked
   // for each action (fixed or drawn at random); latency is measured from the send. Unset: at
   // once. Called on a client queue's thread, never twice at once for one player, like the

@@ -364,14 +364,15 @@ class PlayCall final
       // The client half-closed, or the call is gone. Without a first message there is no
       // stream to keep open: the host answers for the missing name (after checking the token,
       // as for any call), which finishes the call either way.
-      if (first_ && !out.Ending()) Open(std::string(), {}, std::nullopt, 0);
+      if (first_ && !out.Ending()) Open(std::string(), {}, false, std::nullopt, 0);
       return;
     }
     if (out.Ending()) return;
     if (first_) {
       std::optional<v1::Action> action;
       if (request_.has_action()) action = request_.action();
-      Open(request_.name(), request_.view_mask(), std::move(action), request_.seen_sequence());
+      Open(request_.name(), request_.view_mask(), request_.replay_events(), std::move(action),
+           request_.seen_sequence());
       return;
     }
     if (!request_.name().empty() && request_.name() != name_) {
@@ -402,13 +403,13 @@ class PlayCall final
   };
 
   // Opens the seat's stream; on success plays the first message's action, if any, and reads on.
-  void Open(std::string name, const google::protobuf::FieldMask& view_mask,
+  void Open(std::string name, const google::protobuf::FieldMask& view_mask, bool replay_events,
             std::optional<v1::Action> action, int64_t seen_sequence) {
     first_ = false;
     name_ = name;
     const bool named = !name.empty();
     host_.OpenSeatStream(
-        token_, std::move(name), view_mask, out_,
+        token_, std::move(name), view_mask, replay_events, out_,
         [out_stream = out_, session = session_, named, action = std::move(action),
          seen_sequence](absl::StatusOr<std::shared_ptr<SeatStream>> seat) mutable {
           ServerStream<v1::PlayResponse>& out = *out_stream;

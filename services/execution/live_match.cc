@@ -10,7 +10,9 @@
 #include "engine/bots/search_bot.h"
 #include "engine/bots/worlds.h"
 #include "engine/core/action.h"
+#include "engine/core/registry.h"
 #include "engine/core/rng.h"
+#include "engine/records/referee.h"
 #include "google/protobuf/arena.h"
 #include "services/common/engine_proto.h"
 #include "services/common/internal_error.h"
@@ -708,11 +710,56 @@ void LiveMatch::SendSeatView(int seat, std::shared_ptr<SeatSink> sink, ViewMask 
   });
 }
 
-void LiveMatch::AttachSeat(int seat, std::shared_ptr<SeatSink> sink, ViewMask mask) {
-  Post([this, seat, sink = std::move(sink), mask = std::move(mask)] {
+bool LiveMatch::SendEarlierViews(int seat, SeatSink& sink, const ViewMask& mask) const {
+  const Record record = builder_->Build(*state_);
+  std::unique_ptr<State> before;
+  int64_t sequence = -1;
+  bool sending = true;
+  const LayoutForm layout =
+      mask.Includes(v1::SeatView::kLayoutFieldNumber) ? LayoutForm::kWire : LayoutForm::kNone;
+  absl::StatusOr<std::unique_ptr<State>> replayed =
+      Replay(record, DefaultRegistry(), [&](const State& state, const RecordedAction* action) {
+        ++sequence;
+        if (!sending || sequence >= sequence_) return;
+        auto response = std::make_shared<v1::PlayResponse>();
+        v1::SeatView& view = *response->mutable_view();
+        FillSeatView(*state.ViewFor(seat), view, layout);
+        view.set_match(MatchName(id()));
+        view.set_game(game_->name());
+        view.set_seat(seat);
+        view.set_sequence(sequence);
+        if (action != nullptr && before != nullptr) {
+          v1::MatchEvent& event = *view.mutable_last_event();
+          event.set_sequence(sequence);
+          event.set_seat(action->seat);
+          event.set_round(before->Round());
+          event.set_reason(v1::MatchEvent::PLAYED);
+          // What every seat saw of it: the public text (Moon's discard is face down).
+          absl::StatusOr<Action> parsed = before->ParseAction(action->action);
+          event.mutable_action()->set_text(parsed.ok() ? before->PublicActionToString(*parsed)
+                                                       : std::string());
+        }
+        mask.Trim(view);
+        context_.metrics->views_sent.Increment();
+        sending = sink.Send(std::move(response));
+        before = state.Clone();
+      });
+  if (!replayed.ok()) {
+    // The record is the match's own: a failure here is a bug, not the client's.
+    sink.Close(absl::InternalError(
+        absl::StrCat("replaying ", MatchName(id()), ": ", replayed.status().message())));
+    return false;
+  }
+  return sending;
+}
+
+void LiveMatch::AttachSeat(int seat, std::shared_ptr<SeatSink> sink, ViewMask mask,
+                           bool replay_events) {
+  Post([this, seat, sink = std::move(sink), mask = std::move(mask), replay_events] {
     if (absl::Status flood = TakeFloodToken(seat); !flood.ok()) {
       return sink->Close(std::move(flood));
     }
+    if (replay_events && !SendEarlierViews(seat, *sink, mask)) return;
     auto response = std::make_shared<v1::PlayResponse>();
     FillSeatViewOf(seat, mask, *response->mutable_view());
     context_.metrics->views_sent.Increment();

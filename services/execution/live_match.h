@@ -96,8 +96,10 @@ class LiveMatch : public std::enable_shared_from_this<LiveMatch> {
   // Adds a Play stream: it gets the current view now and one after every event, each with the
   // fields of `mask`. A seat keeps at most kMaxStreamsPerSeat: one more closes its oldest with
   // RESOURCE_EXHAUSTED. Opening counts against the seat's flood limit, past which the new
-  // stream is closed with RESOURCE_EXHAUSTED.
-  void AttachSeat(int seat, std::shared_ptr<SeatSink> sink, ViewMask mask);
+  // stream is closed with RESOURCE_EXHAUSTED. `replay_events`: first the seat's views at
+  // sequence 0 and after each earlier event (PlayRequest.replay_events).
+  void AttachSeat(int seat, std::shared_ptr<SeatSink> sink, ViewMask mask,
+                  bool replay_events = false);
   // Adds a spectator: the public view now and after every event. Past the match's limit of
   // spectators, the stream is closed with RESOURCE_EXHAUSTED instead.
   void AttachWatcher(std::shared_ptr<WatchSink> sink, ViewMask mask);
@@ -169,6 +171,9 @@ class LiveMatch : public std::enable_shared_from_this<LiveMatch> {
   v1::SeatView MakeSeatView(int seat) const;
   void FillSeatViewOf(int seat, const ViewMask& mask, v1::SeatView& view) const;
   void FillPublicViewOf(const ViewMask& mask, v1::PublicView& view) const;
+  // The seat's views before the current one, replayed from the record; false when the sink
+  // took no more.
+  bool SendEarlierViews(int seat, SeatSink& sink, const ViewMask& mask) const;
   // One message per distinct mask among a seat's (or the spectators') streams, sent to each.
   template <class Response, class Fill>
   void SendToAll(std::vector<Subscriber<Response>>& subscribers, const Fill& fill);

@@ -574,7 +574,8 @@ class MatchHost::Impl {
   }
 
   void OpenSeatStream(std::optional<std::string> token, std::string name,
-                      const google::protobuf::FieldMask& view_mask, std::shared_ptr<SeatSink> sink,
+                      const google::protobuf::FieldMask& view_mask, bool replay_events,
+                      std::shared_ptr<SeatSink> sink,
                       Callback<std::shared_ptr<SeatStream>> done) {
     if (Stopping()) return done(ShuttingDown());
     if (!token) return done(MissingSeatToken());
@@ -583,15 +584,15 @@ class MatchHost::Impl {
         ViewMask::Parse(view_mask, *v1::SeatView::descriptor(), "view_mask");
     if (auto seat = FindLiveSeat(*token, name)) {
       if (!mask.ok()) return done(mask.status());
-      return done(OpenLiveSeatStream(seat->first, seat->second, sink, *mask));
+      return done(OpenLiveSeatStream(seat->first, seat->second, sink, *mask, replay_events));
     }
-    Blocking(std::move(done), [this, token = *token, name = std::move(name), sink,
-                               mask]() -> absl::StatusOr<std::shared_ptr<SeatStream>> {
+    Blocking(std::move(done), [this, token = *token, name = std::move(name), sink, mask,
+                               replay_events]() -> absl::StatusOr<std::shared_ptr<SeatStream>> {
       absl::StatusOr<SeatGrant> grant = AuthorizeSeat(token, name);
       if (!grant.ok()) return grant.status();
       if (!mask.ok()) return mask.status();
       if (auto seat = FindLiveSeat(token, name)) {
-        return OpenLiveSeatStream(seat->first, seat->second, sink, *mask);
+        return OpenLiveSeatStream(seat->first, seat->second, sink, *mask, replay_events);
       }
       absl::StatusOr<v1::PlayResponse> final_view =
           EndedSeatView(grant->match_id, grant->seat, *mask);
@@ -685,8 +686,9 @@ class MatchHost::Impl {
 
   static std::shared_ptr<SeatStream> OpenLiveSeatStream(std::shared_ptr<LiveMatch> match, int seat,
                                                         std::shared_ptr<SeatSink> sink,
-                                                        const ViewMask& mask) {
-    match->AttachSeat(seat, sink, mask);
+                                                        const ViewMask& mask,
+                                                        bool replay_events) {
+    match->AttachSeat(seat, sink, mask, replay_events);
     return std::make_shared<LiveSeatStream>(std::move(match), seat, std::move(sink), mask);
   }
 
@@ -1017,11 +1019,11 @@ void MatchHost::SubmitAction(std::optional<std::string> token, v1::SubmitActionR
   impl_->SubmitAction(std::move(token), std::move(request), std::move(done));
 }
 void MatchHost::OpenSeatStream(std::optional<std::string> token, std::string name,
-                               const google::protobuf::FieldMask& view_mask,
+                               const google::protobuf::FieldMask& view_mask, bool replay_events,
                                std::shared_ptr<SeatSink> sink,
                                Callback<std::shared_ptr<SeatStream>> done) {
-  impl_->OpenSeatStream(std::move(token), std::move(name), view_mask, std::move(sink),
-                        std::move(done));
+  impl_->OpenSeatStream(std::move(token), std::move(name), view_mask, replay_events,
+                        std::move(sink), std::move(done));
 }
 void MatchHost::Watch(std::string name, const google::protobuf::FieldMask& view_mask,
                       std::shared_ptr<WatchSink> sink, std::function<void(absl::Status)> done) {

@@ -127,8 +127,10 @@ class MatchHost {
   // current view at once and one after every event, each with the fields of `view_mask`
   // (empty: all); after the terminal view the host calls Close(OK). Errors (UNAUTHENTICATED,
   // INVALID_ARGUMENT, NOT_FOUND, PERMISSION_DENIED) go to `done` and the sink is not used.
+  // With `replay_events`, the seat's earlier views come first (PlayRequest.replay_events).
   void OpenSeatStream(std::optional<std::string> token, std::string name,
-                      const google::protobuf::FieldMask& view_mask, std::shared_ptr<SeatSink> sink,
+                      const google::protobuf::FieldMask& view_mask, bool replay_events,
+                      std::shared_ptr<SeatSink> sink,
                       Callback<std::shared_ptr<SeatStream>> done);
   // WatchMatch: attaches `sink` as a spectator (current public view first, each view with the
   // fields of `view_mask`). `done` gets the error (INVALID_ARGUMENT, NOT_FOUND) or OK once the

@@ -31,6 +31,7 @@ namespace boneyard::testing {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 std::unique_ptr<grpc::ClientContext> Call(const std::string& token, int seconds = 30) {
   auto context = std::make_unique<grpc::ClientContext>();
@@ -158,7 +159,7 @@ TEST_F(LadderBotTest, TheCommandLineBotAcceptsAndPlaysItsChallenges) {
   CliResult bot;
   std::thread runner([&] {
     bot = RunCli({"bot", "--ladder", "mug", "--player-token-file", token_file, "--matches", "2",
-                  "--matchmaking-target", matchmaking_->target()},
+                  "--kind", "search:2", "--matchmaking-target", matchmaking_->target()},
                  "", std::chrono::seconds(180));
   });
   ChallengeAndPlay("robo");
@@ -168,6 +169,8 @@ TEST_F(LadderBotTest, TheCommandLineBotAcceptsAndPlaysItsChallenges) {
   EXPECT_THAT(bot.out, HasSubstr("players/robo joined ladders/mug"));
   EXPECT_THAT(bot.out, HasSubstr("accepted challenges/"));
   EXPECT_THAT(bot.out, HasSubstr("done: 2 matches ended"));
+  // Search level 2 played both matches from its rebuilt picture, never at random.
+  EXPECT_THAT(bot.out + bot.err, Not(HasSubstr("playing at random")));
 }
 
 TEST_F(LadderBotTest, ThePythonExampleAcceptsAndPlaysItsChallenges) {

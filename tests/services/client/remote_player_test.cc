@@ -8,6 +8,7 @@
 #include <atomic>
 #include <iostream>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -17,9 +18,11 @@
 #include "engine/records/referee.h"
 #include "grpcpp/create_channel.h"
 #include "grpcpp/security/credentials.h"
+#include "google/protobuf/util/message_differencer.h"
 #include "gtest/gtest.h"
 #include "services/client/channel.h"
 #include "services/common/engine_proto.h"
+#include "services/client/engine_seat.h"
 #include "services/client/remote_player.h"
 #include "tests/services/service_process.h"
 
@@ -300,6 +303,126 @@ TEST_F(RemotePlayerServiceTest, WithoutReconnectAKilledServiceEndsThePlayer) {
   ASSERT_EQ(player.stats().views, 1);
   ASSERT_TRUE(service_->Kill(SIGKILL).ok());
   EXPECT_EQ(player.Wait().code(), absl::StatusCode::kUnavailable);
+}
+
+
+// The seat's views from a Play stream's hello, until the one at `sequence` (`replay`: with the
+// earlier events' views first, PlayRequest.replay_events).
+std::vector<v1::SeatView> ViewsUntil(v1::ExecutionService::Stub& stub, const std::string& match,
+                                     const std::string& token, int64_t sequence, bool replay) {
+  grpc::ClientContext context;
+  PrepareUnaryContext(context, token);
+  auto stream = stub.Play(&context);
+  v1::PlayRequest hello;
+  hello.set_name(match);
+  hello.set_replay_events(replay);
+  std::vector<v1::SeatView> views;
+  if (!stream->Write(hello)) return views;
+  v1::PlayResponse response;
+  while (stream->Read(&response)) {
+    views.push_back(response.view());
+    if (response.view().sequence() >= sequence) break;
+  }
+  context.TryCancel();
+  stream->Finish();
+  return views;
+}
+
+// Plays `count` moves through SubmitAction, each seat taking its first legal action.
+void PlayFirstMoves(v1::ExecutionService::Stub& stub, const v1::CreateMatchResponse& created,
+                    int count) {
+  for (int64_t sequence = 0; sequence < count; ++sequence) {
+    for (const v1::SeatToken& token : created.seat_tokens()) {
+      const v1::SeatView view =
+          ViewsUntil(stub, created.match().name(), token.token(), sequence, false).back();
+      ASSERT_EQ(view.sequence(), sequence);
+      if (view.current_seat() != token.seat()) continue;
+      v1::SubmitActionRequest request;
+      request.set_name(created.match().name());
+      *request.mutable_action() = view.legal_actions(0);
+      request.set_seen_sequence(sequence);
+      grpc::ClientContext context;
+      PrepareUnaryContext(context, token.token());
+      v1::SeatView after;
+      const grpc::Status status = stub.SubmitAction(&context, request, &after);
+      ASSERT_TRUE(status.ok()) << status.error_message();
+      break;
+    }
+  }
+}
+
+// What a replayed view repeats of the one sent at the time: all but the clock and the event's
+// reason, times and effect.
+v1::SeatView Comparable(v1::SeatView view) {
+  view.clear_deadline();
+  v1::MatchEvent& event = *view.mutable_last_event();
+  event.clear_reason();
+  event.clear_turn_start_time();
+  event.clear_create_time();
+  event.clear_effect();
+  if (view.sequence() == 0) view.clear_last_event();
+  return view;
+}
+
+TEST_F(RemotePlayerServiceTest, ReplayedViewsAreTheViewsTheSeatSawAtTheTime) {
+  const v1::CreateMatchResponse created = CreateMatch("muggins", 2, {{"target", 61}});
+  const std::string& name = created.match().name();
+  const v1::SeatToken& mine = created.seat_tokens(1);
+  // Seat 1 watches from the start on its own stream.
+  grpc::ClientContext context;
+  PrepareUnaryContext(context, mine.token());
+  auto stream = stub_->Play(&context);
+  v1::PlayRequest hello;
+  hello.set_name(name);
+  ASSERT_TRUE(stream->Write(hello));
+  std::vector<v1::SeatView> seen;
+  v1::PlayResponse response;
+  ASSERT_TRUE(stream->Read(&response));
+  seen.push_back(response.view());
+  constexpr int kMoves = 14;
+  PlayFirstMoves(*stub_, created, kMoves);
+  while (seen.back().sequence() < kMoves && stream->Read(&response)) seen.push_back(response.view());
+  context.TryCancel();
+  stream->Finish();
+  ASSERT_EQ(seen.size(), kMoves + 1u);
+
+  const std::vector<v1::SeatView> replayed = ViewsUntil(*stub_, name, mine.token(), kMoves, true);
+  ASSERT_EQ(replayed.size(), kMoves + 1u);
+  for (int k = 0; k <= kMoves; ++k) {
+    EXPECT_EQ(replayed[k].sequence(), k);
+    EXPECT_TRUE(google::protobuf::util::MessageDifferencer::Equals(Comparable(replayed[k]),
+                                                                   Comparable(seen[k])))
+        << "view " << k << ":\n"
+        << replayed[k].DebugString() << "\nwas\n"
+        << seen[k].DebugString();
+  }
+  // Without replay_events a hello gets the current view alone.
+  EXPECT_EQ(ViewsUntil(*stub_, name, mine.token(), kMoves, false).size(), 1u);
+}
+
+// A remote seat played by a built-in search level joins a match already under way: the
+// replayed views let it rebuild the match, and it plays to the end without falling back.
+TEST_F(RemotePlayerServiceTest, ASearchLevelJoiningLatePlaysFromTheReplayedViews) {
+  const v1::CreateMatchResponse created = CreateMatch("muggins", 2, {{"target", 61}});
+  const std::string& name = created.match().name();
+  PlayFirstMoves(*stub_, created, 6);
+  std::ostringstream log;
+  absl::StatusOr<EngineSeat> seat = MakeEngineSeat(GetMatch(name), "search:2", 3, [&log](const std::string& l) { log << l; });
+  ASSERT_TRUE(seat.ok()) << seat.status();
+  RemotePlayerOptions options;
+  options.view_mask = EngineViewMask();
+  options.replay_events = true;
+  options.on_view = seat->on_view;
+  RemotePlayer searcher(*stub_, name, created.seat_tokens(1).token(), seat->chooser, options);
+  RemotePlayer other(*stub_, name, created.seat_tokens(0).token(), RandomChooser(1));
+  searcher.Start();
+  other.Start();
+  ASSERT_TRUE(searcher.Wait().ok());
+  ASSERT_TRUE(other.Wait().ok());
+  EXPECT_EQ(GetMatch(name).state(), v1::Match::FINISHED);
+  EXPECT_EQ(searcher.stats().error_rejections, 0);
+  EXPECT_GT(searcher.stats().actions_acknowledged, 5);
+  EXPECT_EQ(log.str(), "");  // it never played at random
 }
 
 }  // namespace

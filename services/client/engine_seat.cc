@@ -1,0 +1,155 @@
+#include "services/client/engine_seat.h"
+
+#include <memory>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "engine/bots/bot.h"
+#include "engine/bots/observed_match.h"
+#include "engine/core/registry.h"
+#include "services/common/engine_proto.h"
+
+namespace boneyard::client {
+namespace {
+
+// The engine's View::ToJson() keys a SeatView carries (legal actions are left out: they follow
+// from the rest).
+nlohmann::json ViewJson(const v1::SeatView& view) {
+  nlohmann::json out = nlohmann::json::object();
+  out["hand"] = nlohmann::json::array();
+  for (const std::string& tile : view.hand()) out["hand"].push_back(tile);
+  out["current_seat"] = view.current_seat();
+  out["round"] = view.round();
+  out["terminal"] = view.terminal();
+  out["hand_counts"] = std::vector<int>(view.hand_counts().begin(), view.hand_counts().end());
+  out["boneyard_count"] = view.boneyard_count();
+  out["scores"] = std::vector<int>(view.scores().begin(), view.scores().end());
+  if (view.has_layout()) out["layout"] = StructToJson(view.layout());
+  return out;
+}
+
+// One seat's bot and its rebuilt match. The RemotePlayer calls on_view and the chooser one at a
+// time, so nothing here is locked.
+class Seat {
+ public:
+  Seat(std::shared_ptr<const Game> game, std::unique_ptr<Bot> bot, std::string match, uint64_t seed,
+       SeatNote note)
+      : game_(std::move(game)),
+        bot_(std::move(bot)),
+        match_(std::move(match)),
+        seed_(seed),
+        fallback_(RandomChooser(seed)),
+        note_(std::move(note)) {}
+
+  void OnView(const v1::SeatView& view) {
+    if (lost_ || view.sequence() <= sequence_) return;  // a hello repeats the current view
+    absl::Status status;
+    if (!observed_.has_value()) {
+      if (view.sequence() != 0) {
+        return Lose(absl::StrCat("joined at event ", view.sequence(), ", not the first"));
+      }
+      observed_.emplace(game_, view.seat(), seed_);
+      status = observed_->Start(ViewJson(view));
+    } else if (view.sequence() != sequence_ + 1) {
+      return Lose(absl::StrCat("events ", sequence_ + 1, " to ", view.sequence() - 1,
+                               " were not seen (a reconnect)"));
+    } else if (!view.has_last_event() || view.last_event().action().text().empty()) {
+      status = absl::OkStatus();  // a forfeit or an abort: the match is over
+    } else {
+      const v1::MatchEvent& event = view.last_event();
+      status = observed_->Observe(event.seat(), event.action().text(), ViewJson(view));
+    }
+    if (!status.ok()) return Lose(status.message());
+    sequence_ = view.sequence();
+  }
+
+  std::optional<std::string> Choose(const v1::SeatView& view) {
+    if (lost_ || !observed_.has_value() || sequence_ != view.sequence()) return fallback_(view);
+    const State& state = observed_->state();
+    ActionList legal;
+    state.LegalActions(legal);
+    if (legal.empty() || state.CurrentSeat() != view.seat()) {
+      Lose("the rebuilt match does not have this seat to play");
+      return fallback_(view);
+    }
+    const Action action =
+        AskBot(*bot_, state, view.seat(), legal.span(), DeriveSeed(seed_, view.sequence()));
+    std::string text = state.ActionToString(action);
+    for (const v1::Action& offered : view.legal_actions()) {
+      if (offered.text() == text) return text;
+    }
+    Lose(absl::StrCat("the bot chose '", text, "', which the service does not offer"));
+    return fallback_(view);
+  }
+
+ private:
+  void Lose(absl::string_view why) {
+    lost_ = true;
+    note_(absl::StrCat(match_, ": playing at random from here: ", why, "\n"));
+  }
+
+  std::shared_ptr<const Game> game_;
+  std::unique_ptr<Bot> bot_;
+  std::string match_;
+  uint64_t seed_;
+  Chooser fallback_;
+  SeatNote note_;
+  std::optional<ObservedMatch> observed_;
+  int64_t sequence_ = -1;
+  bool lost_ = false;
+};
+
+}  // namespace
+
+absl::StatusOr<EngineSeat> MakeEngineSeat(const v1::Match& match, absl::string_view bot,
+                                          uint64_t seed, SeatNote note) {
+  const GameSpec* spec = DefaultRegistry().Find(match.game());
+  if (spec == nullptr) {
+    return absl::InvalidArgumentError(absl::StrCat("unknown game '", match.game(), "'"));
+  }
+  absl::StatusOr<std::map<std::string, OptionValue>> rules =
+      RuleValuesFromProto(match.rules(), *spec);
+  if (!rules.ok()) return rules.status();
+  absl::StatusOr<std::shared_ptr<const Game>> game =
+      DefaultRegistry().CreateGame(match.game(), *rules);
+  if (!game.ok()) return game.status();
+  absl::StatusOr<std::unique_ptr<Bot>> made = DefaultBots().Make(bot, **game, seed);
+  if (!made.ok()) return absl::InvalidArgumentError(made.status().message());
+  auto seat = std::make_shared<Seat>(*std::move(game), *std::move(made), match.name(), seed,
+                                     std::move(note));
+  return EngineSeat{
+      .chooser = [seat](const v1::SeatView& view) { return seat->Choose(view); },
+      .on_view = [seat](const v1::SeatView& view) { seat->OnView(view); },
+  };
+}
+
+absl::Status CheckBotKind(absl::string_view bot) {
+  const std::pair<std::string, std::string> parts = absl::StrSplit(bot, absl::MaxSplits(':', 1));
+  int level = 0;
+  if (!parts.second.empty() && !absl::SimpleAtoi(parts.second, &level)) {
+    return absl::InvalidArgumentError(absl::StrCat("'", bot, "': the level is a number"));
+  }
+  for (const std::string& game : DefaultRegistry().Names()) {
+    for (const std::string& kind : DefaultBots().BotsFor(game)) {
+      if (kind == parts.first && DefaultBots().CheckLevel(game, kind, level).ok()) {
+        return absl::OkStatus();
+      }
+    }
+  }
+  return absl::InvalidArgumentError(
+      absl::StrCat("'", bot, "' is not a built-in bot of any game (boneyard games lists them)"));
+}
+
+google::protobuf::FieldMask EngineViewMask() {
+  google::protobuf::FieldMask mask = PlayingViewMask();
+  for (const char* field : {"hand", "round", "hand_counts", "boneyard_count", "scores", "layout"}) {
+    mask.add_paths(field);
+  }
+  return mask;
+}
+
+}  // namespace boneyard::client
