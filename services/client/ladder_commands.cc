@@ -108,6 +108,11 @@ int RunCreateLadder(const cli::ParsedArgs& args, cli::Io& io) {
   absl::StatusOr<std::optional<int64_t>> cap = args.Int("daily-cap", 0, 10000);
   if (!cap.ok()) return cli::UsageError(io, cap.status().message(), kLadderUsage);
   if (cap->has_value()) ladder.set_bot_vs_bot_daily_cap(static_cast<int32_t>(**cap));
+  if (const std::optional<std::string> wait = args.Value("pool-wait")) {
+    absl::StatusOr<absl::Duration> d = ParseDurationFlag(*wait, "--pool-wait");
+    if (!d.ok()) return cli::UsageError(io, d.status().message(), kLadderUsage);
+    *ladder.mutable_pool_wait() = ToDuration(*d);
+  }
   std::string token;
   if (std::optional<int> code = GetOperatorToken(args, io, kLadderUsage, token)) return *code;
   v1::Ladder created;
@@ -171,15 +176,18 @@ int RunJoinLadder(const cli::ParsedArgs& args, cli::Io& io) {
 int RunChallenge(const cli::ParsedArgs& args, cli::Io& io) {
   absl::StatusOr<std::string> id = Word(args, 1, "a ladder id");
   if (!id.ok()) return cli::UsageError(io, id.status().message(), kLadderUsage);
-  absl::StatusOr<std::string> opponent = Word(args, 2, "an opponent (bots/ID or a player id)");
+  absl::StatusOr<std::string> opponent =
+      Word(args, 2, "an opponent (bots/ID, a player id, or pool)");
   if (!opponent.ok()) return cli::UsageError(io, opponent.status().message(), kLadderUsage);
   absl::StatusOr<std::string> token = CallToken(args);
   if (!token.ok()) return cli::Fail(io, cli::kExitBadInput, token.status().message());
   v1::CreateChallengeRequest request;
   request.set_ladder(Named("ladders", *id));
-  // "bots/search-3" is the ladder's house bot; anything else a player.
+  // "bots/search-3" is the ladder's house bot, "pool" its pool; anything else a player.
   absl::string_view who = *opponent;
-  if (absl::ConsumePrefix(&who, "bots/")) {
+  if (who == "pool") {
+    request.set_opponent(absl::StrCat(request.ladder(), "/pool"));
+  } else if (absl::ConsumePrefix(&who, "bots/")) {
     request.set_opponent(absl::StrCat(request.ladder(), "/bots/", who));
   } else {
     request.set_opponent(Named("players", *opponent));
@@ -253,6 +261,7 @@ int RunLadder(const std::vector<std::string>& args, cli::Io& io) {
                                        {"house-bots", cli::FlagKind::kValue},
                                        {"weight", cli::FlagKind::kValue},
                                        {"daily-cap", cli::FlagKind::kValue},
+                                       {"pool-wait", cli::FlagKind::kValue},
                                        {"player", cli::FlagKind::kValue},
                                        {"reason", cli::FlagKind::kValue},
                                        {"rated", cli::FlagKind::kSwitch},

@@ -1,6 +1,7 @@
 #include "services/matchmaking/ladder_logic.h"
 
 #include <algorithm>
+#include <map>
 #include <utility>
 
 #include "absl/random/random.h"
@@ -66,9 +67,10 @@ const v1::HouseBot* FindHouseBot(const v1::Ladder& ladder, absl::string_view bot
 }
 
 // The name shown for a stored opponent: a house bot's rating id "house:{l}:{b}" becomes
-// "ladders/{l}/bots/{b}"; a player id "players/{id}".
+// "ladders/{l}/bots/{b}"; a pool's key "pool:{l}" "ladders/{l}/pool"; a player id "players/{id}".
 std::string OpponentName(const std::string& stored) {
   absl::string_view rest = stored;
+  if (absl::ConsumePrefix(&rest, "pool:")) return PoolName(rest);
   if (absl::ConsumePrefix(&rest, kHouseBotPrefix)) {
     const std::pair<absl::string_view, absl::string_view> parts = absl::StrSplit(rest, ':');
     return HouseBotName(parts.first, parts.second);
@@ -102,6 +104,53 @@ absl::StatusOr<v1::Ladder> LadderToProto(const LadderRow& row) {
   out.set_name(absl::StrCat("ladders/", row.ladder_id));
   *out.mutable_create_time() = ToTimestamp(row.create_time);
   return out;
+}
+
+// One side of an accepted challenge as its match seats it: a player (a person or a bot
+// account), or a house bot.
+struct SeatOf {
+  std::string player_id;  // empty for a house bot
+  bool person = false;    // a person (not a bot account)
+  const v1::HouseBot* house = nullptr;
+};
+
+// Draws the seats of an accepted challenge's match and keeps the request with the challenge, so
+// that a retry creates the same match. A person's rating change in a rated game against a bot is
+// weighed by the ladder's weight.
+void SetMatchRequest(const v1::Ladder& ladder, const SeatOf& challenger, const SeatOf& opponent,
+                     ChallengeRow& r) {
+  v1::CreateMatchRequest match;
+  match.set_game(ladder.game());
+  *match.mutable_rules() = ladder.rules();
+  *match.mutable_clock() = ladder.clock();
+  match.set_request_id(absl::StrCat("challenge-", r.challenge_id));
+  match.set_casual(!r.rated);
+  match.set_queue(absl::StrCat("ladders/", r.ladder_id));
+  const double weight = HumanVsBotWeight(ladder);
+  const bool person_vs_bot = r.rated && challenger.person != opponent.person;
+  r.seat_players.clear();
+  auto add = [&](const SeatOf& side) {
+    if (side.house != nullptr) {
+      v1::Bot& bot = *match.add_seats()->mutable_bot();
+      bot.set_kind(side.house->kind());
+      bot.set_level(side.house->level());
+      bot.set_rating_id(side.house->rating_id());
+      r.seat_players.push_back(HouseBotName(r.ladder_id, side.house->bot_id()));
+      return;
+    }
+    v1::Player& p = *match.add_seats()->mutable_player();
+    p.set_player_id(side.player_id);
+    if (side.person && person_vs_bot && weight < 1) p.set_rating_weight(weight);
+    r.seat_players.push_back(absl::StrCat("players/", side.player_id));
+  };
+  if (absl::Bernoulli(absl::BitGen(), 0.5)) {
+    add(challenger);
+    add(opponent);
+  } else {
+    add(opponent);
+    add(challenger);
+  }
+  r.match_request = match.SerializeAsString();
 }
 
 }  // namespace
@@ -318,8 +367,10 @@ absl::StatusOr<v1::Challenge> LadderLogic::CreateChallenge(
   if (!caller.ok()) return caller.status();
   absl::StatusOr<std::string> ladder_id = LadderId(request.ladder(), "ladder");
   if (!ladder_id.ok()) return ladder_id.status();
+  const bool to_pool = request.opponent() == PoolName(*ladder_id);
   absl::StatusOr<std::pair<std::string, std::string>> opponent =
-      OpponentOf(request.opponent(), *ladder_id);
+      to_pool ? std::make_pair(std::string(), std::string())
+              : OpponentOf(request.opponent(), *ladder_id);
   if (!opponent.ok()) return opponent.status();
   if (absl::Status s = validation::CheckOptionalId("request_id", request.request_id(),
                                                    validation::kMaxRequestIdBytes);
@@ -369,6 +420,7 @@ absl::StatusOr<v1::Challenge> LadderLogic::CreateChallenge(
   };
   absl::StatusOr<ChallengeSide> challenger = side_of(challenger_id, "challenger");
   if (!challenger.ok()) return challenger.status();
+  if (to_pool) return EnterPool(*ladder, challenger_id, *challenger, request, *caller);
   ChallengeSide opponent_side;
   const v1::HouseBot* house = nullptr;
   std::string opponent_key;
@@ -404,7 +456,6 @@ absl::StatusOr<v1::Challenge> LadderLogic::CreateChallenge(
   row.request_id = request.request_id();
   row.request_digest = Digest(request, challenger_id);
   row.create_time = row.update_time = StoredNow();
-  const double weight = HumanVsBotWeight(*ladder);
   absl::StatusOr<std::pair<ChallengeRow, bool>> stored = store_.CreateChallenge(
       row, [&](const ChallengeCounts& counts, ChallengeRow& r) -> absl::Status {
         ChallengeSide c = *challenger;
@@ -415,41 +466,9 @@ absl::StatusOr<v1::Challenge> LadderLogic::CreateChallenge(
         if (!decision.ok()) return decision.status();
         r.state = decision->state;
         r.decline_reason = decision->reason;
-        // The seats are drawn once, here, and kept with the request, so that a retry creates
-        // the same match.
-        v1::CreateMatchRequest match;
-        match.set_game(ladder->game());
-        *match.mutable_rules() = ladder->rules();
-        *match.mutable_clock() = ladder->clock();
-        match.set_request_id(absl::StrCat("challenge-", r.challenge_id));
-        match.set_casual(!r.rated);
-        match.set_queue(absl::StrCat("ladders/", *ladder_id));
-        const bool person_vs_bot = r.rated && c.bot != o.bot;
-        auto add_player = [&](const std::string& id, bool person) {
-          v1::Player& p = *match.add_seats()->mutable_player();
-          p.set_player_id(id);
-          if (person && person_vs_bot && weight < 1) p.set_rating_weight(weight);
-          r.seat_players.push_back(absl::StrCat("players/", id));
-        };
-        auto add_opponent = [&] {
-          if (house != nullptr) {
-            v1::Bot& bot = *match.add_seats()->mutable_bot();
-            bot.set_kind(house->kind());
-            bot.set_level(house->level());
-            bot.set_rating_id(house->rating_id());
-            r.seat_players.push_back(HouseBotName(*ladder_id, house->bot_id()));
-          } else {
-            add_player(opponent->first, !o.bot);
-          }
-        };
-        if (absl::Bernoulli(absl::BitGen(), 0.5)) {
-          add_player(challenger_id, !c.bot);
-          add_opponent();
-        } else {
-          add_opponent();
-          add_player(challenger_id, !c.bot);
-        }
-        r.match_request = match.SerializeAsString();
+        SetMatchRequest(*ladder, SeatOf{challenger_id, !c.bot},
+                        SeatOf{house != nullptr ? std::string() : opponent->first, !o.bot, house},
+                        r);
         return absl::OkStatus();
       });
   if (!stored.ok()) return stored.status();
@@ -469,6 +488,103 @@ absl::StatusOr<v1::Challenge> LadderLogic::CreateChallenge(
     if (created.ok()) challenge = *std::move(created);
   }
   return ToProto(challenge, caller->has_value() ? *caller : std::optional<std::string>());
+}
+
+absl::StatusOr<v1::Challenge> LadderLogic::EnterPool(const v1::Ladder& ladder,
+                                                     const std::string& challenger_id,
+                                                     const ChallengeSide& challenger,
+                                                     const v1::CreateChallengeRequest& request,
+                                                     const std::optional<std::string>& caller) {
+  const std::string ladder_id = ladder.name().substr(std::string("ladders/").size());
+  if (!ladder.has_pool_wait()) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("opponent: ladders/", ladder_id, " has no pool (Ladder.pool_wait is unset)"));
+  }
+  if (challenger.bot) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("opponent: the pool is for people; ", challenger.name,
+                     " is a bot account, which members challenge"));
+  }
+  ChallengeRow row;
+  row.challenge_id = absl::BytesToHexString(RandomBytes(8));
+  row.ladder_id = ladder_id;
+  row.challenger = challenger_id;
+  row.opponent = PoolKey(ladder_id);
+  row.rated = request.rated();
+  row.state = kChallengeOffered;
+  row.creator = caller.has_value() ? *caller : std::string("operator");
+  row.request_id = request.request_id();
+  row.request_digest = Digest(request, challenger_id);
+  row.create_time = row.update_time = StoredNow();
+  // Whoever waited longest for the same kind of game plays the newcomer.
+  absl::StatusOr<std::pair<ChallengeRow, bool>> stored =
+      store_.JoinPool(row, [&](ChallengeRow& waiting) -> absl::Status {
+        waiting.opponent = challenger_id;
+        waiting.state = kChallengeAccepted;
+        SetMatchRequest(ladder, SeatOf{waiting.challenger, true}, SeatOf{challenger_id, true},
+                        waiting);
+        return absl::OkStatus();
+      });
+  if (!stored.ok()) return stored.status();
+  auto [challenge, repeat] = *std::move(stored);
+  if (repeat && challenge.request_digest != row.request_digest) {
+    return absl::AlreadyExistsError(
+        "request_id: used before for another challenge (a different ladder, opponent, rated or "
+        "challenger)");
+  }
+  if (!repeat) Changed();
+  if (challenge.state == kChallengeAccepted && challenge.match_name.empty()) {
+    absl::StatusOr<ChallengeRow> created = CreateMatch(challenge);
+    if (created.ok()) challenge = *std::move(created);
+  }
+  return ToProto(challenge, caller);
+}
+
+absl::Status LadderLogic::FillPools(absl::Time now) {
+  absl::StatusOr<std::vector<ChallengeRow>> waiting = store_.WaitingInPools();
+  if (!waiting.ok()) return waiting.status();
+  std::map<std::string, absl::StatusOr<v1::Ladder>> ladders;
+  for (const ChallengeRow& entry : *waiting) {
+    auto [it, added] = ladders.try_emplace(entry.ladder_id, absl::UnknownError("unread"));
+    if (added) it->second = LoadLadder(entry.ladder_id);
+    if (!it->second.ok()) continue;
+    const v1::Ladder& ladder = *it->second;
+    if (!ladder.has_pool_wait() || ladder.house_bots().empty()) continue;  // people only
+    if (now - entry.create_time < FromDuration(ladder.pool_wait())) continue;
+    std::vector<std::string> ids = {entry.challenger};
+    for (const v1::HouseBot& bot : ladder.house_bots()) ids.push_back(bot.rating_id());
+    std::map<std::string, ratings::SkillRating> skills;
+    if (options_.skills != nullptr) skills = options_.skills->Ratings(ladder.game(), ids);
+    auto skill_of = [&](const std::string& id) {
+      auto found = skills.find(id);
+      return found == skills.end() ? ratings::SkillRating().mu : found->second.mu;
+    };
+    std::vector<double> bot_skills;
+    for (const v1::HouseBot& bot : ladder.house_bots()) {
+      bot_skills.push_back(skill_of(bot.rating_id()));
+    }
+    const v1::HouseBot* bot = NearestHouseBot(ladder, skill_of(entry.challenger), bot_skills);
+    absl::StatusOr<std::optional<MemberRow>> member =
+        store_.GetMember(entry.ladder_id, entry.challenger);
+    if (!member.ok() || !member->has_value() || bot == nullptr) continue;
+    const bool opted_in = (*member)->rated_vs_bots;
+    absl::StatusOr<ChallengeRow> filled =
+        store_.ChangeChallenge(entry.challenge_id, now, [&](ChallengeRow& r) -> absl::Status {
+          if (r.state != kChallengeOffered || r.opponent != PoolKey(r.ladder_id)) {
+            return absl::FailedPreconditionError("no longer waiting");  // paired or withdrawn
+          }
+          r.opponent = bot->rating_id();
+          r.rated = r.rated && opted_in;  // rated against a bot only for those who opted in
+          r.state = kChallengeAccepted;
+          SetMatchRequest(ladder, SeatOf{r.challenger, true}, SeatOf{"", false, bot}, r);
+          return absl::OkStatus();
+        });
+    if (!filled.ok()) continue;
+    Changed();
+    // Without execution the challenge stands ACCEPTED; AcceptChallenge creates its match later.
+    (void)CreateMatch(*filled);
+  }
+  return absl::OkStatus();
 }
 
 absl::StatusOr<ChallengeRow> LadderLogic::CreateMatch(ChallengeRow row) {
@@ -530,6 +646,12 @@ absl::StatusOr<v1::Challenge> LadderLogic::AcceptChallenge(
   std::optional<std::string> caller;
   absl::StatusOr<ChallengeRow> row = LoadChallenge(request.name(), token, caller);
   if (!row.ok()) return row.status();
+  if (row->state == kChallengeOffered && row->opponent == PoolKey(row->ladder_id)) {
+    return absl::FailedPreconditionError(
+        absl::StrCat(request.name(),
+                     " waits in the pool: whoever enters it next, or a house bot "
+                     "after the ladder's pool_wait, plays it"));
+  }
   if (row->state == kChallengeOffered) {
     if (caller.has_value() && *caller != row->opponent) {
       return absl::PermissionDeniedError(

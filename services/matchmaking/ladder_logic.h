@@ -22,6 +22,7 @@
 #include "boneyard/v1/ratings.pb.h"
 #include "services/common/page_token.h"
 #include "services/common/tokens.h"
+#include "services/matchmaking/ladder_rules.h"
 #include "services/matchmaking/matchmaker.h"
 #include "services/matchmaking/pg_ladder_store.h"
 #include "services/matchmaking/pg_matchmaking_store.h"
@@ -88,6 +89,12 @@ class LadderLogic {
   absl::StatusOr<Batch> NextEvents(const std::string& player, const Batch& previous,
                                    absl::Time deadline);
 
+  // The pools' pass: every challenge that has waited in a ladder's pool for its `pool_wait`
+  // gets the house bot whose rating is nearest its challenger's, and its match. A challenge
+  // paired or withdrawn meanwhile is left as it is; each is changed in its own transaction, so
+  // passes of several processes fill each one once.
+  absl::Status FillPools(absl::Time now);
+
   // A finished ladder match's result (MatchmakingLogic::RecordMatchResult passes on what no
   // queue or tournament formed): nullopt when recorded now, the result recorded before
   // otherwise; NOT_FOUND when no challenge led to that match.
@@ -104,6 +111,12 @@ class LadderLogic {
   // The challenge, NOT_FOUND naming it; with the caller (who must be in it, or the operator).
   absl::StatusOr<ChallengeRow> LoadChallenge(const std::string& name, const Token& token,
                                              std::optional<std::string>& caller);
+  // CreateChallenge to the ladder's pool (see ladder.proto).
+  absl::StatusOr<v1::Challenge> EnterPool(const v1::Ladder& ladder,
+                                          const std::string& challenger_id,
+                                          const ChallengeSide& challenger,
+                                          const v1::CreateChallengeRequest& request,
+                                          const std::optional<std::string>& caller);
   // Creates the match of an ACCEPTED challenge that has none yet, and records it.
   absl::StatusOr<ChallengeRow> CreateMatch(ChallengeRow row);
   // The challenge as the schema shows it to `viewer` (a player id; nullopt: nobody's tokens).

@@ -140,6 +140,26 @@ std::string HouseBotName(absl::string_view ladder_id, absl::string_view bot_id) 
   return absl::StrCat("ladders/", ladder_id, "/bots/", bot_id);
 }
 
+std::string PoolName(absl::string_view ladder_id) {
+  return absl::StrCat("ladders/", ladder_id, "/pool");
+}
+
+std::string PoolKey(absl::string_view ladder_id) { return absl::StrCat("pool:", ladder_id); }
+
+const v1::HouseBot* NearestHouseBot(const v1::Ladder& ladder, double skill,
+                                    const std::vector<double>& bot_skills) {
+  const v1::HouseBot* best = nullptr;
+  double best_gap = 0;
+  for (int i = 0; i < ladder.house_bots_size() && i < static_cast<int>(bot_skills.size()); ++i) {
+    const double gap = std::abs(bot_skills[i] - skill);
+    if (best == nullptr || gap < best_gap) {
+      best = &ladder.house_bots(i);
+      best_gap = gap;
+    }
+  }
+  return best;
+}
+
 absl::StatusOr<v1::Ladder> NormalizedLadder(const std::string& ladder_id,
                                             const v1::Ladder& ladder) {
   if (absl::Status s = CheckLadderId("ladder_id", ladder_id); !s.ok()) return s;
@@ -157,6 +177,18 @@ absl::StatusOr<v1::Ladder> NormalizedLadder(const std::string& ladder_id,
   if (absl::Status s = CheckTwoSeats(out, *spec); !s.ok()) return s;
   if (absl::Status s = CheckClock(out.clock()); !s.ok()) return s;
   if (absl::Status s = CompleteHouseBots(ladder_id, out); !s.ok()) return s;
+  if (out.has_pool_wait()) {
+    if (absl::Status s = validation::CheckDuration("ladder.pool_wait", out.pool_wait()); !s.ok()) {
+      return s;
+    }
+    const absl::Duration wait = FromDuration(out.pool_wait());
+    if (wait < kMinPoolWait || wait > kMaxPoolWait) {
+      return Invalid("ladder.pool_wait",
+                     absl::StrCat(absl::FormatDuration(wait), " is not within [",
+                                  absl::FormatDuration(kMinPoolWait), ", ",
+                                  absl::FormatDuration(kMaxPoolWait), "]"));
+    }
+  }
   const double weight = out.human_vs_bot_weight();
   if (!(weight >= 0 && weight <= 1)) {  // negated so that NaN fails too
     return Invalid("ladder.human_vs_bot_weight", absl::StrCat(weight, " is not within [0, 1]"));

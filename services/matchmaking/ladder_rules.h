@@ -10,9 +10,11 @@
 #define BONEYARD_SERVICES_MATCHMAKING_LADDER_RULES_H_
 
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/time/time.h"
 #include "absl/strings/string_view.h"
 #include "boneyard/v1/ladder.pb.h"
 
@@ -44,6 +46,18 @@ absl::Status CheckHouseBotId(absl::string_view field, absl::string_view id);
 std::string HouseRatingId(absl::string_view ladder_id, absl::string_view bot_id);
 // "ladders/{ladder_id}/bots/{bot_id}".
 std::string HouseBotName(absl::string_view ladder_id, absl::string_view bot_id);
+
+// The pool of a ladder: its name as an opponent, "ladders/{ladder_id}/pool", and the key a waiting
+// pool challenge stores as its opponent, "pool:{ladder_id}".
+std::string PoolName(absl::string_view ladder_id);
+std::string PoolKey(absl::string_view ladder_id);
+inline constexpr absl::Duration kMinPoolWait = absl::Seconds(1);
+inline constexpr absl::Duration kMaxPoolWait = absl::Hours(1);
+
+// The house bot that takes a pool seat: the one whose skill (`bot_skills`, by house bot, as
+// `ladder.house_bots()`) is nearest `skill`, the first of equals; null when there is none.
+const v1::HouseBot* NearestHouseBot(const v1::Ladder& ladder, double skill,
+                                    const std::vector<double>& bot_skills);
 
 // `ladder` checked (INVALID_ARGUMENT naming the field, under "ladder.") and completed: the house
 // bots' rating ids and display names filled in, the output-only fields cleared.

@@ -27,6 +27,7 @@
 #include "services/matchmaking/execution_creator.h"
 #include "services/matchmaking/ladder_logic.h"
 #include "services/matchmaking/ladder_service.h"
+#include "services/matchmaking/pass_loop.h"
 #include "services/matchmaking/matchmaker.h"
 #include "services/matchmaking/matchmaking_logic.h"
 #include "services/matchmaking/matchmaking_service.h"
@@ -186,6 +187,15 @@ int Run(int argc, char** argv) {
                                     .skills = rating_cache.get(),
                                     .ratings = fetcher.get()});
   LadderServiceImpl ladder_service(ladders);
+  // The ladders' pools: house bots take the seats of those who waited long enough.
+  std::unique_ptr<PassLoop> pools;
+  if (creator != nullptr) {
+    pools = std::make_unique<PassLoop>(matchmaker_flags->pass_interval, [&ladders](absl::Time now) {
+      if (absl::Status s = ladders.FillPools(now); !s.ok()) {
+        spdlog::warn("ladder pools pass failed {}", Fields().Add("error", s.message()));
+      }
+    });
+  }
   MatchmakingLogic logic(**store, MatchmakingOptions{
                                       .operator_token = common->operator_token,
                                       .open_registration = absl::GetFlag(FLAGS_open_registration),
@@ -214,6 +224,7 @@ int Run(int argc, char** argv) {
   if (!server.ok()) return StartupFailed("cannot start the gRPC server", server.status());
   if (matchmaker != nullptr) matchmaker->Start();
   if (director != nullptr) director->Start();
+  if (pools != nullptr) pools->Start();
   spdlog::info("serving {}", Fields()
                                  .Add("address", common->listen_address)
                                  .Add("port", (*server)->port())
@@ -226,6 +237,7 @@ int Run(int argc, char** argv) {
   (*server)->SetServing(false);
   if (matchmaker != nullptr) matchmaker->Stop();  // the pass under way ends first
   if (director != nullptr) director->Stop();
+  if (pools != nullptr) pools->Stop();
   service.Stop();
   tournament_service.Stop();
   ladder_service.Stop();

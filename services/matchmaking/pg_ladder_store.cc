@@ -195,7 +195,8 @@ void PgLadderStore::WriteChallenge(pqxx::work& tx, const ChallengeRow& c) const 
           " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::bytea, $10, $11, $12::text[],"
           " $13::text[], $14::bytea, $15::timestamptz, $16, $17, $18, $19::bytea,"
           " $20::timestamptz, $21::timestamptz)"
-          " ON CONFLICT (challenge_id) DO UPDATE SET state = excluded.state,"
+          " ON CONFLICT (challenge_id) DO UPDATE SET opponent = excluded.opponent,"
+          " rated = excluded.rated, bot_vs_bot = excluded.bot_vs_bot, state = excluded.state,"
           " decline_reason = excluded.decline_reason, match_request = excluded.match_request,"
           " match_name = excluded.match_name, execution_target = excluded.execution_target,"
           " seat_players = excluded.seat_players, seat_tokens = excluded.seat_tokens,"
@@ -277,6 +278,58 @@ absl::StatusOr<ChallengeRow> PgLadderStore::ChangeChallenge(const std::string& c
     row.update_time = now;
     WriteChallenge(tx, row);
     return row;
+  });
+}
+
+absl::StatusOr<std::pair<ChallengeRow, bool>> PgLadderStore::JoinPool(ChallengeRow row,
+                                                                      const Change& pair) {
+  return pool_.Run([&](pqxx::work& tx) -> absl::StatusOr<std::pair<ChallengeRow, bool>> {
+    const int64_t sequence = Tick(tx);  // first: entries to one pool are decided one by one
+    if (!row.request_id.empty()) {
+      const pqxx::result before =
+          tx.exec_params(absl::StrCat("SELECT ", kChallengeColumns, " FROM ", Table("challenges"),
+                                      " WHERE creator = $1 AND request_id = $2"),
+                         row.creator, row.request_id);
+      if (!before.empty()) return std::make_pair(ReadChallenge(before[0]), true);
+    }
+    const pqxx::result mine =
+        tx.exec_params(absl::StrCat("SELECT challenge_id FROM ", Table("challenges"),
+                                    " WHERE challenger = $1 AND opponent = $2 AND state = $3"),
+                       row.challenger, row.opponent, kChallengeOffered);
+    if (!mine.empty()) {
+      return absl::AlreadyExistsError(absl::StrCat("players/", row.challenger,
+                                                   " already waits in the pool: challenges/",
+                                                   mine[0][0].as<std::string>()));
+    }
+    const pqxx::result waiting = tx.exec_params(
+        absl::StrCat("SELECT ", kChallengeColumns, " FROM ", Table("challenges"),
+                     " WHERE opponent = $1 AND state = $2 AND rated = $3 AND challenger <> $4"
+                     " ORDER BY create_time, challenge_id LIMIT 1"),
+        row.opponent, kChallengeOffered, row.rated, row.challenger);
+    if (waiting.empty()) {
+      row.sequence = sequence;
+      WriteChallenge(tx, row);
+      return std::make_pair(row, false);
+    }
+    ChallengeRow paired = ReadChallenge(waiting[0]);
+    if (absl::Status s = pair(paired); !s.ok()) return s;
+    paired.sequence = sequence;
+    paired.update_time = row.create_time;
+    WriteChallenge(tx, paired);
+    return std::make_pair(paired, false);
+  });
+}
+
+absl::StatusOr<std::vector<ChallengeRow>> PgLadderStore::WaitingInPools() {
+  return pool_.Run([&](pqxx::work& tx) {
+    std::vector<ChallengeRow> out;
+    for (const pqxx::row& r : tx.exec_params(
+             absl::StrCat("SELECT ", kChallengeColumns, " FROM ", Table("challenges"),
+                          " WHERE state = $1 AND opponent LIKE 'pool:%' ORDER BY create_time"),
+             kChallengeOffered)) {
+      out.push_back(ReadChallenge(r));
+    }
+    return out;
   });
 }
 

@@ -104,6 +104,16 @@ class PgLadderStore {
   using Change = std::function<absl::Status(ChallengeRow&)>;
   absl::StatusOr<ChallengeRow> ChangeChallenge(const std::string& challenge_id, absl::Time now,
                                                const Change& change);
+  // A person enters a ladder's pool (`row.opponent` is its PoolKey): in one transaction, the
+  // oldest challenge waiting there for the same kind of game (`row.rated`) from someone else is
+  // handed to `pair`, which makes it the pair's (opponent, state, match) and is written, and is
+  // the answer; with none waiting, `row` is written as it is and is the answer. ALREADY_EXISTS
+  // when `row.challenger` already waits there. A repeated `request_id` answers the stored
+  // challenge with `true`, as CreateChallenge does.
+  absl::StatusOr<std::pair<ChallengeRow, bool>> JoinPool(ChallengeRow row, const Change& pair);
+  // The challenges waiting in any ladder's pool, oldest first: id, ladder and creation time
+  // (and the rest of the row).
+  absl::StatusOr<std::vector<ChallengeRow>> WaitingInPools();
   // The challenge whose match this is: NOT_FOUND when none.
   absl::StatusOr<std::optional<std::string>> ChallengeOfMatch(const std::string& match_name);
   // The clock's latest number: every change committed so far is numbered at most this.

@@ -3,6 +3,7 @@
 // block_reference (the shared yardstick, same flags) and prints the ratios.
 #include <benchmark/benchmark.h>
 
+#include "engine/bots/observed_match.h"
 #include "engine/core/registry.h"
 #include "engine/core/rng.h"
 #include "engine/games/forty_two/forty_two.h"
@@ -87,6 +88,63 @@ void FortyTwoOpenSolve(benchmark::State& bench) {
       static_cast<double>(solver.nodes()) / static_cast<double>(bench.iterations());
 }
 BENCHMARK(FortyTwoOpenSolve)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+
+// A remote bot's cost of following a match (ObservedMatch): one seat rebuilding a whole random
+// match from its views, event by event.
+void RebuildFromViews(benchmark::State& bench, const char* game_name, const char* rules) {
+  auto game = *DefaultRegistry().CreateGame(game_name, *ParseRuleText(rules));
+  // The events and views of a few random matches, recorded first.
+  struct Seen {
+    int actor;
+    std::string action;
+    nlohmann::json view;
+  };
+  std::vector<std::pair<nlohmann::json, std::vector<Seen>>> matches;
+  Rng rng(5);
+  ActionList legal;
+  for (uint64_t seed = 0; seed < 4; ++seed) {
+    std::unique_ptr<State> state = *game->NewMatch(seed);
+    std::vector<Seen> seen;
+    const nlohmann::json first = state->ViewFor(0)->ToJson();
+    for (int step = 0; step < 2000 && !state->IsTerminal(); ++step) {
+      legal.clear();
+      state->LegalActions(legal);
+      const Action a = legal[rng.Below(legal.size())];
+      const int actor = state->CurrentSeat();
+      std::string text = state->PublicActionToString(a);
+      state->Apply(a);
+      seen.push_back({actor, std::move(text), state->ViewFor(0)->ToJson()});
+    }
+    matches.emplace_back(first, std::move(seen));
+  }
+  int64_t events = 0;
+  size_t i = 0;
+  for (auto _ : bench) {
+    const auto& [first, seen] = matches[i++ % matches.size()];
+    ObservedMatch observed(game, 0, i);
+    if (!observed.Start(first).ok()) {
+      bench.SkipWithError("start");
+      return;
+    }
+    for (const Seen& e : seen) {
+      if (!observed.Observe(e.actor, e.action, e.view).ok()) {
+        bench.SkipWithError("observe");
+        return;
+      }
+    }
+    events += static_cast<int64_t>(seen.size());
+  }
+  // Time per match over events per match is the time per event.
+  bench.counters["events_per_match"] =
+      static_cast<double>(events) / static_cast<double>(bench.iterations());
+}
+BENCHMARK_CAPTURE(RebuildFromViews, muggins_2p, "muggins", "players=2,target=61")
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(RebuildFromViews, forty_two, "forty_two", "scoring=marks,marks_target=2")
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(RebuildFromViews, mexican_train_d9_4p, "mexican_train",
+                  "preset=classic_double_9,players=4,rounds=2")
+    ->Unit(benchmark::kMillisecond);
 
 BENCHMARK_CAPTURE(RandomPlayouts, muggins_2p, "muggins", "players=2");
 BENCHMARK_CAPTURE(RandomPlayouts, muggins_4p_teams, "muggins", "players=4,teams=true");

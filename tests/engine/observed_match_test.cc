@@ -22,6 +22,7 @@ using engine_test::MakeGame;
 struct Case {
   std::string game;
   RuleText rules;
+  int seeds = 2;  // matches played; the six-seat trains cost most (every seat rebuilds)
 };
 
 // Not here, because ObservedMatch cannot rebuild them (docs/bots.md): Castle Rock, whose
@@ -33,9 +34,9 @@ std::vector<Case> Cases() {
       {"muggins", {{"players", "4"}, {"teams", "true"}, {"target", "61"}}},
       {"muggins", {{"players", "3"}, {"claim_scoring", "true"}, {"target", "61"}}},
       {"chickenfoot", {{"players", "3"}, {"rounds", "3"}}},
-      {"chickenfoot", {{"set", "12"}, {"players", "6"}, {"rounds", "2"}}},
+      {"chickenfoot", {{"set", "12"}, {"players", "6"}, {"rounds", "2"}}, 1},
       {"mexican_train", {{"preset", "classic_double_9"}, {"players", "4"}, {"rounds", "2"}}},
-      {"mexican_train", {{"preset", "classic"}, {"players", "8"}, {"rounds", "1"}}},
+      {"mexican_train", {{"preset", "classic"}, {"players", "8"}, {"rounds", "1"}}, 1},
       {"mexican_train", {{"preset", "first_turn_strings"}, {"players", "3"}, {"rounds", "2"}}},
       {"forty_two", {{"scoring", "marks"}, {"marks_target", "2"}}},
       {"forty_two",
@@ -46,7 +47,7 @@ std::vector<Case> Cases() {
         {"sevens", "true"},
         {"target", "100"}}},
       {"moon", {{"target", "7"}}},
-      {"eighty_four", {{"players", "6"}, {"scoring", "marks"}, {"marks_target", "2"}}},
+      {"eighty_four", {{"players", "6"}, {"scoring", "marks"}, {"marks_target", "2"}}, 1},
       {"eighty_four", {{"doubles_trump", "true"}, {"follow_me", "true"}, {"target", "84"}}},
   };
 }
@@ -117,7 +118,7 @@ int PlayAndCompare(const Case& c, uint64_t seed, int max_steps) {
 
 TEST(ObservedMatch, ShowsTheSeatTheSameMatchInEveryGame) {
   for (const Case& c : Cases()) {
-    for (uint64_t seed : {1, 2}) {
+    for (uint64_t seed = 1; seed <= static_cast<uint64_t>(c.seeds); ++seed) {
       SCOPED_TRACE(absl::StrCat(c.game, " seed ", seed));
       EXPECT_GT(PlayAndCompare(c, seed, 600), 20);
     }

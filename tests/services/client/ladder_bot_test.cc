@@ -91,6 +91,18 @@ class LadderBotTest : public ::testing::Test {
     ASSERT_TRUE(status.ok()) << status.error_message();
   }
 
+  // The `boneyard` CLI against this matchmaking service, as the operator or (`token_file`) a
+  // player.
+  CliResult Ladder(std::vector<std::string> args, const std::string& token_file = "") {
+    args.push_back("--matchmaking-target=" + matchmaking_->target());
+    if (token_file.empty()) {
+      args.push_back("--operator-token-file=" + matchmaking_->operator_token_file());
+    } else {
+      args.push_back("--player-token-file=" + token_file);
+    }
+    return RunCli(args);
+  }
+
   std::string Account(const std::string& id, v1::PlayerAccount::Kind kind) {
     v1::CreatePlayerRequest request;
     request.set_player_id(id);
@@ -203,17 +215,42 @@ TEST_F(LadderBotTest, ThePythonExampleAcceptsAndPlaysItsChallenges) {
   EXPECT_THAT(bot.out, HasSubstr("done: 2 matches ended"));
 }
 
+// The pool through the running service: `ladder create --pool-wait`, a person entering with
+// `ladder challenge ID pool`, and the matchmaking process's own pass seating a house bot once
+// she has waited.
+TEST_F(LadderBotTest, ThePoolSeatsAHouseBotOppositeWhoWaited) {
+  auto run = [&](std::vector<std::string> args, const std::string& token_file = "") {
+    return Ladder(std::move(args), token_file);
+  };
+  CliResult r = run({"ladder", "create", "quick", "--game", "muggins", "--rules", "target=61",
+                     "--house-bots", "g=greedy", "--pool-wait", "1s"});
+  ASSERT_EQ(r.exit_code, 0) << Describe(r);
+  r = run({"ladder", "create", "slow", "--game", "muggins", "--pool-wait", "soon"});
+  EXPECT_EQ(r.exit_code, 2) << Describe(r);
+  EXPECT_THAT(r.err, HasSubstr("--pool-wait"));
+  const std::string cy_file = dir_ + "/cy.token";
+  std::ofstream(cy_file) << Account("cy", v1::PlayerAccount::HUMAN);
+  ASSERT_EQ(run({"ladder", "join", "quick"}, cy_file).exit_code, 0);
+  r = run({"ladder", "challenge", "quick", "pool"}, cy_file);
+  ASSERT_EQ(r.exit_code, 0) << Describe(r);
+  EXPECT_THAT(r.out, HasSubstr("players/cy -> ladders/quick/pool  casual  OFFERED"));
+  const std::string name = r.out.substr(0, r.out.find(' '));
+  const absl::Time deadline = absl::Now() + absl::Seconds(20);
+  do {
+    absl::SleepFor(absl::Milliseconds(200));
+    r = run({"ladder", "challenge-show", name}, cy_file);
+    // ACCEPTED first, then the match is created.
+  } while (absl::Now() < deadline && r.out.find("play it with") == std::string::npos);
+  EXPECT_THAT(r.out, HasSubstr("players/cy -> ladders/quick/bots/g  casual  ACCEPTED"))
+      << Describe(r) << matchmaking_->log();
+  EXPECT_THAT(r.out, HasSubstr("play it with: boneyard connect matches/"));
+}
+
 // The `boneyard ladder` commands: the operator creates a ladder with house bots, a person joins
 // and challenges one, is shown their own seat and how to play it, and reads the standings.
 TEST_F(LadderBotTest, TheLadderCommandsCreateJoinChallengeAndShow) {
   auto run = [&](std::vector<std::string> args, const std::string& token_file = "") {
-    args.push_back("--matchmaking-target=" + matchmaking_->target());
-    if (token_file.empty()) {
-      args.push_back("--operator-token-file=" + matchmaking_->operator_token_file());
-    } else {
-      args.push_back("--player-token-file=" + token_file);
-    }
-    return RunCli(args);
+    return Ladder(std::move(args), token_file);
   };
   CliResult r =
       run({"ladder", "create", "dom", "--game", "muggins", "--name", "Dominoes", "--rules",

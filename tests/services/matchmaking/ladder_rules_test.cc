@@ -87,6 +87,31 @@ TEST(LadderRulesTest, BadSettingsAreRefusedNamingTheField) {
   ExpectInvalid(NormalizedLadder("mug", l), "ladder.clock.timeout_policy");
 }
 
+TEST(LadderRulesTest, ThePoolsBotIsTheHouseBotNearestInSkill) {
+  v1::Ladder l = MugginsLadder();
+  l.clear_house_bots();
+  EXPECT_EQ(NearestHouseBot(l, 25, {}), nullptr);
+  for (const char* id : {"low", "mid", "high"}) l.add_house_bots()->set_bot_id(id);
+  EXPECT_EQ(NearestHouseBot(l, 25, {10, 24, 40})->bot_id(), "mid");
+  EXPECT_EQ(NearestHouseBot(l, 35, {10, 24, 40})->bot_id(), "high");
+  EXPECT_EQ(NearestHouseBot(l, -5, {10, 24, 40})->bot_id(), "low");
+  EXPECT_EQ(NearestHouseBot(l, 17, {10, 24, 40})->bot_id(), "low");  // equals: the first
+  EXPECT_EQ(PoolName("mug"), "ladders/mug/pool");
+  EXPECT_EQ(PoolKey("mug"), "pool:mug");
+}
+
+TEST(LadderRulesTest, APoolWaitsBetweenASecondAndAnHour) {
+  v1::Ladder l = MugginsLadder();
+  l.mutable_pool_wait()->set_seconds(1);
+  EXPECT_TRUE(NormalizedLadder("mug", l).ok());
+  l.mutable_pool_wait()->set_seconds(3600);
+  EXPECT_TRUE(NormalizedLadder("mug", l).ok());
+  l.mutable_pool_wait()->set_seconds(3601);
+  ExpectInvalid(NormalizedLadder("mug", l), "ladder.pool_wait");
+  l.mutable_pool_wait()->set_seconds(-1);
+  ExpectInvalid(NormalizedLadder("mug", l), "ladder.pool_wait");
+}
+
 TEST(LadderRulesTest, AcceptRulesDefaultToCasualOneAtATime) {
   absl::StatusOr<v1::BotAcceptRules> rules = NormalizedAcceptRules({}, /*given=*/false);
   ASSERT_TRUE(rules.ok());

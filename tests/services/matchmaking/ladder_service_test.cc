@@ -320,6 +320,109 @@ TEST_F(LadderServiceTest, PeopleAndBotsPlayOnOneScaleByTheRulesPeopleAskFor) {
   std::remove(token_file.c_str());
 }
 
+// The ladder's pool: people waiting for the same kind of game play each other at once; who waits
+// past the ladder's pool_wait gets the house bot nearest their rating (FillPools, the pass the
+// service runs); a withdrawn entry is left alone; bad entries are refused and change nothing.
+TEST_F(LadderServiceTest, ThePoolPairsPeopleAndABotTakesTheSeatOfWhoWaitedLongEnough) {
+  absl::StatusOr<testing::ServiceOnNewDatabase> execution =
+      testing::StartOnNewDatabase(BONEYARD_EXECUTION_BINARY);
+  ASSERT_TRUE(execution.ok()) << execution.status();
+  ExecutionCreator creator(execution->service->target(), execution->service->operator_token());
+  StartLadders(&creator, nullptr);
+  const std::string ann = Player("ann");
+  const std::string bob = Player("bob");
+  const std::string cat = Player("cat");
+  const std::string robo = Player("robo", v1::PlayerAccount::BOT);
+  v1::Ladder ladder = MugginsLadder();
+  ladder.mutable_pool_wait()->set_seconds(1);
+  ASSERT_TRUE(CreateLadder(ladder).ok());
+  ASSERT_TRUE(CreateLadder(MugginsLadder(), "nopool").ok());
+  v1::JoinLadderRequest join;
+  join.set_ladder("ladders/mug");
+  for (const std::string* person : {&ann, &bob, &cat}) ASSERT_TRUE(Join(*person, join).ok());
+  ASSERT_TRUE(Join(robo, join).ok());
+
+  // ann waits for a casual game; bob for a rated one: not the same kind, so no pair.
+  v1::Challenge anns;
+  ASSERT_TRUE(Challenge(ann, "ladders/mug/pool", false, &anns).ok());
+  EXPECT_EQ(anns.state(), v1::Challenge::OFFERED);
+  EXPECT_EQ(anns.opponent(), "ladders/mug/pool");
+  v1::Challenge bobs;
+  ASSERT_TRUE(Challenge(bob, "ladders/mug/pool", true, &bobs).ok());
+  EXPECT_EQ(bobs.state(), v1::Challenge::OFFERED);
+
+  // Refused, changing nothing: waiting twice, a bot account, a ladder without a pool.
+  const std::string before = LadderSnapshot();
+  v1::Challenge refused;
+  EXPECT_EQ(Challenge(ann, "ladders/mug/pool", false, &refused).error_code(),
+            grpc::StatusCode::ALREADY_EXISTS);
+  grpc::Status status = Challenge(robo, "ladders/mug/pool", false, &refused);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+  EXPECT_THAT(status.error_message(), HasSubstr("bot account"));
+  v1::CreateChallengeRequest no_pool;
+  no_pool.set_ladder("ladders/nopool");
+  no_pool.set_opponent("ladders/nopool/pool");
+  ASSERT_TRUE(Join(ann, [] {
+                v1::JoinLadderRequest j;
+                j.set_ladder("ladders/nopool");
+                return j;
+              }()).ok());
+  const std::string with_member = LadderSnapshot();
+  status = l_->CreateChallenge(Context(ann).get(), no_pool, &refused);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+  EXPECT_THAT(status.error_message(), HasSubstr("no pool"));
+  ExpectRefused(Challenge(ann, "ladders/other/pool", false, &refused), "opponent",
+                "another ladder's pool");
+  v1::AcceptChallengeRequest accept;
+  accept.set_name(anns.name());
+  status = l_->AcceptChallenge(Context(kOperatorToken).get(), accept, &refused);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+  EXPECT_THAT(status.error_message(), HasSubstr("waits in the pool"));
+  v1::Ladder bad = ladder;
+  bad.mutable_pool_wait()->set_seconds(0);
+  bad.mutable_pool_wait()->set_nanos(500'000'000);
+  ExpectRefused(CreateLadder(bad, "other"), "ladder.pool_wait", "half a second");
+  EXPECT_EQ(LadderSnapshot(), with_member);
+  EXPECT_NE(before, with_member);  // only ann's joining nopool
+
+  // cat wants a casual game too: she plays ann, whose challenge it becomes, at once.
+  v1::Challenge pair;
+  ASSERT_TRUE(Challenge(cat, "ladders/mug/pool", false, &pair).ok());
+  EXPECT_EQ(pair.name(), anns.name());
+  EXPECT_EQ(pair.challenger(), "players/ann");
+  EXPECT_EQ(pair.opponent(), "players/cat");
+  EXPECT_EQ(pair.state(), v1::Challenge::ACCEPTED);
+  ASSERT_FALSE(pair.match().empty()) << execution->service->log();
+  ASSERT_EQ(pair.seats_size(), 2);
+  for (const v1::ChallengeSeat& seat : pair.seats()) {
+    EXPECT_EQ(seat.seat_token().empty(), seat.player() != "players/cat") << seat.player();
+  }
+
+  // Before bob has waited pool_wait, the pass leaves him waiting; after, a house bot plays him,
+  // casually: he did not opt in to rated games against bots.
+  const absl::Time now = absl::Now();
+  ASSERT_TRUE(ladder_logic_->FillPools(now).ok());
+  EXPECT_EQ(Get(bob, bobs.name()).state(), v1::Challenge::OFFERED);
+  ASSERT_TRUE(ladder_logic_->FillPools(now + absl::Seconds(2)).ok());
+  const v1::Challenge filled = Get(bob, bobs.name());
+  EXPECT_EQ(filled.state(), v1::Challenge::ACCEPTED);
+  EXPECT_EQ(filled.opponent(), "ladders/mug/bots/rnd");
+  EXPECT_FALSE(filled.rated());
+  EXPECT_FALSE(filled.match().empty());
+
+  // A withdrawn entry stays withdrawn.
+  v1::Challenge again;
+  ASSERT_TRUE(Challenge(ann, "ladders/mug/pool", false, &again).ok());
+  ASSERT_EQ(again.state(), v1::Challenge::OFFERED);
+  v1::DeclineChallengeRequest withdraw;
+  withdraw.set_name(again.name());
+  v1::Challenge withdrawn;
+  ASSERT_TRUE(l_->DeclineChallenge(Context(ann).get(), withdraw, &withdrawn).ok());
+  EXPECT_EQ(withdrawn.state(), v1::Challenge::CANCELLED);
+  ASSERT_TRUE(ladder_logic_->FillPools(now + absl::Seconds(5)).ok());
+  EXPECT_EQ(Get(ann, again.name()).state(), v1::Challenge::CANCELLED);
+}
+
 TEST_F(LadderServiceTest, HostileInputIsRefusedNamingTheFieldAndChangesNothing) {
   StartLadders(nullptr, nullptr);
   const std::string ann = Player("ann");
