@@ -615,6 +615,7 @@ async () => {
       rules: { target: { int_value: 50 } },
       house_bots: [{ bot_id: 'greedy', kind: 'greedy' },
         { bot_id: 'search-1', kind: 'search', level: 1 }],
+      pool_wait: '1s',
     },
   });
   assert.equal(made.status, 200, made.text);
@@ -652,5 +653,14 @@ async () => {
   assert.equal(await standings.getByTestId('bot-label').count(), 2);
   assert.match(await standings.innerText(), new RegExp(id));
   await shot(page, '21-ladder-standings');
+
+  // The pool: nobody else waits, so after the ladder's second a house bot takes the seat and
+  // the page opens the match.
+  await page.getByTestId('pool-enter').click();
+  await page.getByTestId('pool-waiting').waitFor();
+  await shot(page, '22-ladder-pool-waiting');
+  await page.waitForURL(/\/challenges\/[^/]+$/, { timeout: 30000 });
+  assert.notEqual(page.url().split('/').at(-1), challenge);
+  await page.getByTestId('sequence').waitFor();
   await context.close();
 });

@@ -2,7 +2,9 @@
 // list names each ladder's game and the bot levels it offers; a ladder's page
 // (GET /api/ladders/{id}) shows its standings — people and bots on one scale, every bot labelled
 // BOT — and lets a person join (opting in to rated games against bots, or not) and challenge a
-// house bot, which accepts at once: the page then opens the match (/challenges/{id}).
+// house bot, which accepts at once: the page then opens the match (/challenges/{id}). A ladder
+// with a pool also offers "play whoever is waiting": the page waits (polling the challenge) until
+// another person or, after the ladder's pool_wait, a house bot takes the seat, then opens it.
 import { useEffect, useState } from 'preact/hooks';
 import { get, post } from '../api.js';
 import { ErrorNote } from '../components/ErrorNote.jsx';
@@ -51,6 +53,8 @@ export function Ladder({ params, session }) {
   const [ratedVsBots, setRatedVsBots] = useState(false);
   const [rated, setRated] = useState(false);
   const [joined, setJoined] = useState(false);
+  // The pool challenge this page waits on, until its match is created.
+  const [waiting, setWaiting] = useState(null);
   const load = () => get(`/api/ladders/${encodeURIComponent(id)}`).then(setPage, setError);
   useEffect(() => {
     load();
@@ -67,6 +71,40 @@ export function Ladder({ params, session }) {
       await post(`/api/ladders/${encodeURIComponent(id)}/join`, { rated_vs_bots: ratedVsBots });
       setJoined(true);
       load();
+    } catch (err) {
+      setError(err);
+    }
+  };
+  useEffect(() => {
+    if (!waiting) return undefined;
+    const timer = setInterval(async () => {
+      try {
+        const c = await get(`/api/challenges/${resourceId(waiting)}`);
+        if (c.state === 'ACCEPTED' && c.match) navigate(`/challenges/${resourceId(c.name)}`);
+        if (c.state === 'CANCELLED' || c.state === 'DECLINED') setWaiting(null);
+      } catch (err) {
+        setError(err);
+      }
+    }, 500);
+    return () => clearInterval(timer);
+  }, [waiting]);
+  const enterPool = async () => {
+    setError(null);
+    try {
+      const made = await post(`/api/ladders/${encodeURIComponent(id)}/challenges`, {
+        opponent: `ladders/${id}/pool`,
+        rated,
+      });
+      if (made.state === 'ACCEPTED' && made.match) navigate(`/challenges/${resourceId(made.name)}`);
+      else setWaiting(made.name);
+    } catch (err) {
+      setError(err);
+    }
+  };
+  const leavePool = async () => {
+    try {
+      await post(`/api/challenges/${resourceId(waiting)}/decline`, {});
+      setWaiting(null);
     } catch (err) {
       setError(err);
     }
@@ -118,6 +156,20 @@ export function Ladder({ params, session }) {
               </li>
             ))}
           </ul>
+          {ladder.pool_wait && (
+            <p>
+              {waiting ? (
+                <span data-testid="pool-waiting">
+                  Waiting for an opponent (a bot takes the seat after {ladder.pool_wait})…{' '}
+                  <button type="button" onClick={leavePool} data-testid="pool-leave">Stop waiting</button>
+                </span>
+              ) : (
+                <button type="button" onClick={enterPool} data-testid="pool-enter">
+                  Play whoever is waiting
+                </button>
+              )}
+            </p>
+          )}
         </div>
       )}
       <h2>Standings</h2>
