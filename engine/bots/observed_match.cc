@@ -65,14 +65,12 @@ bool ObservedMatch::Shows(const State& state, const nlohmann::json& view, bool l
 }
 
 absl::StatusOr<Deal> ObservedMatch::DealWithHand(int round, const Deal& shape,
-                                                 const nlohmann::json& view) {
-  absl::StatusOr<std::vector<Tile>> hand = HandTiles(view);
-  if (!hand.ok()) return hand.status();
+                                                 const std::vector<Tile>& hand) {
   std::vector<Tile> rest;
   for (const std::vector<Tile>& h : shape.hands) rest.insert(rest.end(), h.begin(), h.end());
   rest.insert(rest.end(), shape.boneyard.begin(), shape.boneyard.end());
   std::sort(rest.begin(), rest.end());
-  for (const Tile& tile : *hand) {
+  for (const Tile& tile : hand) {
     auto it = std::lower_bound(rest.begin(), rest.end(), tile);
     if (it == rest.end() || *it != tile) {
       return absl::FailedPreconditionError(
@@ -92,7 +90,7 @@ absl::StatusOr<Deal> ObservedMatch::DealWithHand(int round, const Deal& shape,
     return out;
   };
   for (int s = 0; s < static_cast<int>(shape.hands.size()); ++s) {
-    deal.hands.push_back(s == seat_ ? *hand : take(shape.hands[s].size()));
+    deal.hands.push_back(s == seat_ ? hand : take(shape.hands[s].size()));
   }
   deal.boneyard = take(shape.boneyard.size());
   if (absl::Status valid = game_->ValidateDeal(round, deal); !valid.ok()) {
@@ -107,11 +105,13 @@ absl::Status ObservedMatch::Start(const nlohmann::json& view) {
     return absl::InvalidArgumentError(
         absl::StrCat("seat ", seat_, " is not a seat of ", game_->name()));
   }
+  absl::StatusOr<std::vector<Tile>> hand = HandTiles(view);
+  if (!hand.ok()) return hand.status();
   absl::StatusOr<std::unique_ptr<State>> shaped = game_->NewMatch(seed_);
   if (!shaped.ok()) return shaped.status();
   const Deal shape = (*shaped)->CurrentDeal();
   for (int attempt = 0; attempt < kMaxRoundDeals; ++attempt) {
-    absl::StatusOr<Deal> deal = DealWithHand(0, shape, view);
+    absl::StatusOr<Deal> deal = DealWithHand(0, shape, *hand);
     if (!deal.ok()) return deal.status();
     *deals_ = {*std::move(deal)};
     std::unique_ptr<State> state = game_->NewMatchReadingDeals(seed_, deals_);
@@ -126,7 +126,8 @@ absl::Status ObservedMatch::Start(const nlohmann::json& view) {
 }
 
 std::unique_ptr<State> ObservedMatch::PlayAsSeen(const State& world, Action action,
-                                                 const nlohmann::json& view, bool loose) {
+                                                 const nlohmann::json& view,
+                                                 const std::vector<Tile>& hand, bool loose) {
   std::unique_ptr<State> next = world.Clone();
   next->Apply(action);
   if (next->Round() == world.Round() && !next->IsTerminal()) {
@@ -140,7 +141,7 @@ std::unique_ptr<State> ObservedMatch::PlayAsSeen(const State& world, Action acti
   }
   const Deal shape = next->CurrentDeal();
   for (int attempt = 0; attempt < kMaxRoundDeals; ++attempt) {
-    absl::StatusOr<Deal> deal = DealWithHand(round, shape, view);
+    absl::StatusOr<Deal> deal = DealWithHand(round, shape, hand);
     if (!deal.ok()) return nullptr;
     deals_->resize(round);
     deals_->push_back(*std::move(deal));
@@ -155,7 +156,8 @@ absl::Status ObservedMatch::Observe(int actor, absl::string_view public_action,
                                     const nlohmann::json& view) {
   if (state_ == nullptr) return absl::FailedPreconditionError("Start() first");
   const int index = events_ + 1;
-  if (absl::StatusOr<std::vector<Tile>> hand = HandTiles(view); !hand.ok()) {
+  const absl::StatusOr<std::vector<Tile>> hand = HandTiles(view);
+  if (!hand.ok()) {
     return absl::InvalidArgumentError(
         absl::StrCat(Describe(index, actor, public_action), ": ", hand.status().message()));
   }
@@ -184,7 +186,7 @@ absl::Status ObservedMatch::Observe(int actor, absl::string_view public_action,
     const bool loose = !exact_ || attempt >= kExactRedeals;
     for (size_t i = 0; i < matching.size(); ++i) {
       std::unique_ptr<State> next =
-          PlayAsSeen(*world, matching[(first + i) % matching.size()], view, loose);
+          PlayAsSeen(*world, matching[(first + i) % matching.size()], view, *hand, loose);
       if (next != nullptr) {
         // A round's end that was matched loosely ends this round only: the next is dealt anew.
         exact_ = exact_ && (!loose || Shows(*next, view, false));

@@ -83,14 +83,15 @@ class ObservedMatch {
   // Whether `state` shows the seat `view`; `loose`: but for the scores and the last round's
   // result (once a round has ended loosely, for good).
   bool Shows(const State& state, const nlohmann::json& view, bool loose) const;
-  // Plays `action` on a copy of `world`; a round it begins is dealt to show `view`. Null when
-  // no deal tried does. `loose`: a round's or the match's end need not show the same scores.
+  // Plays `action` on a copy of `world`; a round it begins is dealt to show `view` (whose hand,
+  // parsed, is `hand`). Null when no deal tried does. `loose`: a round's or the match's end need
+  // not show the same scores.
   std::unique_ptr<State> PlayAsSeen(const State& world, Action action, const nlohmann::json& view,
-                                    bool loose);
+                                    const std::vector<Tile>& hand, bool loose);
   // A deal shaped like `shape` (its tiles, hand sizes and boneyard size) in which the seat holds
   // `hand` and every other tile lies at random; an error when `shape` lacks a tile of `hand` or
   // the game refuses the deal.
-  absl::StatusOr<Deal> DealWithHand(int round, const Deal& shape, const nlohmann::json& view);
+  absl::StatusOr<Deal> DealWithHand(int round, const Deal& shape, const std::vector<Tile>& hand);
 
   std::shared_ptr<const Game> game_;
   int seat_;

@@ -102,26 +102,17 @@ int RunBot(const std::vector<std::string>& args, cli::Io& io) {
   }
   Chooser chooser = RandomChooser(seed->value_or(1));
   if (kind != "random") {
-    // Any built-in bot, from the seat's views alone (engine_seat.h): it needs the game's rules.
-    v1::GetMatchRequest get;
-    get.set_name(*name);
-    v1::Match match;
-    grpc::ClientContext context;
-    PrepareUnaryContext(context, "");
-    const grpc::Status got = stub->GetMatch(&context, get, &match);
-    if (!got.ok()) {
-      return cli::Fail(io, static_cast<cli::ExitCode>(kExitService),
-                       DescribeRpcError("GetMatch", FromGrpc(got)));
+    // Any built-in bot, from the seat's views alone (engine_seat.h).
+    absl::StatusOr<Chooser> engine = PlayWithEngineBot(
+        *stub, *name, kind, seed->value_or(1), [&io](const std::string& line) { io.err << line; },
+        options);
+    if (!engine.ok()) {
+      if (absl::IsInvalidArgument(engine.status())) {
+        return cli::UsageError(io, absl::StrCat("--kind: ", engine.status().message()), kBotUsage);
+      }
+      return cli::Fail(io, static_cast<cli::ExitCode>(kExitService), engine.status().message());
     }
-    absl::StatusOr<EngineSeat> seat = MakeEngineSeat(
-        match, kind, seed->value_or(1), [&io](const std::string& line) { io.err << line; });
-    if (!seat.ok()) {
-      return cli::UsageError(io, absl::StrCat("--kind: ", seat.status().message()), kBotUsage);
-    }
-    chooser = std::move(seat->chooser);
-    options.on_view = std::move(seat->on_view);
-    options.view_mask = EngineViewMask();
-    options.replay_events = true;
+    chooser = *std::move(engine);
   }
   RemotePlayer player(*stub, *name, token, std::move(chooser), options);
   player.Start();

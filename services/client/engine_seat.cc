@@ -5,30 +5,26 @@
 #include <utility>
 #include <vector>
 
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_split.h"
 #include "engine/bots/bot.h"
 #include "engine/bots/observed_match.h"
 #include "engine/core/registry.h"
+#include "services/client/channel.h"
+#include "services/client/proto_json.h"
 #include "services/common/engine_proto.h"
 
 namespace boneyard::client {
 namespace {
 
-// The engine's View::ToJson() keys a SeatView carries (legal actions are left out: they follow
-// from the rest).
+// The view as the engine's View::ToJson() writes it: the CLI's JSON of a SeatView, less what
+// only the service adds and the game, which EngineViewMask() leaves out (the match's, known).
 nlohmann::json ViewJson(const v1::SeatView& view) {
-  nlohmann::json out = nlohmann::json::object();
-  out["hand"] = nlohmann::json::array();
-  for (const std::string& tile : view.hand()) out["hand"].push_back(tile);
-  out["current_seat"] = view.current_seat();
-  out["round"] = view.round();
-  out["terminal"] = view.terminal();
-  out["hand_counts"] = std::vector<int>(view.hand_counts().begin(), view.hand_counts().end());
-  out["boneyard_count"] = view.boneyard_count();
-  out["scores"] = std::vector<int>(view.scores().begin(), view.scores().end());
-  if (view.has_layout()) out["layout"] = StructToJson(view.layout());
+  nlohmann::json out = SeatViewToJson(view);
+  for (const char* not_compared :
+       {"match", "game", "sequence", "deadline", "last_event", "result"}) {
+    out.erase(not_compared);
+  }
+  if (!view.has_layout()) out.erase("layout");
   return out;
 }
 
@@ -128,20 +124,40 @@ absl::StatusOr<EngineSeat> MakeEngineSeat(const v1::Match& match, absl::string_v
 }
 
 absl::Status CheckBotKind(absl::string_view bot) {
-  const std::pair<std::string, std::string> parts = absl::StrSplit(bot, absl::MaxSplits(':', 1));
-  int level = 0;
-  if (!parts.second.empty() && !absl::SimpleAtoi(parts.second, &level)) {
-    return absl::InvalidArgumentError(absl::StrCat("'", bot, "': the level is a number"));
+  // The registry itself decides, with each game's default rules: the kind and level syntax, the
+  // kinds, the levels.
+  absl::Status level_error;
+  for (const std::string& name : DefaultRegistry().Names()) {
+    absl::StatusOr<std::shared_ptr<const Game>> game =
+        DefaultRegistry().CreateGame(name, RuleText{});
+    if (!game.ok()) continue;
+    absl::StatusOr<std::unique_ptr<Bot>> made = DefaultBots().Make(bot, **game, 1);
+    if (made.ok()) return absl::OkStatus();
+    if (absl::IsInvalidArgument(made.status())) level_error = made.status();
   }
-  for (const std::string& game : DefaultRegistry().Names()) {
-    for (const std::string& kind : DefaultBots().BotsFor(game)) {
-      if (kind == parts.first && DefaultBots().CheckLevel(game, kind, level).ok()) {
-        return absl::OkStatus();
-      }
-    }
-  }
+  if (!level_error.ok()) return level_error;  // a kind some game has, at a level it has not
   return absl::InvalidArgumentError(
       absl::StrCat("'", bot, "' is not a built-in bot of any game (boneyard games lists them)"));
+}
+
+absl::StatusOr<Chooser> PlayWithEngineBot(v1::ExecutionService::StubInterface& stub,
+                                          const std::string& match_name, absl::string_view bot,
+                                          uint64_t seed, SeatNote note,
+                                          RemotePlayerOptions& options) {
+  v1::GetMatchRequest get;
+  get.set_name(match_name);
+  v1::Match match;
+  grpc::ClientContext context;
+  PrepareUnaryContext(context, "");
+  if (grpc::Status got = stub.GetMatch(&context, get, &match); !got.ok()) {
+    return absl::UnavailableError(DescribeRpcError("GetMatch", FromGrpc(got)));
+  }
+  absl::StatusOr<EngineSeat> seat = MakeEngineSeat(match, bot, seed, std::move(note));
+  if (!seat.ok()) return seat.status();
+  options.on_view = std::move(seat->on_view);
+  options.view_mask = EngineViewMask();
+  options.replay_events = true;
+  return std::move(seat->chooser);
 }
 
 google::protobuf::FieldMask EngineViewMask() {

@@ -21,7 +21,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
-#include "boneyard/v1/execution.pb.h"
+#include "boneyard/v1/execution.grpc.pb.h"
 #include "google/protobuf/field_mask.pb.h"
 #include "services/client/remote_player.h"
 
@@ -40,6 +40,15 @@ struct EngineSeat {
 using SeatNote = std::function<void(const std::string& line)>;
 absl::StatusOr<EngineSeat> MakeEngineSeat(const v1::Match& match, absl::string_view bot,
                                           uint64_t seed, SeatNote note);
+
+// Plays match `match_name` (on `stub`) with `bot`: reads the match's rules (GetMatch), makes its
+// EngineSeat and sets `options` to feed it (on_view, EngineViewMask(), replay_events). The
+// chooser to give the RemotePlayer, or why not (UNAVAILABLE: GetMatch failed; INVALID_ARGUMENT:
+// the game has no such bot).
+absl::StatusOr<Chooser> PlayWithEngineBot(v1::ExecutionService::StubInterface& stub,
+                                          const std::string& match_name, absl::string_view bot,
+                                          uint64_t seed, SeatNote note,
+                                          RemotePlayerOptions& options);
 
 // Whether `bot` ("kind" or "kind:level") is a built-in bot of some game, before any match is
 // known: INVALID_ARGUMENT naming it otherwise.

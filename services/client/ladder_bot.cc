@@ -156,14 +156,18 @@ class LadderBot {
     const uint64_t seed = options_.seed + started_.size();
     Chooser chooser = RandomChooser(seed);
     if (options_.kind != "random") {
-      if (absl::StatusOr<EngineSeat> seat = EngineSeatFor(*game.stub, challenge.match(), seed);
-          seat.ok()) {
-        chooser = std::move(seat->chooser);
-        options.on_view = std::move(seat->on_view);
-        options.view_mask = EngineViewMask();
-        options.replay_events = true;
+      // Its notes come on the player's thread; Reap prints them on this one.
+      absl::StatusOr<Chooser> engine = PlayWithEngineBot(
+          *game.stub, challenge.match(), options_.kind, seed,
+          [this](const std::string& line) {
+            absl::MutexLock lock(&notes_mu_);
+            notes_.push_back(line);
+          },
+          options);
+      if (engine.ok()) {
+        chooser = *std::move(engine);
       } else {
-        log_ << challenge.match() << ": playing at random: " << seat.status().message() << "\n";
+        log_ << challenge.match() << ": playing at random: " << engine.status().message() << "\n";
       }
     }
     game.player = std::make_unique<RemotePlayer>(*game.stub, challenge.match(), seat_token,
@@ -171,23 +175,6 @@ class LadderBot {
     game.player->Start();
     log_ << "playing " << challenge.match() << " (" << challenge.name() << ")\n";
     return absl::OkStatus();
-  }
-
-  absl::StatusOr<EngineSeat> EngineSeatFor(v1::ExecutionService::Stub& stub,
-                                           const std::string& match_name, uint64_t seed) {
-    v1::GetMatchRequest get;
-    get.set_name(match_name);
-    v1::Match match;
-    grpc::ClientContext context;
-    PrepareUnaryContext(context, "");
-    if (grpc::Status got = stub.GetMatch(&context, get, &match); !got.ok()) {
-      return absl::UnavailableError(absl::StrCat("GetMatch: ", got.error_message()));
-    }
-    // Its notes come on the players' threads; Reap prints them on this one.
-    return MakeEngineSeat(match, options_.kind, seed, [this](const std::string& line) {
-      absl::MutexLock lock(&notes_mu_);
-      notes_.push_back(line);
-    });
   }
 
   // Counts and forgets the matches whose player is done.

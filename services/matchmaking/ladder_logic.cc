@@ -420,7 +420,7 @@ absl::StatusOr<v1::Challenge> LadderLogic::CreateChallenge(
   };
   absl::StatusOr<ChallengeSide> challenger = side_of(challenger_id, "challenger");
   if (!challenger.ok()) return challenger.status();
-  if (to_pool) return EnterPool(*ladder, challenger_id, *challenger, request, *caller);
+  if (to_pool) return EnterPool(*ladder, *ladder_id, challenger_id, *challenger, request, *caller);
   ChallengeSide opponent_side;
   const v1::HouseBot* house = nullptr;
   std::string opponent_key;
@@ -491,11 +491,11 @@ absl::StatusOr<v1::Challenge> LadderLogic::CreateChallenge(
 }
 
 absl::StatusOr<v1::Challenge> LadderLogic::EnterPool(const v1::Ladder& ladder,
+                                                     const std::string& ladder_id,
                                                      const std::string& challenger_id,
                                                      const ChallengeSide& challenger,
                                                      const v1::CreateChallengeRequest& request,
                                                      const std::optional<std::string>& caller) {
-  const std::string ladder_id = ladder.name().substr(std::string("ladders/").size());
   if (!ladder.has_pool_wait()) {
     return absl::FailedPreconditionError(
         absl::StrCat("opponent: ladders/", ladder_id, " has no pool (Ladder.pool_wait is unset)"));

@@ -112,7 +112,7 @@ class LadderLogic {
   absl::StatusOr<ChallengeRow> LoadChallenge(const std::string& name, const Token& token,
                                              std::optional<std::string>& caller);
   // CreateChallenge to the ladder's pool (see ladder.proto).
-  absl::StatusOr<v1::Challenge> EnterPool(const v1::Ladder& ladder,
+  absl::StatusOr<v1::Challenge> EnterPool(const v1::Ladder& ladder, const std::string& ladder_id,
                                           const std::string& challenger_id,
                                           const ChallengeSide& challenger,
                                           const v1::CreateChallengeRequest& request,

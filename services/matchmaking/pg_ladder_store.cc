@@ -321,6 +321,8 @@ absl::StatusOr<std::pair<ChallengeRow, bool>> PgLadderStore::JoinPool(ChallengeR
 }
 
 absl::StatusOr<std::vector<ChallengeRow>> PgLadderStore::WaitingInPools() {
+  // Every second, in every matchmaking process: the opponent column is COLLATE "C", so the prefix
+  // match is a range scan of challenges_of_opponent (pool entries: waiting or withdrawn ones).
   return pool_.Run([&](pqxx::work& tx) {
     std::vector<ChallengeRow> out;
     for (const pqxx::row& r : tx.exec_params(

@@ -152,9 +152,24 @@ class ConformanceTest : public ::testing::TestWithParam<Config> {
         ASSERT_EQ(sampled->ViewFor(seat)->ToJson(), view)
             << "determinizing for seat " << seat << " changed its view";
         ASSERT_EQ(sampled->CurrentSeat(), state.CurrentSeat());
+        // The world is a match of the game in its own right: its deal is one, and the seat to
+        // play may play in it (the world is thrown away after). One world in eight: the check
+        // costs about as much as the rest of the suite, and the bugs it is for show at once.
+        if (++worlds_ % 8 != 0) continue;
+        ASSERT_TRUE(state.game().ValidateDeal(sampled->Round(), sampled->CurrentDeal()).ok())
+            << "determinizing for seat " << seat << " gave a world whose deal is not one: "
+            << sampled->ToString();
+        ActionList world_legal;
+        sampled->LegalActions(world_legal);
+        ASSERT_FALSE(world_legal.empty()) << sampled->ToString();
+        sampled->Apply(world_legal[0]);
+        ASSERT_TRUE(sampled->CheckInvariants().ok())
+            << "a move in the world for seat " << seat << ": " << sampled->CheckInvariants();
       }
     }
   }
+
+  int64_t worlds_ = 0;  // determinizations checked so far
 
   void CheckLegalActions(const State& state, const ActionList& legal) {
     ASSERT_FALSE(legal.empty()) << "no legal action in a live state: " << state.ToString();

@@ -358,8 +358,8 @@ TEST_F(ClientCommandsTest, BadCommandLinesExit2NamingTheFlag) {
       {{"connect", "matches/x"}, "--token-file F or --token T"},
       {{"connect", "matches/x", "--token", "a", "--token-file", "b"}, "not both"},
       {{"bot", "matches/x", "--token", "a", "--kind", "oracle"}, "--kind 'oracle' is not"},
-      {{"bot", "matches/x", "--token", "a", "--kind", "search:9"}, "--kind 'search:9' is not"},
-      {{"bot", "--ladder", "l", "--kind", "search:x"}, "the level is a number"},
+      {{"bot", "matches/x", "--token", "a", "--kind", "search:9"}, "offers levels 1 to 5"},
+      {{"bot", "--ladder", "l", "--kind", "search:x"}, "must be a positive whole number"},
       // A token gRPC could not send (it would abort the call) is refused first.
       {{"bot", "matches/x", "--token", "a\nb"}, "--token: a token is printable"},
       {{"connect", "matches/x", "--token", "a b"}, "--token: a token is printable"},

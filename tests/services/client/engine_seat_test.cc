@@ -22,6 +22,8 @@ v1::SeatView ViewOf(const State& state, int seat, int64_t sequence, int actor,
                     const std::string& action) {
   v1::SeatView view;
   FillSeatView(*state.ViewFor(seat), view);
+  view.set_match("matches/t");  // the rest as the service fills it (LiveMatch::FillSeatViewOf)
+  view.set_game(state.game().name());
   view.set_seat(seat);
   view.set_sequence(sequence);
   if (sequence > 0) {
