@@ -1,7 +1,7 @@
 // whist_search: finds a cyclic whist base for N players (N = 4m or 4m + 1) offline, for
 // services/matchmaking/tournament/partner_rotation_designs.cc — not a test, not run by the build.
-// Usage: whist_search N [seed] [seconds]; prints the base (a, b, c, d per table: partners a-c and
-// b-d) and exits 0, or exits 1 when the time runs out.
+// Usage: whist_search [--rotational] N [seed] [seconds]; prints the base (a, b, c, d per table:
+// partners a-c and b-d) and exits 0, or exits 1 when the time runs out.
 //
 // The base is one round over Z_q plus, for N = 4m, a fixed point (q = N - 1, point q); for
 // N = 4m + 1 over Z_N without 0 (q = N). Developed by adding 1 each round it is a whist design
@@ -13,12 +13,19 @@
 // best. A swap's change in cost is worked out from the six pairs it touches. It found 44's base
 // in seconds where annealing ran out of time, and 52, 56 and 60 (seed 11) in 8 to 16 minutes each
 // on a shared core; 57 and 64 were not found in the 15 to 30 minutes tried.
+//
+// --rotational (N = 4m + 1) searches a 1-rotational base instead: over Z_(N-1) with the fixed
+// point N - 1 playing and 0 sitting out, to be completed by the round of tables {x, x + m,
+// x + 2m, x + 3m} (WhistDesign::rotational). That round covers the partner pairs at difference
+// 2m and one opposing at m and at 2m, so the targets of those two classes drop by one. It found
+// 57's base (seed 7) in a few minutes of CPU, where the cyclic search had failed for an hour.
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <random>
+#include <string_view>
 #include <vector>
 
 namespace {
@@ -28,11 +35,28 @@ constexpr int kOpponents[4][2] = {{0, 1}, {0, 3}, {2, 1}, {2, 3}};
 
 class Search {
  public:
-  explicit Search(int players) {
-    q_ = players % 4 == 0 ? players - 1 : players;
-    fixed_ = players % 4 == 0 ? q_ : -1;
-    for (int p = players % 4 == 0 ? 0 : 1; p < players; ++p) points_.push_back(p);
-    classes_ = (q_ - 1) / 2;
+  Search(int players, bool rotational) {
+    if (rotational) {
+      // Z_(N-1) with the fixed point N - 1 playing and 0 sitting out; the round of tables
+      // {x, x + q/4, x + q/2, x + 3q/4} (partners differ by q/2) is added apart, so the base
+      // owes no partner pair at q/2 and one opponent pair less at q/4 and q/2.
+      q_ = players - 1;
+      fixed_ = q_;
+      for (int p = 1; p < players; ++p) points_.push_back(p);
+      classes_ = q_ / 2;
+    } else {
+      q_ = players % 4 == 0 ? players - 1 : players;
+      fixed_ = players % 4 == 0 ? q_ : -1;
+      for (int p = players % 4 == 0 ? 0 : 1; p < players; ++p) points_.push_back(p);
+      classes_ = (q_ - 1) / 2;
+    }
+    partner_target_.assign(classes_, 1);
+    opponent_target_.assign(classes_, 2);
+    if (rotational) {
+      partner_target_[q_ / 2 - 1] = 0;
+      opponent_target_[q_ / 2 - 1] = 1;
+      opponent_target_[q_ / 4 - 1] = 1;
+    }
   }
 
   // A base, or an empty one when `deadline` passes first.
@@ -94,22 +118,28 @@ class Search {
       }
     }
   }
-  static int64_t Miss(int partner, int opponent) {
-    return int64_t{partner - 1} * (partner - 1) + int64_t{opponent - 2} * (opponent - 2);
+  int64_t PartnerMiss(int k, int partner) const {
+    const int64_t d = partner - partner_target_[k];
+    return d * d;
+  }
+  int64_t OpponentMiss(int k, int opponent) const {
+    const int64_t d = opponent - opponent_target_[k];
+    return d * d;
   }
   int64_t Cost() const {
     int64_t c = 0;
-    for (int k = 0; k < classes_; ++k) c += Miss(partner_[k], opponent_[k]);
+    for (int k = 0; k < classes_; ++k)
+      c += PartnerMiss(k, partner_[k]) + OpponentMiss(k, opponent_[k]);
     return c;
   }
   // Whether slot `s` is in a pair whose class is off.
   bool Off(int s) const {
     const int t = s / 4, r = s % 4;
     const int k = Class(slots_[s], slots_[4 * t + (r ^ 2)]);
-    if (k >= 0 && partner_[k] != 1) return true;
+    if (k >= 0 && partner_[k] != partner_target_[k]) return true;
     for (int o : {(r & 1) ? 0 : 1, (r & 1) ? 2 : 3}) {
       const int ko = Class(slots_[s], slots_[4 * t + o]);
-      if (ko >= 0 && opponent_[ko] != 2) return true;
+      if (ko >= 0 && opponent_[ko] != opponent_target_[ko]) return true;
     }
     return false;
   }
@@ -148,14 +178,14 @@ class Search {
       if (int k = Class(slots_[4 * t + p[0]], slots_[4 * t + p[1]]); k >= 0) {
         const int before = partner_[k];
         partner_[k] += sign;
-        delta += Miss(partner_[k], 2) - Miss(before, 2);
+        delta += PartnerMiss(k, partner_[k]) - PartnerMiss(k, before);
       }
     }
     for (const auto& p : kOpponents) {
       if (int k = Class(slots_[4 * t + p[0]], slots_[4 * t + p[1]]); k >= 0) {
         const int before = opponent_[k];
         opponent_[k] += sign;
-        delta += Miss(1, opponent_[k]) - Miss(1, before);
+        delta += OpponentMiss(k, opponent_[k]) - OpponentMiss(k, before);
       }
     }
     return delta;
@@ -168,35 +198,40 @@ class Search {
     if (int k = Class(slots_[s], slots_[4 * t + (r ^ 2)]); k >= 0) {
       const int before = partner_[k];
       partner_[k] += sign;
-      delta += Miss(partner_[k], 2) - Miss(before, 2);
+      delta += PartnerMiss(k, partner_[k]) - PartnerMiss(k, before);
     }
     for (int o : {(r & 1) ? 0 : 1, (r & 1) ? 2 : 3}) {
       if (int k = Class(slots_[s], slots_[4 * t + o]); k >= 0) {
         const int before = opponent_[k];
         opponent_[k] += sign;
-        delta += Miss(1, opponent_[k]) - Miss(1, before);
+        delta += OpponentMiss(k, opponent_[k]) - OpponentMiss(k, before);
       }
     }
     return delta;
   }
 
   int q_ = 0, fixed_ = -1, classes_ = 0;
-  std::vector<int> points_, slots_, partner_, opponent_;
+  std::vector<int> points_, slots_, partner_, opponent_, partner_target_, opponent_target_;
 };
 
 }  // namespace
 
 int main(int argc, char** argv) {
+  const bool rotational = argc > 1 && std::string_view(argv[1]) == "--rotational";
+  if (rotational) --argc, ++argv;
   const int players = argc > 1 ? std::atoi(argv[1]) : 0;
-  if (players < 4 || players > 200 || (players % 4 != 0 && players % 4 != 1)) {
-    std::fprintf(stderr, "usage: whist_search N [seed] [seconds]  (N = 4m or 4m + 1, 4-200)\n");
+  if (players < 4 || players > 200 || (players % 4 != 0 && players % 4 != 1) ||
+      (rotational && players % 4 != 1)) {
+    std::fprintf(stderr,
+                 "usage: whist_search [--rotational] N [seed] [seconds]  (N = 4m or 4m + 1, 4-200;"
+                 " --rotational: N = 4m + 1)\n");
     return 2;
   }
   std::mt19937_64 rng(argc > 2 ? std::strtoull(argv[2], nullptr, 10) : 1);
   const double seconds = argc > 3 ? std::atof(argv[3]) : 600;
   const auto deadline = std::chrono::steady_clock::now() +
                         std::chrono::milliseconds(static_cast<int64_t>(seconds * 1000));
-  const std::vector<int> base = Search(players).Run(rng, deadline);
+  const std::vector<int> base = Search(players, rotational).Run(rng, deadline);
   if (base.empty()) return 1;
   for (size_t i = 0; i < base.size(); ++i) {
     std::printf("%d%s", base[i], i + 1 < base.size() ? ", " : "\n");

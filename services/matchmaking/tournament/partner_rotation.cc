@@ -48,12 +48,13 @@ std::vector<int> SeededLabels(int players, uint64_t seed) {
 }
 
 // One cycle of a stored whist design (partner_rotation_designs.h): round i adds the group's
-// i-th element to every point of the base round; without a fixed point, point i sits out round
-// i.
+// i-th element to every point of the base round; without a fixed point, or with a 1-rotational
+// one, point i sits out round i, and a 1-rotational design ends with the round its fixed point
+// sits out.
 std::vector<PartnerRound> WhistRounds(int players, const WhistDesign& design,
                                       const std::vector<int>& labels) {
   const int p = design.square_of;
-  const bool fixed_point = p == 0 && players % 4 == 0;
+  const bool fixed_point = p == 0 && (players % 4 == 0 || design.rotational);
   const int modulus = fixed_point ? players - 1 : players;
   std::vector<PartnerRound> rounds(modulus);
   for (int i = 0; i < modulus; ++i) {
@@ -68,8 +69,17 @@ std::vector<PartnerRound> WhistRounds(int players, const WhistDesign& design,
       round.tables.push_back(
           {{shifted(base[t]), shifted(base[t + 2])}, {shifted(base[t + 1]), shifted(base[t + 3])}});
     }
-    if (!fixed_point) round.sitting_out.push_back(shifted(0));
+    if (!fixed_point || design.rotational) round.sitting_out.push_back(shifted(0));
     round = Canonical(std::move(round));
+  }
+  if (design.rotational) {
+    const int m = modulus / 4;
+    PartnerRound round;
+    for (int x = 0; x < m; ++x) {
+      round.tables.push_back({{labels[x], labels[x + 2 * m]}, {labels[x + m], labels[x + 3 * m]}});
+    }
+    round.sitting_out.push_back(labels[players - 1]);
+    rounds.push_back(Canonical(std::move(round)));
   }
   return rounds;
 }

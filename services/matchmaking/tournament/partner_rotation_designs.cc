@@ -13,7 +13,11 @@
 // (y + d) / y = 1 + d / y, every ratio but 0 and 1 once, so developed by multiplication by the
 // primitive x each pair partners once and opposes twice. Written in logarithms (point x^k is
 // k, point 0 the fixed point 63), multiplication by x is adding 1 mod 63 — a Z_63 base like the
-// others. (tests/bench/whist_search.cc's cyclic search had not found one in 30 minutes.)
+// others. (tests/bench/whist_search.cc's cyclic search had not found one in 30 minutes.) 57 is
+// 1-rotational (WhistDesign::rotational): no cyclic base over Z_57 was found, so the base is
+// over Z_56 with a fixed point, and the round {x, x + 14, x + 28, x + 42} (x < 14) takes the
+// partner pairs at difference 28 that a base developed 56 times would meet twice — found by
+// `whist_search --rotational 57 7` in a few minutes.
 #include "services/matchmaking/tournament/partner_rotation_designs.h"
 
 namespace boneyard::tournament {
@@ -66,6 +70,10 @@ constexpr int kWhist56[] = {51, 6,  23, 8,  49, 17, 16, 40, 3,  36, 44, 29, 27, 
                             37, 14, 26, 28, 21, 13, 39, 15, 20, 2,  24, 22, 41, 30,
                             47, 35, 31, 11, 52, 45, 18, 48, 12, 34, 55, 46, 54, 10,
                             5,  19, 1,  4,  38, 0,  32, 42, 33, 7,  53, 25, 9,  50};
+constexpr int kWhist57[] = {32, 56, 36, 10, 41, 5,  49, 38, 23, 25, 8,  51, 29, 20,
+                            53, 22, 47, 26, 11, 12, 33, 43, 46, 52, 6,  42, 37, 15,
+                            27, 44, 48, 50, 1,  14, 54, 30, 55, 7,  45, 18, 2,  3,
+                            9,  40, 31, 39, 13, 17, 16, 4,  28, 21, 34, 19, 35, 24};
 constexpr int kWhist60[] = {13, 8,  54, 5,  43, 46, 39, 1,  17, 36, 7,  21, 33, 51, 12,
                             57, 26, 4,  35, 11, 32, 59, 3,  10, 25, 30, 47, 31, 14, 37,
                             49, 20, 40, 41, 38, 29, 23, 34, 0,  15, 18, 2,  52, 50, 48,
@@ -144,6 +152,8 @@ WhistDesign StoredWhist(int players) {
       return {kWhist53};
     case 56:
       return {kWhist56};
+    case 57:
+      return {kWhist57, 0, true};
     case 60:
       return {kWhist60};
     case 61:

@@ -14,6 +14,11 @@ struct WhistDesign {
   // (N = 4m). p > 0: Z_p x Z_p (N = p * p), the point (a, b) numbered a * p + b; point 0 sits
   // out the base round.
   int square_of = 0;
+  // 1-rotational (N = 4m + 1): the base is over Z_(N-1) with the fixed point N - 1 playing and
+  // point 0 sitting out, developed N - 1 times; one more round, in which the fixed point sits
+  // out, seats {x, x + m, x + 2m, x + 3m} for x < m (partners differ by 2m, which the base
+  // leaves to it with one opponent pair at m and one at 2m).
+  bool rotational = false;
 };
 
 WhistDesign StoredWhist(int players);
