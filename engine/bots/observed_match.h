@@ -18,7 +18,16 @@
 // as seen. Only the present has to be made consistent: the engine's state carries what the
 // past made public (voids, passes) and Determinize honours it. A round is dealt when the event
 // that begins it is played, again at random until the seat's view matches (the first player
-// may depend on who holds a double). Nothing here knows a game.
+// may depend on who holds a double). Where a round takes tiles out of hands as it begins
+// (Mexican Train's house engine goes from its holder's hand to the table), the seat's share of
+// the deal is its hand and the tiles it gave up, looked for among those the view shows in
+// public. Nothing here knows a game.
+//
+// Not rebuilt (Observe refuses, so a remote bot says so and plays at random): a round whose
+// beginning draws tiles into hands before anyone plays (Mexican Train's house rules when nobody
+// holds an unused double: everyone draws until one turns up), since which tiles of the hand were
+// drawn, and from where in the boneyard, is not in the view; and Castle Rock, whose row is
+// turned up from the pile three tiles at a time, in an order a pile dealt anew seldom matches.
 //
 // One thing it may fail to reproduce: the pips each seat is left holding when a round ends,
 // which train games and Muggins count into the scores. With several hidden hands at once,
@@ -50,7 +59,8 @@ class ObservedMatch {
   // likely event (one hidden tile in the boneyard's first place, about one in 80 with a
   // double-twelve set): 8,192 tries leave a chance below 1e-40 of missing it.
   static constexpr int kMaxRedeals = 8192;
-  // Deals tried for a round that begins (per redeal of the event that begins it).
+  // Deals tried for a round that begins (per redeal of the event that begins it); the first
+  // round, which has no event before it, gets kMaxRedeals.
   static constexpr int kMaxRoundDeals = 32;
   // Redeals tried for an event that ends a round before its end is matched without the pips.
   static constexpr int kExactRedeals = 4096;
@@ -90,8 +100,11 @@ class ObservedMatch {
                                     const std::vector<Tile>& hand, bool loose);
   // A deal shaped like `shape` (its tiles, hand sizes and boneyard size) in which the seat holds
   // `hand` and every other tile lies at random; an error when `shape` lacks a tile of `hand` or
-  // the game refuses the deal.
-  absl::StatusOr<Deal> DealWithHand(int round, const Deal& shape, const std::vector<Tile>& hand);
+  // the game refuses the deal. Where `hand` is short of the seat's share (the round took tiles
+  // out of hands as it began), the rest of the share is drawn from the tiles `view` shows in
+  // public first.
+  absl::StatusOr<Deal> DealWithHand(int round, const Deal& shape, const std::vector<Tile>& hand,
+                                    const nlohmann::json& view);
 
   std::shared_ptr<const Game> game_;
   int seat_;

@@ -93,7 +93,11 @@ TEST(EngineSeat, ChoosesWhatTheBotChoosesOnTheRealMatch) {
            {"forty_two", {{"scoring", "marks"}, {"marks_target", "1"}}, "search:4"},
            {"mexican_train",
             {{"preset", "classic_double_9"}, {"players", "3"}, {"rounds", "1"}},
-            "greedy"}}) {
+            "greedy"},
+           // The engine double leaves its holder's hand as each round begins.
+           {"mexican_train",
+            {{"preset", "house"}, {"players", "3"}, {"rounds", "2"}},
+            "search:2"}}) {
     SCOPED_TRACE(game);
     std::ostringstream log;
     const Played played = PlayAgainstTheRealBot(game, rules, 1, bot, -1, log);
