@@ -34,6 +34,24 @@ SearchLevel SearchLevelFor(int level) {
   }
 }
 
+SearchLevel SearchLevelWithIterations(int level, std::span<const int, kSearchLevels> iterations) {
+  SearchLevel shared = SearchLevelFor(level);
+  shared.iterations = iterations[(level == 0 ? kDefaultSearchLevel : level) - 1];
+  return shared;
+}
+
+void RegisterSearchLevels(BotRegistry& registry, const std::string& game,
+                          std::span<const int, kSearchLevels> iterations,
+                          PlayoutPolicy top_playout) {
+  registry.Register(
+      game, "search",
+      [iterations, top_playout](const Game&, uint64_t seed, int level) {
+        return std::make_unique<SearchBot>(seed, SearchLevelWithIterations(level, iterations),
+                                           nullptr, level == kSearchLevels ? top_playout : nullptr);
+      },
+      kSearchLevels);
+}
+
 Action SearchBot::ChooseAction(const View&, std::span<const Action> legal) { return legal.front(); }
 
 int SearchBot::AddChild(int parent, Action action, int mover) {

@@ -24,6 +24,7 @@
 #include <cstdint>
 #include <functional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "engine/bots/bot.h"
@@ -43,6 +44,11 @@ inline constexpr int kDefaultSearchLevel = 3;
 // Level 1..kSearchLevels; 0 is kDefaultSearchLevel.
 SearchLevel SearchLevelFor(int level);
 
+// The shared level (its time cap; level 1 drawn by visits) with a game's own iterations, for
+// the games whose uniform playouts stop gaining well below the shared budgets: spread under
+// that point, the levels stay apart (Muggins, the train games, Castle Rock; docs/bots.md).
+SearchLevel SearchLevelWithIterations(int level, std::span<const int, kSearchLevels> iterations);
+
 // What the last search did, for benchmarks and tests.
 struct SearchStats {
   int iterations = 0;
@@ -59,6 +65,13 @@ using RootRule = std::function<bool(const View& view, Action action)>;
 // muggins_bots.h). It runs on sampled worlds only, so it may read the world's whole state.
 using PlayoutPolicy =
     std::function<Action(const State& world, std::span<const Action> legal, Rng& rng)>;
+
+// Registers the shared search as `game`'s "search" at the game's own iterations per level
+// (SearchLevelWithIterations), level 5's playouts by `top_playout` when one is given.
+// `iterations` must outlive the registry (a static table).
+void RegisterSearchLevels(BotRegistry& registry, const std::string& game,
+                          std::span<const int, kSearchLevels> iterations,
+                          PlayoutPolicy top_playout = nullptr);
 
 class SearchBot : public Bot {
  public:

@@ -1,7 +1,9 @@
 #include "engine/games/castle_rock/castle_rock_bots.h"
 
+#include <memory>
 #include <vector>
 
+#include "engine/bots/search_bot.h"
 #include "engine/games/castle_rock/castle_rock.h"
 
 namespace boneyard::castle_rock {
@@ -61,6 +63,7 @@ void RegisterBots(BotRegistry& registry) {
   registry.Register("castle_rock", "greedy", [](const Game&, uint64_t seed, int) {
     return std::make_unique<GreedyBot>(seed);
   });
+  RegisterSearchLevels(registry, "castle_rock", kSearchIterations);
 }
 
 }  // namespace boneyard::castle_rock

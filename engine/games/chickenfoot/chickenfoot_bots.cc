@@ -1,6 +1,9 @@
 #include "engine/games/chickenfoot/chickenfoot_bots.h"
 
 #include <memory>
+#include <span>
+
+#include "engine/bots/search_bot.h"
 
 namespace boneyard::chickenfoot {
 
@@ -25,6 +28,15 @@ int GreedyScore(const ChickenfootView& view, Action action) {
   return score;
 }
 
+Action HeavyPlayout(const State& world, std::span<const Action> legal, Rng& rng) {
+  const int blank = static_cast<const ChickenfootGame&>(world.game()).double_blank_penalty();
+  return trains::HeavyPlayout(legal, rng, [blank](Action a) {
+    if (!IsPlay(a)) return -1;
+    const int tile = ActionTile(a);
+    return tile == trains::DoubleId(0) ? blank : trains::TilePips(tile);
+  });
+}
+
 Action GreedyBot::ChooseAction(const View& view, std::span<const Action> legal) {
   if (legal.size() == 1) return legal[0];
   const auto& cv = static_cast<const ChickenfootView&>(view);
@@ -35,6 +47,8 @@ void RegisterBots(BotRegistry& registry) {
   registry.Register("chickenfoot", "greedy", [](const Game&, uint64_t seed, int) {
     return std::make_unique<GreedyBot>(seed);
   });
+  // The shared search at the train games' levels, level 5 with HeavyPlayout.
+  RegisterSearchLevels(registry, "chickenfoot", trains::kSearchIterations, HeavyPlayout);
 }
 
 }  // namespace boneyard::chickenfoot

@@ -13,12 +13,18 @@
 #include <span>
 
 #include "engine/bots/bot.h"
+#include "engine/core/rng.h"
 #include "engine/games/chickenfoot/chickenfoot.h"
 
 namespace boneyard::chickenfoot {
 
 // How much the greedy bot likes `action` in `view` (higher is better).
 int GreedyScore(const ChickenfootView& view, Action action);
+
+// Level 5's playouts (search_bot.h PlayoutPolicy): trains::HeavyPlayout, a tile weighing its
+// pips and the double-blank its penalty (double_blank_penalty), which is what either costs left
+// in hand.
+Action HeavyPlayout(const State& world, std::span<const Action> legal, Rng& rng);
 
 class GreedyBot : public Bot {
  public:

@@ -1,6 +1,9 @@
 #include "engine/games/mexican_train/mexican_train_bots.h"
 
 #include <memory>
+#include <span>
+
+#include "engine/bots/search_bot.h"
 
 namespace boneyard::mexican_train {
 namespace {
@@ -80,6 +83,11 @@ int GreedyScore(const MexicanTrainView& view, Action action) {
   return score;
 }
 
+Action HeavyPlayout(const State&, std::span<const Action> legal, Rng& rng) {
+  return trains::HeavyPlayout(legal, rng,
+                              [](Action a) { return IsPlay(a) ? TilePips(ActionTile(a)) : -1; });
+}
+
 Action GreedyBot::ChooseAction(const View& view, std::span<const Action> legal) {
   if (legal.size() == 1) return legal[0];
   const auto& mv = static_cast<const MexicanTrainView&>(view);
@@ -90,6 +98,8 @@ void RegisterBots(BotRegistry& registry) {
   registry.Register("mexican_train", "greedy", [](const Game&, uint64_t seed, int) {
     return std::make_unique<GreedyBot>(seed);
   });
+  // The shared search at the train games' levels, level 5 with HeavyPlayout.
+  RegisterSearchLevels(registry, "mexican_train", trains::kSearchIterations, HeavyPlayout);
 }
 
 }  // namespace boneyard::mexican_train

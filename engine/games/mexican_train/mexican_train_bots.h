@@ -16,6 +16,7 @@
 #include <span>
 
 #include "engine/bots/bot.h"
+#include "engine/core/rng.h"
 #include "engine/games/mexican_train/mexican_train.h"
 
 namespace boneyard::mexican_train {
@@ -25,6 +26,10 @@ TileMask LongestChain(const TileMask& hand, int pip);
 
 // How much the greedy bot likes `action` in `view` (higher is better).
 int GreedyScore(const MexicanTrainView& view, Action action);
+
+// Level 5's playouts (search_bot.h PlayoutPolicy): trains::HeavyPlayout, a tile weighing its
+// pips.
+Action HeavyPlayout(const State& world, std::span<const Action> legal, Rng& rng);
 
 class GreedyBot : public Bot {
  public:

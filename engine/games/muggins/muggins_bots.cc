@@ -5,6 +5,12 @@
 #include "engine/bots/search_bot.h"
 
 namespace boneyard::muggins {
+namespace {
+
+// MugginsSearchLevel's iterations, levels 1-5 (muggins_bots.h says why).
+constexpr int kSearchIterations[kSearchLevels] = {50, 150, 400, 1'000, 6'000};
+
+}  // namespace
 
 int ImmediatePoints(const MugginsView& view, Action action) {
   return ImmediatePoints(view.layout, view.claim_scoring, view.unclaimed_points, action);
@@ -21,11 +27,7 @@ int ImmediatePoints(const Layout& layout, bool claim_scoring, int unclaimed, Act
 }
 
 SearchLevel MugginsSearchLevel(int level) {
-  // The shared level (its time cap, level 1 drawn by visits) with fewer iterations below 5.
-  constexpr int kIterations[] = {50, 150, 400, 1'000, 6'000};
-  SearchLevel shared = SearchLevelFor(level);
-  shared.iterations = kIterations[(level == 0 ? kDefaultSearchLevel : level) - 1];
-  return shared;
+  return SearchLevelWithIterations(level, kSearchIterations);
 }
 
 Action ScoringPlayout(const State& world, std::span<const Action> legal, Rng& rng) {
@@ -73,13 +75,7 @@ void RegisterBots(BotRegistry& registry) {
     return std::make_unique<GreedyBot>(seed);
   });
   // The shared search bot at Muggins' own levels (MugginsSearchLevel).
-  registry.Register(
-      "muggins", "search",
-      [](const Game&, uint64_t seed, int level) {
-        return std::make_unique<SearchBot>(seed, MugginsSearchLevel(level), nullptr,
-                                           level == 5 ? PlayoutPolicy(ScoringPlayout) : nullptr);
-      },
-      kSearchLevels);
+  RegisterSearchLevels(registry, "muggins", kSearchIterations, ScoringPlayout);
 }
 
 }  // namespace boneyard::muggins

@@ -197,6 +197,31 @@ Action BestAction(std::span<const Action> legal, Score&& score) {
   return best;
 }
 
+// The train games' search iterations for levels 1-5 (search_bot.h SearchLevelWithIterations):
+// uniform playouts stop gaining near 1,500 (docs/bots.md), so levels 1-4 sit below that and
+// level 5 plays its playouts by HeavyPlayout.
+inline constexpr int kSearchIterations[5] = {50, 150, 400, 1'000, 6'000};
+
+// A playout move for the train games' search (search_bot.h PlayoutPolicy): three in four the
+// play that sheds the most (`weight(action)`: what the tile would count left in hand, negative
+// for an action that plays none; ties: the first), else any legal action at random. A round is
+// scored by what is left in hand; a uniform playout sheds a light tile as often as a heavy one,
+// so it misjudges what each hand is left holding.
+template <typename Weight>
+Action HeavyPlayout(std::span<const Action> legal, Rng& rng, Weight weight) {
+  const Action random = legal[rng.Below(static_cast<uint32_t>(legal.size()))];
+  if (legal.size() == 1 || rng.Below(4) == 0) return random;
+  Action best = random;
+  int best_weight = -1;
+  for (Action a : legal) {
+    if (const int w = weight(a); w > best_weight) {
+      best = a;
+      best_weight = w;
+    }
+  }
+  return best;
+}
+
 // ----- Round results -----
 
 enum class RoundEnd : uint8_t { kDomino, kBlocked };
