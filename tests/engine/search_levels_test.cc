@@ -1,6 +1,6 @@
 // The search levels of the games whose uniform playouts saturate early (docs/bots.md): the
-// registered "search" bot of Mexican Train, Chickenfoot and Castle Rock runs its game's
-// iterations per level, and the train games' level 5 plays its playouts by HeavyPlayout.
+// registered "search" bot of Mexican Train, Chickenfoot, Castle Rock and Eighty-Four runs its
+// game's iterations per level, and the train games' level 5 plays its playouts by HeavyPlayout.
 #include <memory>
 #include <span>
 #include <string>
@@ -11,6 +11,7 @@
 #include "engine/games/castle_rock/castle_rock_bots.h"
 #include "engine/games/chickenfoot/chickenfoot.h"
 #include "engine/games/chickenfoot/chickenfoot_bots.h"
+#include "engine/games/forty_two/forty_two_bots.h"
 #include "engine/games/mexican_train/mexican_train.h"
 #include "engine/games/mexican_train/mexican_train_bots.h"
 #include "gtest/gtest.h"
@@ -24,35 +25,40 @@ using engine_test::MakeGame;
 using engine_test::Match;
 using trains::train_test::MakeDeal;
 
-// Asks the registered search:level on the first decision with a choice of a match of `game`;
-// the iterations its search ran (or, when its time cap stopped it first, at most).
+// Asks the registered search:level at the decisions of a match of `game` until one is
+// searched (a root rule may leave a bid no choice); the iterations that search ran (or, when
+// its time cap stopped it first, at most).
 void ExpectIterations(const std::string& game_name, const RuleText& rules, int level,
                       int iterations) {
   SCOPED_TRACE(absl::StrCat(game_name, " search:", level));
   std::shared_ptr<const Game> game = MakeGame(game_name, rules);
   ASSERT_NE(game, nullptr);
   std::unique_ptr<State> state = *game->NewMatch(5);
-  ActionList legal;
-  for (state->LegalActions(legal); legal.size() < 2; state->LegalActions(legal)) {
-    state->Apply(legal[0]);
-    legal.clear();
-    ASSERT_FALSE(state->IsTerminal());
-  }
   absl::StatusOr<std::unique_ptr<Bot>> bot =
       DefaultBots().Make(absl::StrCat("search:", level), *game, 7);
   ASSERT_TRUE(bot.ok()) << bot.status();
-  AskBot(**bot, *state, state->CurrentSeat(), legal.span(), 1);
   const SearchStats& stats = static_cast<const SearchBot&>(**bot).last_search();
-  if (stats.stopped_by_deadline) {
-    EXPECT_LE(stats.iterations, iterations);
-  } else {
-    EXPECT_EQ(stats.iterations, iterations);
+  ActionList legal;
+  for (int step = 0; step < 200 && !state->IsTerminal(); ++step) {
+    legal.clear();
+    state->LegalActions(legal);
+    const Action chosen = AskBot(**bot, *state, state->CurrentSeat(), legal.span(), step);
+    if (legal.size() > 1 && stats.iterations > 0) {
+      if (stats.stopped_by_deadline) {
+        EXPECT_LE(stats.iterations, iterations);
+      } else {
+        EXPECT_EQ(stats.iterations, iterations);
+      }
+      return;
+    }
+    state->Apply(chosen);
   }
+  ADD_FAILURE() << "no decision was searched";
 }
 
 // Level 5's 6,000 are left out: under the sanitizers its time cap may end it first, which the
 // check above allows anyway.
-TEST(SearchLevels, TrainGamesAndCastleRockSearchTheirOwnIterations) {
+TEST(SearchLevels, TrainGamesCastleRockAndEightyFourSearchTheirOwnIterations) {
   EXPECT_EQ(
       std::vector<int>(std::begin(trains::kSearchIterations), std::end(trains::kSearchIterations)),
       (std::vector<int>{50, 150, 400, 1'000, 6'000}));
@@ -65,6 +71,8 @@ TEST(SearchLevels, TrainGamesAndCastleRockSearchTheirOwnIterations) {
     ExpectIterations("chickenfoot", {{"players", "3"}}, level,
                      trains::kSearchIterations[level - 1]);
     ExpectIterations("castle_rock", {}, level, castle_rock::kSearchIterations[level - 1]);
+    ExpectIterations("eighty_four", {{"players", "6"}}, level,
+                     forty_two::kEightyFourSearchIterations[level - 1]);
   }
   EXPECT_TRUE(SearchLevelWithIterations(1, castle_rock::kSearchIterations).proportional);
   EXPECT_EQ(SearchLevelWithIterations(0, trains::kSearchIterations).iterations, 400);

@@ -517,7 +517,8 @@ void RegisterBots(BotRegistry& registry, const std::string& game) {
     return std::make_unique<SaneRandomBot>(seed);
   });
   // The shared search bot, bidding by this table's rule; at Forty-Two's own table, levels 4
-  // and 5 play ordinary hands with the open-hand solver (forty_two_solver_bot.h).
+  // and 5 play ordinary hands with the open-hand solver (forty_two_solver_bot.h), at
+  // Eighty-Four's the levels are its own (kEightyFourSearchIterations).
   const bool forty_two = game == "forty_two";
   registry.Register(
       game, "search",
@@ -526,7 +527,11 @@ void RegisterBots(BotRegistry& registry, const std::string& game) {
           return std::make_unique<SolverSearchBot>(seed, SearchLevelFor(level),
                                                    SolverWorldsFor(level), level == 5);
         }
-        return std::make_unique<SearchBot>(seed, SearchLevelFor(level), SearchBiddingRule);
+        return std::make_unique<SearchBot>(
+            seed,
+            forty_two ? SearchLevelFor(level)
+                      : SearchLevelWithIterations(level, kEightyFourSearchIterations),
+            SearchBiddingRule);
       },
       kSearchLevels);
 }
