@@ -46,7 +46,8 @@ SearchLevel SearchLevelFor(int level);
 
 // The shared level (its time cap; level 1 drawn by visits) with a game's own iterations, for
 // the games whose uniform playouts stop gaining well below the shared budgets: spread under
-// that point, the levels stay apart (Muggins, the train games, Castle Rock; docs/bots.md).
+// that point, the levels stay apart (Muggins, the train games, Castle Rock, Eighty-Four;
+// docs/bots.md).
 SearchLevel SearchLevelWithIterations(int level, std::span<const int, kSearchLevels> iterations);
 
 // What the last search did, for benchmarks and tests.
