@@ -1,8 +1,6 @@
 #include "engine/bots/observed_match.h"
 
 #include <algorithm>
-#include <cstddef>
-#include <iterator>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -29,22 +27,6 @@ absl::StatusOr<std::vector<Tile>> HandTiles(const nlohmann::json& view) {
     hand.push_back(*tile);
   }
   return hand;
-}
-
-// The tiles a view shows outside the seat's hand (the layout, the table, the last round), in no
-// particular order; `node` is walked whole but for the top-level "hand".
-void PublicTiles(const nlohmann::json& node, bool top, std::vector<Tile>& out) {
-  if (node.is_string()) {
-    if (absl::StatusOr<Tile> tile = Tile::Parse(node.get<std::string>()); tile.ok()) {
-      out.push_back(*tile);
-    }
-  } else if (node.is_object()) {
-    for (const auto& [key, value] : node.items()) {
-      if (!(top && key == "hand")) PublicTiles(value, false, out);
-    }
-  } else if (node.is_array()) {
-    for (const nlohmann::json& value : node) PublicTiles(value, false, out);
-  }
 }
 
 std::vector<std::string> SortedStrings(const nlohmann::json& array) {
@@ -83,8 +65,7 @@ bool ObservedMatch::Shows(const State& state, const nlohmann::json& view, bool l
 }
 
 absl::StatusOr<Deal> ObservedMatch::DealWithHand(int round, const Deal& shape,
-                                                 const std::vector<Tile>& hand,
-                                                 const nlohmann::json& view) {
+                                                 const std::vector<Tile>& hand) {
   std::vector<Tile> rest;
   for (const std::vector<Tile>& h : shape.hands) rest.insert(rest.end(), h.begin(), h.end());
   rest.insert(rest.end(), shape.boneyard.begin(), shape.boneyard.end());
@@ -96,30 +77,6 @@ absl::StatusOr<Deal> ObservedMatch::DealWithHand(int round, const Deal& shape,
           absl::StrCat("round ", round + 1, "'s deal cannot give the seat ", tile.ToString()));
     }
     rest.erase(it);
-  }
-  // A round that takes tiles out of hands as it begins (Mexican Train's house engine) shows the
-  // seat fewer than it was dealt: the ones it gave up went to the table, so they are drawn from
-  // the tiles the view shows in public first (at random among them; the caller checks the view).
-  std::vector<Tile> dealt = hand;
-  const size_t dealt_size =
-      seat_ < static_cast<int>(shape.hands.size()) ? shape.hands[seat_].size() : hand.size();
-  if (dealt.size() < dealt_size) {
-    std::vector<Tile> shown;
-    PublicTiles(view, true, shown);
-    std::sort(shown.begin(), shown.end());
-    shown.erase(std::unique(shown.begin(), shown.end()), shown.end());
-    std::vector<Tile> given;  // the public tiles still free to give
-    std::set_intersection(shown.begin(), shown.end(), rest.begin(), rest.end(),
-                          std::back_inserter(given));
-    while (dealt.size() < dealt_size && !rest.empty()) {
-      const bool from_shown = !given.empty();
-      const size_t pick = from_shown ? rng_.Below(static_cast<uint32_t>(given.size()))
-                                     : rng_.Below(static_cast<uint32_t>(rest.size()));
-      const Tile tile = from_shown ? given[pick] : rest[pick];
-      if (from_shown) given.erase(given.begin() + static_cast<std::ptrdiff_t>(pick));
-      rest.erase(std::lower_bound(rest.begin(), rest.end(), tile));
-      dealt.push_back(tile);
-    }
   }
   for (int i = static_cast<int>(rest.size()) - 1; i > 0; --i) {
     std::swap(rest[i], rest[rng_.Below(static_cast<uint32_t>(i + 1))]);
@@ -133,7 +90,17 @@ absl::StatusOr<Deal> ObservedMatch::DealWithHand(int round, const Deal& shape,
     return out;
   };
   for (int s = 0; s < static_cast<int>(shape.hands.size()); ++s) {
-    deal.hands.push_back(s == seat_ ? dealt : take(shape.hands[s].size()));
+    // A round that takes tiles out of hands as it begins (Mexican Train's house engine) shows the
+    // seat fewer than its share: the rest of the share is dealt at random like the hidden tiles
+    // (the caller redeals until the round begins as seen).
+    if (s != seat_) {
+      deal.hands.push_back(take(shape.hands[s].size()));
+    } else {
+      deal.hands.push_back(hand);
+      const std::vector<Tile> gave_up =
+          take(shape.hands[s].size() - std::min(hand.size(), shape.hands[s].size()));
+      deal.hands.back().insert(deal.hands.back().end(), gave_up.begin(), gave_up.end());
+    }
   }
   deal.boneyard = take(shape.boneyard.size());
   if (absl::Status valid = game_->ValidateDeal(round, deal); !valid.ok()) {
@@ -154,7 +121,7 @@ absl::Status ObservedMatch::Start(const nlohmann::json& view) {
   if (!shaped.ok()) return shaped.status();
   const Deal shape = (*shaped)->CurrentDeal();
   for (int attempt = 0; attempt < kMaxRedeals; ++attempt) {
-    absl::StatusOr<Deal> deal = DealWithHand(0, shape, *hand, view);
+    absl::StatusOr<Deal> deal = DealWithHand(0, shape, *hand);
     if (!deal.ok()) return deal.status();
     *deals_ = {*std::move(deal)};
     std::unique_ptr<State> state = game_->NewMatchReadingDeals(seed_, deals_);
@@ -184,7 +151,7 @@ std::unique_ptr<State> ObservedMatch::PlayAsSeen(const State& world, Action acti
   }
   const Deal shape = next->CurrentDeal();
   for (int attempt = 0; attempt < kMaxRoundDeals; ++attempt) {
-    absl::StatusOr<Deal> deal = DealWithHand(round, shape, hand, view);
+    absl::StatusOr<Deal> deal = DealWithHand(round, shape, hand);
     if (!deal.ok()) return nullptr;
     deals_->resize(round);
     deals_->push_back(*std::move(deal));

@@ -20,8 +20,8 @@
 // that begins it is played, again at random until the seat's view matches (the first player
 // may depend on who holds a double). Where a round takes tiles out of hands as it begins
 // (Mexican Train's house engine goes from its holder's hand to the table), the seat's share of
-// the deal is its hand and the tiles it gave up, looked for among those the view shows in
-// public. Nothing here knows a game.
+// the deal is its hand and tiles dealt at random in place of those it gave up, redealt like
+// the rest until the round begins as seen. Nothing here knows a game.
 //
 // Not rebuilt (Observe refuses, so a remote bot says so and plays at random): a round whose
 // beginning draws tiles into hands before anyone plays (Mexican Train's house rules when nobody
@@ -101,10 +101,8 @@ class ObservedMatch {
   // A deal shaped like `shape` (its tiles, hand sizes and boneyard size) in which the seat holds
   // `hand` and every other tile lies at random; an error when `shape` lacks a tile of `hand` or
   // the game refuses the deal. Where `hand` is short of the seat's share (the round took tiles
-  // out of hands as it began), the rest of the share is drawn from the tiles `view` shows in
-  // public first.
-  absl::StatusOr<Deal> DealWithHand(int round, const Deal& shape, const std::vector<Tile>& hand,
-                                    const nlohmann::json& view);
+  // out of hands as it began), the rest of the share is dealt at random too.
+  absl::StatusOr<Deal> DealWithHand(int round, const Deal& shape, const std::vector<Tile>& hand);
 
   std::shared_ptr<const Game> game_;
   int seat_;

@@ -69,7 +69,7 @@ std::vector<PartnerRound> WhistRounds(int players, const WhistDesign& design,
       round.tables.push_back(
           {{shifted(base[t]), shifted(base[t + 2])}, {shifted(base[t + 1]), shifted(base[t + 3])}});
     }
-    if (!fixed_point || design.rotational) round.sitting_out.push_back(shifted(0));
+    if (players % 4 == 1) round.sitting_out.push_back(shifted(0));  // 4m + 1: one sits out
     round = Canonical(std::move(round));
   }
   if (design.rotational) {
