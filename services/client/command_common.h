@@ -85,7 +85,8 @@ inline constexpr absl::string_view kQueueUsage =
     "delete ID [--json]";
 inline constexpr absl::string_view kLadderUsage =
     "boneyard ladder create ID --game G [--name N] [--rules k=v,...] "
-    "[--house-bots ID=KIND[:LEVEL],...] [--weight W] [--daily-cap N] [--pool-wait 30s] | "
+    "[--house-bots ID=KIND[:LEVEL],...] [--fill-bot ID] [--weight W] [--daily-cap N] "
+    "[--pool-wait 30s] | "
     "list [--game G] | show ID | join ID [--rated-vs-bots] | "
     "challenge ID bots/BOT|PLAYER|pool [--rated] | "
     "challenge-show|accept|decline CHALLENGE [--reason R] [--json]";

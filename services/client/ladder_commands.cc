@@ -113,6 +113,7 @@ int RunCreateLadder(const cli::ParsedArgs& args, cli::Io& io) {
     if (!d.ok()) return cli::UsageError(io, d.status().message(), kLadderUsage);
     *ladder.mutable_pool_wait() = ToDuration(*d);
   }
+  ladder.set_fill_bot_id(args.Value("fill-bot").value_or(""));
   std::string token;
   if (std::optional<int> code = GetOperatorToken(args, io, kLadderUsage, token)) return *code;
   v1::Ladder created;
@@ -123,6 +124,9 @@ int RunCreateLadder(const cli::ParsedArgs& args, cli::Io& io) {
   for (const v1::HouseBot& bot : created.house_bots()) {
     absl::StrAppend(&text, "  house bot ", bot.bot_id(), ": ", bot.display_name(), ", rated as ",
                     bot.rating_id(), "\n");
+  }
+  if (!created.fill_bot_id().empty()) {
+    absl::StrAppend(&text, "  the other seats: ", created.fill_bot_id(), ", unrated\n");
   }
   return Print(args, io, created, text);
 }
@@ -262,6 +266,7 @@ int RunLadder(const std::vector<std::string>& args, cli::Io& io) {
                                        {"weight", cli::FlagKind::kValue},
                                        {"daily-cap", cli::FlagKind::kValue},
                                        {"pool-wait", cli::FlagKind::kValue},
+                                       {"fill-bot", cli::FlagKind::kValue},
                                        {"player", cli::FlagKind::kValue},
                                        {"reason", cli::FlagKind::kValue},
                                        {"rated", cli::FlagKind::kSwitch},

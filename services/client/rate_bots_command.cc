@@ -123,7 +123,7 @@ int RunRateBots(const std::vector<std::string>& args, cli::Io& io) {
     for (int side : sides) seats.push_back((*bots)[side == 0 ? first : second]);
     absl::StatusOr<cli::MatchOutcome> outcome =
         cli::PlayBotMatch(**game, seats, DeriveSeed(base_seed, static_cast<uint64_t>(deal)),
-                          {.max_actions = kMaxActions, .time_seats = true});
+                          {.max_actions = kMaxActions, .time_seats = true, .opening = {}});
     if (!outcome.ok()) return outcome.status();
     Played& p = played[static_cast<size_t>(i)];
     p.first = first;

@@ -114,11 +114,32 @@ struct SeatOf {
   const v1::HouseBot* house = nullptr;
 };
 
+// The house bot that plays a ladder's fill seats; null when the ladder has none.
+const v1::HouseBot* FillBot(const v1::Ladder& ladder) {
+  for (const v1::HouseBot& bot : ladder.house_bots()) {
+    if (bot.bot_id() == ladder.fill_bot_id()) return &bot;
+  }
+  return nullptr;
+}
+
 // Draws the seats of an accepted challenge's match and keeps the request with the challenge, so
-// that a retry creates the same match. A person's rating change in a rated game against a bot is
-// weighed by the ladder's weight.
-void SetMatchRequest(const v1::Ladder& ladder, const SeatOf& challenger, const SeatOf& opponent,
-                     ChallengeRow& r) {
+// that a retry creates the same match: the two sides where DrawLadderSeats puts them, the
+// ladder's fill bot on every other seat, unrated (no rating id), so that only the two sides'
+// ratings move. A person's rating change in a rated game against a bot is weighed by the
+// ladder's weight.
+absl::Status SetMatchRequest(const v1::Ladder& ladder, const SeatOf& challenger,
+                             const SeatOf& opponent, ChallengeRow& r) {
+  absl::StatusOr<LadderTable> table = TableOf(ladder);
+  if (!table.ok()) {
+    return absl::InternalError(absl::StrCat("ladders/", r.ladder_id,
+                                            ": its rules no longer make a game: ",
+                                            table.status().message()));
+  }
+  const v1::HouseBot* fill = FillBot(ladder);
+  if (table->NeedsFill() && fill == nullptr) {
+    return absl::InternalError(absl::StrCat("ladders/", r.ladder_id, " seats ", table->seats,
+                                            " but has no fill bot"));
+  }
   v1::CreateMatchRequest match;
   match.set_game(ladder.game());
   *match.mutable_rules() = ladder.rules();
@@ -143,14 +164,22 @@ void SetMatchRequest(const v1::Ladder& ladder, const SeatOf& challenger, const S
     if (side.person && person_vs_bot && weight < 1) p.set_rating_weight(weight);
     r.seat_players.push_back(absl::StrCat("players/", side.player_id));
   };
-  if (absl::Bernoulli(absl::BitGen(), 0.5)) {
-    add(challenger);
-    add(opponent);
-  } else {
-    add(opponent);
-    add(challenger);
+  absl::BitGen gen;
+  const LadderSeats sides = DrawLadderSeats(*table, gen);
+  for (int seat = 0; seat < table->seats; ++seat) {
+    if (seat == sides.challenger) {
+      add(challenger);
+    } else if (seat == sides.opponent) {
+      add(opponent);
+    } else {
+      v1::Bot& bot = *match.add_seats()->mutable_bot();
+      bot.set_kind(fill->kind());
+      bot.set_level(fill->level());
+      r.seat_players.push_back(HouseBotName(r.ladder_id, fill->bot_id()));
+    }
   }
   r.match_request = match.SerializeAsString();
+  return absl::OkStatus();
 }
 
 }  // namespace
@@ -466,10 +495,9 @@ absl::StatusOr<v1::Challenge> LadderLogic::CreateChallenge(
         if (!decision.ok()) return decision.status();
         r.state = decision->state;
         r.decline_reason = decision->reason;
-        SetMatchRequest(*ladder, SeatOf{challenger_id, !c.bot},
-                        SeatOf{house != nullptr ? std::string() : opponent->first, !o.bot, house},
-                        r);
-        return absl::OkStatus();
+        return SetMatchRequest(
+            *ladder, SeatOf{challenger_id, !c.bot},
+            SeatOf{house != nullptr ? std::string() : opponent->first, !o.bot, house}, r);
       });
   if (!stored.ok()) return stored.status();
   auto [challenge, repeat] = *std::move(stored);
@@ -521,9 +549,8 @@ absl::StatusOr<v1::Challenge> LadderLogic::EnterPool(const v1::Ladder& ladder,
       store_.JoinPool(row, [&](ChallengeRow& waiting) -> absl::Status {
         waiting.opponent = challenger_id;
         waiting.state = kChallengeAccepted;
-        SetMatchRequest(ladder, SeatOf{waiting.challenger, true}, SeatOf{challenger_id, true},
-                        waiting);
-        return absl::OkStatus();
+        return SetMatchRequest(ladder, SeatOf{waiting.challenger, true},
+                               SeatOf{challenger_id, true}, waiting);
       });
   if (!stored.ok()) return stored.status();
   auto [challenge, repeat] = *std::move(stored);
@@ -576,8 +603,7 @@ absl::Status LadderLogic::FillPools(absl::Time now) {
           r.opponent = bot->rating_id();
           r.rated = r.rated && opted_in;  // rated against a bot only for those who opted in
           r.state = kChallengeAccepted;
-          SetMatchRequest(ladder, SeatOf{r.challenger, true}, SeatOf{"", false, bot}, r);
-          return absl::OkStatus();
+          return SetMatchRequest(ladder, SeatOf{r.challenger, true}, SeatOf{"", false, bot}, r);
         });
     if (!filled.ok()) continue;
     Changed();

@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <memory>
 #include <set>
 
+#include "absl/random/distributions.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
 #include "engine/bots/bot.h"
@@ -30,9 +32,21 @@ absl::Status CheckShortId(absl::string_view field, absl::string_view id, int max
   return absl::OkStatus();
 }
 
-// The rules checked and made to seat two players: a game with a "players" option gets 2 unless
-// the rules say otherwise, and then the game they make must have two seats and no teams.
-absl::Status CheckTwoSeats(v1::Ladder& ladder, const GameSpec& spec) {
+// The game `rules` make for `spec`, INVALID_ARGUMENT naming "ladder.rules" when they make none.
+absl::StatusOr<std::shared_ptr<const Game>> GameOf(
+    const google::protobuf::Map<std::string, v1::RuleValue>& rules, const GameSpec& spec) {
+  absl::StatusOr<std::map<std::string, OptionValue>> values = RuleValuesFromProto(rules, spec);
+  if (!values.ok()) return Invalid("ladder.rules", values.status().message());
+  absl::StatusOr<std::shared_ptr<const Game>> game =
+      DefaultRegistry().CreateGame(spec.name, *values);
+  if (!game.ok()) return Invalid("ladder.rules", game.status().message());
+  return game;
+}
+
+// The rules checked, and made to seat two players where the game has a "players" option and
+// they do not say otherwise; then the game they make must seat at least two, in at most two
+// teams (a ladder match is one side against the other). The table they make.
+absl::StatusOr<LadderTable> CheckTable(v1::Ladder& ladder, const GameSpec& spec) {
   for (const auto& [name, value] : ladder.rules()) {
     if (absl::Status s = validation::CheckId("ladder.rules (an option name)", name); !s.ok()) {
       return s;
@@ -50,19 +64,39 @@ absl::Status CheckTwoSeats(v1::Ladder& ladder, const GameSpec& spec) {
   if (has_players && !ladder.rules().contains("players")) {
     (*ladder.mutable_rules())["players"].set_int_value(2);
   }
-  absl::StatusOr<std::map<std::string, OptionValue>> values =
-      RuleValuesFromProto(ladder.rules(), spec);
-  if (!values.ok()) return Invalid("ladder.rules", values.status().message());
-  absl::StatusOr<std::shared_ptr<const Game>> game =
-      DefaultRegistry().CreateGame(spec.name, *values);
-  if (!game.ok()) return Invalid("ladder.rules", game.status().message());
-  if ((*game)->num_seats() != 2 || !(*game)->teams().empty()) {
-    return Invalid("ladder.rules",
-                   absl::StrCat(spec.name, " under these rules seats ", (*game)->num_seats(),
-                                (*game)->teams().empty() ? "" : " in teams",
-                                "; a ladder seats two players, one against the other"));
+  absl::StatusOr<std::shared_ptr<const Game>> game = GameOf(ladder.rules(), spec);
+  if (!game.ok()) return game.status();
+  if ((*game)->num_seats() < 2) {
+    return Invalid("ladder.rules", absl::StrCat(spec.name, " under these rules seats ",
+                                                (*game)->num_seats(),
+                                                "; a ladder match is one player against another"));
   }
-  return absl::OkStatus();
+  if ((*game)->teams().size() > 2) {
+    return Invalid("ladder.rules",
+                   absl::StrCat(spec.name, " under these rules has ", (*game)->teams().size(),
+                                " teams; a ladder match is one side against the other"));
+  }
+  return LadderTable{.seats = (*game)->num_seats(), .teams = (*game)->teams()};
+}
+
+// The fill bot named where the table has seats beyond the two sides', and only there.
+absl::Status CheckFillBot(const v1::Ladder& ladder, const LadderTable& table) {
+  if (!table.NeedsFill()) {
+    if (ladder.fill_bot_id().empty()) return absl::OkStatus();
+    return Invalid("ladder.fill_bot_id",
+                   "is set, but the rules seat two players: there is no seat to fill");
+  }
+  if (ladder.fill_bot_id().empty()) {
+    return Invalid("ladder.fill_bot_id",
+                   absl::StrCat("is required: the rules seat ", table.seats,
+                                table.teams.empty() ? "" : " in two teams",
+                                ", and a house bot plays every seat but the two sides'"));
+  }
+  for (const v1::HouseBot& bot : ladder.house_bots()) {
+    if (bot.bot_id() == ladder.fill_bot_id()) return absl::OkStatus();
+  }
+  return Invalid("ladder.fill_bot_id", absl::StrCat(validation::Quote(ladder.fill_bot_id()),
+                                                    " is not one of the ladder's house bots"));
 }
 
 absl::Status CheckClock(const v1::ClockSettings& clock) {
@@ -174,9 +208,11 @@ absl::StatusOr<v1::Ladder> NormalizedLadder(const std::string& ladder_id,
   if (spec == nullptr) {
     return Invalid("ladder.game", absl::StrCat("unknown game ", validation::Quote(out.game())));
   }
-  if (absl::Status s = CheckTwoSeats(out, *spec); !s.ok()) return s;
+  absl::StatusOr<LadderTable> table = CheckTable(out, *spec);
+  if (!table.ok()) return table.status();
   if (absl::Status s = CheckClock(out.clock()); !s.ok()) return s;
   if (absl::Status s = CompleteHouseBots(ladder_id, out); !s.ok()) return s;
+  if (absl::Status s = CheckFillBot(out, *table); !s.ok()) return s;
   if (out.has_pool_wait()) {
     if (absl::Status s = validation::CheckDuration("ladder.pool_wait", out.pool_wait()); !s.ok()) {
       return s;
@@ -200,6 +236,32 @@ absl::StatusOr<v1::Ladder> NormalizedLadder(const std::string& ladder_id,
         absl::StrCat(out.bot_vs_bot_daily_cap(), " is not within [0, ", kMaxBotVsBotDailyCap, "]"));
   }
   return out;
+}
+
+absl::StatusOr<LadderTable> TableOf(const v1::Ladder& ladder) {
+  const GameSpec* spec = DefaultRegistry().Find(ladder.game());
+  if (spec == nullptr) {
+    return Invalid("ladder.game", absl::StrCat("unknown game ", validation::Quote(ladder.game())));
+  }
+  absl::StatusOr<std::shared_ptr<const Game>> game = GameOf(ladder.rules(), *spec);
+  if (!game.ok()) return game.status();
+  return LadderTable{.seats = (*game)->num_seats(), .teams = (*game)->teams()};
+}
+
+LadderSeats DrawLadderSeats(const LadderTable& table, absl::BitGenRef gen) {
+  if (table.teams.size() == 2) {
+    const int first = absl::Uniform(gen, 0, 2);
+    auto seat_in = [&](const std::vector<int>& team) {
+      return team[absl::Uniform<size_t>(gen, 0, team.size())];
+    };
+    return LadderSeats{.challenger = seat_in(table.teams[first]),
+                       .opponent = seat_in(table.teams[1 - first])};
+  }
+  const int challenger = absl::Uniform(gen, 0, table.seats);
+  // One of the other seats: a draw over seats - 1, shifted past the challenger's.
+  int opponent = absl::Uniform(gen, 0, table.seats - 1);
+  if (opponent >= challenger) ++opponent;
+  return LadderSeats{.challenger = challenger, .opponent = opponent};
 }
 
 double HumanVsBotWeight(const v1::Ladder& ladder) {

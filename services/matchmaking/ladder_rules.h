@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/random/bit_gen_ref.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
@@ -62,6 +63,28 @@ const v1::HouseBot* NearestHouseBot(const v1::Ladder& ladder, double skill,
 // `ladder` checked (INVALID_ARGUMENT naming the field, under "ladder.") and completed: the house
 // bots' rating ids and display names filled in, the output-only fields cleared.
 absl::StatusOr<v1::Ladder> NormalizedLadder(const std::string& ladder_id, const v1::Ladder& ladder);
+
+// The table a ladder's rules make: its seats and its teams (none: every seat for itself).
+struct LadderTable {
+  int seats = 2;
+  std::vector<std::vector<int>> teams;
+
+  // Whether seats are left for the ladder's fill bot: more than the two sides' own.
+  bool NeedsFill() const { return seats > 2; }
+};
+
+// The table of a ladder's rules, as NormalizedLadder completed them (INVALID_ARGUMENT naming
+// "ladder.rules" when they make no game).
+absl::StatusOr<LadderTable> TableOf(const v1::Ladder& ladder);
+
+// Where a ladder match seats its two sides, drawn from `gen`: in a team game one seat of each
+// team (which team is whose, and which of its seats, at random), otherwise two different seats
+// of the table. The fill bot plays every other seat.
+struct LadderSeats {
+  int challenger = 0;
+  int opponent = 1;
+};
+LadderSeats DrawLadderSeats(const LadderTable& table, absl::BitGenRef gen);
 
 // The ladder's weight of a person's change against a bot (0 read as 1) and its daily cap.
 double HumanVsBotWeight(const v1::Ladder& ladder);

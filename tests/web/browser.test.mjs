@@ -604,7 +604,8 @@ test('an operator creates a Swiss in the page, adds bots and starts it; the even
 });
 
 test('a person finds a ladder\'s bots in the lobby, joins the ladder, challenges a house bot and '
-  + 'plays it in the page; the standings label every bot; no hidden tile reaches the page',
+  + 'plays it in the page; the standings label every bot; no hidden tile reaches the page; a '
+  + 'Forty-Two ladder seats the fill bot as partners',
 async () => {
   const op = await operator();
   const ladderId = `lad${process.pid}`;
@@ -662,5 +663,40 @@ async () => {
   await page.waitForURL(/\/challenges\/[^/]+$/, { timeout: 30000 });
   assert.notEqual(page.url().split('/').at(-1), challenge);
   await page.getByTestId('sequence').waitFor();
+
+  // A partnership ladder: the page names the bot that partners each side; a challenge seats
+  // the person and the house bot on opposite teams, the fill bot beside each.
+  const partnersId = `ftw${process.pid}`;
+  const partners = await op.call('POST', '/api/ladders', {
+    ladder_id: partnersId,
+    ladder: {
+      display_name: `Forty-Two ladder ${process.pid}`, game: 'forty_two',
+      rules: { scoring: { string_value: 'marks' }, marks_target: { int_value: 1 } },
+      house_bots: [{ bot_id: 'heuristic', kind: 'heuristic' }, { bot_id: 'random', kind: 'random' }],
+      fill_bot_id: 'random',
+    },
+  });
+  assert.equal(partners.status, 200, partners.text);
+  await page.goto(`${WEB}/ladders/${partnersId}`);
+  assert.match(await page.getByTestId('ladder-fill').innerText(), /random, unrated/);
+  await page.getByTestId('ladder-join-button').click();
+  await page.getByTestId('challenge-heuristic').click();
+  await page.waitForURL(/\/challenges\/[^/]+$/, { timeout: 30000 });
+  await page.getByTestId('sequence').waitFor();
+  await shot(page, '23-ladder-partners');
+  const teamChallenge = await page.evaluate(async (c) =>
+    (await fetch(`/api/challenges/${c}`)).json(), page.url().split('/').at(-1));
+  const seats = teamChallenge.seats.map((s) => [s.seat || 0, s.player, s.seat_token]);
+  assert.equal(seats.length, 4, JSON.stringify(seats));
+  const mine = seats.find(([, player]) => player === `players/${id}`);
+  const theirs = seats.find(([, player]) => player === `ladders/${partnersId}/bots/heuristic`);
+  assert.ok(mine && theirs, JSON.stringify(seats));
+  assert.notEqual(mine[0] % 2, theirs[0] % 2, 'the two sides are the two teams');
+  for (const [seat, player, token] of seats) {
+    assert.ok(!token, 'no seat token reaches the page');
+    if (seat !== mine[0] && seat !== theirs[0]) {
+      assert.equal(player, `ladders/${partnersId}/bots/random`);
+    }
+  }
   await context.close();
 });

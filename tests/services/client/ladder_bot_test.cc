@@ -246,8 +246,8 @@ TEST_F(LadderBotTest, ThePoolSeatsAHouseBotOppositeWhoWaited) {
   EXPECT_THAT(r.out, HasSubstr("play it with: boneyard connect matches/"));
 }
 
-// The `boneyard ladder` commands: the operator creates a ladder with house bots, a person joins
-// and challenges one, is shown their own seat and how to play it, and reads the standings.
+// The `boneyard ladder` commands: the operator creates a ladder with house bots (and one with a
+// fill bot for Forty-Two's partners), a person joins and challenges one, is shown their own seat and how to play it, and reads the standings.
 TEST_F(LadderBotTest, TheLadderCommandsCreateJoinChallengeAndShow) {
   auto run = [&](std::vector<std::string> args, const std::string& token_file = "") {
     return Ladder(std::move(args), token_file);
@@ -262,6 +262,14 @@ TEST_F(LadderBotTest, TheLadderCommandsCreateJoinChallengeAndShow) {
   EXPECT_THAT(r.err, HasSubstr("ladder.house_bots[0].kind"));
   r = run({"ladder", "create", "bad", "--game", "muggins", "--house-bots", "x"});
   EXPECT_EQ(r.exit_code, 2) << Describe(r);
+  // Partners: the fill bot plays the seats beyond the two sides'.
+  r = run({"ladder", "create", "ftw", "--game", "forty_two", "--rules", "scoring=marks",
+           "--house-bots", "s1=search:1,h=heuristic", "--fill-bot", "h"});
+  ASSERT_EQ(r.exit_code, 0) << Describe(r);
+  EXPECT_THAT(r.out, HasSubstr("the other seats: h, unrated"));
+  r = run({"ladder", "create", "bad", "--game", "forty_two", "--house-bots", "h=heuristic"});
+  EXPECT_EQ(r.exit_code, 4) << Describe(r);
+  EXPECT_THAT(r.err, HasSubstr("ladder.fill_bot_id"));
 
   const std::string bea_file = dir_ + "/bea.token";
   std::ofstream(bea_file) << Account("bea", v1::PlayerAccount::HUMAN);

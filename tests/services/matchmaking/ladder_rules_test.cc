@@ -3,7 +3,13 @@
 #include "services/matchmaking/ladder_rules.h"
 
 #include <limits>
+#include <set>
 #include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "absl/random/random.h"
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -51,13 +57,13 @@ TEST(LadderRulesTest, BadSettingsAreRefusedNamingTheField) {
   l.set_game("chess");
   ExpectInvalid(NormalizedLadder("mug", l), "ladder.game");
   l = MugginsLadder();
-  (*l.mutable_rules())["players"].set_int_value(4);
-  ExpectInvalid(NormalizedLadder("mug", l), "ladder.rules");
+  (*l.mutable_rules())["players"].set_int_value(4);  // seats beyond the two sides', no fill bot
+  ExpectInvalid(NormalizedLadder("mug", l), "ladder.fill_bot_id");
   l = MugginsLadder();
   (*l.mutable_rules())["no_such_option"].set_int_value(1);
   ExpectInvalid(NormalizedLadder("mug", l), "ladder.rules");
   l = MugginsLadder();
-  l.set_game("forty_two");  // four seats in two teams
+  l.set_game("castle_rock");  // solitaire
   l.clear_house_bots();
   ExpectInvalid(NormalizedLadder("mug", l), "ladder.rules");
   l = MugginsLadder();
@@ -85,6 +91,88 @@ TEST(LadderRulesTest, BadSettingsAreRefusedNamingTheField) {
   l = MugginsLadder();
   l.mutable_clock()->set_timeout_policy(v1::ClockSettings::FORFEIT);
   ExpectInvalid(NormalizedLadder("mug", l), "ladder.clock.timeout_policy");
+}
+
+v1::Ladder FortyTwoLadder() {
+  v1::Ladder ladder;
+  ladder.set_display_name("Forty-Two ladder");
+  ladder.set_game("forty_two");
+  for (const auto& [id, kind, level] : {std::tuple{"s3", "search", 3}, {"h", "heuristic", 0}}) {
+    v1::HouseBot& bot = *ladder.add_house_bots();
+    bot.set_bot_id(id);
+    bot.set_kind(kind);
+    bot.set_level(level);
+  }
+  ladder.set_fill_bot_id("h");
+  return ladder;
+}
+
+TEST(LadderRulesTest, RulesThatSeatMoreThanTwoNeedAHouseBotForTheOtherSeats) {
+  absl::StatusOr<v1::Ladder> ladder = NormalizedLadder("ftw", FortyTwoLadder());
+  ASSERT_TRUE(ladder.ok()) << ladder.status();
+  absl::StatusOr<LadderTable> table = TableOf(*ladder);
+  ASSERT_TRUE(table.ok()) << table.status();
+  EXPECT_EQ(table->seats, 4);
+  EXPECT_EQ(table->teams, (std::vector<std::vector<int>>{{0, 2}, {1, 3}}));
+  EXPECT_TRUE(table->NeedsFill());
+
+  v1::Ladder l = FortyTwoLadder();
+  l.clear_fill_bot_id();
+  ExpectInvalid(NormalizedLadder("ftw", l), "ladder.fill_bot_id");
+  l.set_fill_bot_id("nobody");
+  ExpectInvalid(NormalizedLadder("ftw", l), "ladder.fill_bot_id");
+  // Two seats leave none to fill.
+  l = MugginsLadder();
+  l.set_fill_bot_id("search-2");
+  ExpectInvalid(NormalizedLadder("mug", l), "ladder.fill_bot_id");
+  // A table of three without teams, and Muggins' partnership game.
+  l = MugginsLadder();
+  l.set_game("moon");
+  l.mutable_house_bots(0)->set_kind("heuristic");
+  l.mutable_house_bots(0)->set_level(0);
+  l.set_fill_bot_id("search-2");
+  ladder = NormalizedLadder("moon", l);
+  ASSERT_TRUE(ladder.ok()) << ladder.status();
+  table = TableOf(*ladder);
+  ASSERT_TRUE(table.ok());
+  EXPECT_EQ(table->seats, 3);
+  EXPECT_TRUE(table->teams.empty());
+  l = MugginsLadder();
+  (*l.mutable_rules())["players"].set_int_value(4);
+  (*l.mutable_rules())["teams"].set_bool_value(true);
+  l.set_fill_bot_id("search-2");
+  ladder = NormalizedLadder("mug", l);
+  ASSERT_TRUE(ladder.ok()) << ladder.status();
+  EXPECT_EQ(TableOf(*ladder)->teams.size(), 2u);
+}
+
+// Every seat the draw may give, as (challenger, opponent) pairs over many draws.
+std::set<std::pair<int, int>> DrawnSeats(const LadderTable& table) {
+  std::set<std::pair<int, int>> seen;
+  absl::BitGen gen;
+  for (int i = 0; i < 2000; ++i) {
+    const LadderSeats seats = DrawLadderSeats(table, gen);
+    seen.insert({seats.challenger, seats.opponent});
+  }
+  return seen;
+}
+
+TEST(LadderRulesTest, TheTwoSidesSitOnOppositeTeamsOrAnywhereAtATableWithoutTeams) {
+  // Two seats: either way round.
+  EXPECT_EQ(DrawnSeats(LadderTable{.seats = 2, .teams = {}}),
+            (std::set<std::pair<int, int>>{{0, 1}, {1, 0}}));
+  // Forty-Two's partnerships: one seat of each team, any of them, either team the challenger's.
+  EXPECT_EQ(DrawnSeats(LadderTable{.seats = 4, .teams = {{0, 2}, {1, 3}}}),
+            (std::set<std::pair<int, int>>{
+                {0, 1}, {0, 3}, {2, 1}, {2, 3}, {1, 0}, {1, 2}, {3, 0}, {3, 2}}));
+  // Eighty-Four with six: teams of three.
+  const std::set<std::pair<int, int>> six =
+      DrawnSeats(LadderTable{.seats = 6, .teams = {{0, 2, 4}, {1, 3, 5}}});
+  EXPECT_EQ(six.size(), 18u);
+  for (const auto& [challenger, opponent] : six) EXPECT_NE(challenger % 2, opponent % 2);
+  // Moon's three: any two different seats.
+  EXPECT_EQ(DrawnSeats(LadderTable{.seats = 3, .teams = {}}),
+            (std::set<std::pair<int, int>>{{0, 1}, {0, 2}, {1, 0}, {1, 2}, {2, 0}, {2, 1}}));
 }
 
 TEST(LadderRulesTest, ThePoolsBotIsTheHouseBotNearestInSkill) {

@@ -3,7 +3,8 @@
 // delivering each result to this process's matchmaking handlers and to ratings — a person beats
 // or loses to a house bot in a rated game at the ladder's weight, a bot account learns of a
 // challenge over WatchEvents and accepts it, the rules of people-versus-bots hold (opt-in, the
-// bot's limits, the daily cap), and a seat token is shown to its own player only. The second is
+// bot's limits, the daily cap), a seat token is shown to its own player only, and at Forty-Two
+// the two sides are the two teams, the ladder's fill bot their partners, unrated. The second is
 // the hostile-input suite: every bad request refused with a status naming the field, nothing
 // stored.
 #include "services/matchmaking/ladder_service.h"
@@ -13,6 +14,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <map>
 #include <memory>
 #include <string>
 #include <thread>
@@ -256,6 +258,72 @@ TEST_F(LadderServiceTest, PeopleAndBotsPlayOnOneScaleByTheRulesPeopleAskFor) {
   EXPECT_NEAR(ann_line->mu() - 25.0, -(bot_line->mu() - 25.0) * 0.5, 1e-9);
   EXPECT_GT(standings.standings(0).ordinal(), standings.standings(3).ordinal());
 
+  // A partnership game: ann and the ladder's fill bot against the house bot and the fill bot.
+  // Only the two sides are rated; the fill bot's seats take part at the initial rating.
+  v1::Ladder partners;
+  partners.set_display_name("Forty-Two ladder");
+  partners.set_game("forty_two");
+  (*partners.mutable_rules())["scoring"].set_string_value("marks");
+  (*partners.mutable_rules())["marks_target"].set_int_value(1);
+  for (const char* id : {"rnd", "mate"}) {
+    v1::HouseBot& bot = *partners.add_house_bots();
+    bot.set_bot_id(id);
+    bot.set_kind("random");
+  }
+  partners.set_fill_bot_id("mate");
+  partners.set_human_vs_bot_weight(0.5);
+  ASSERT_TRUE(CreateLadder(partners, "ftw").ok());
+  join.set_ladder("ladders/ftw");
+  join.set_rated_vs_bots(true);
+  ASSERT_TRUE(Join(ann, join).ok());
+  v1::CreateChallengeRequest team_request;
+  team_request.set_ladder("ladders/ftw");
+  team_request.set_opponent("ladders/ftw/bots/rnd");
+  team_request.set_rated(true);
+  v1::Challenge team_game;
+  status = l_->CreateChallenge(Context(ann).get(), team_request, &team_game);
+  ASSERT_TRUE(status.ok()) << status.error_message();
+  ASSERT_EQ(team_game.state(), v1::Challenge::ACCEPTED);
+  ASSERT_EQ(team_game.seats_size(), 4) << execution->service->log();
+  int ann_seat = -1, rnd_seat = -1;
+  std::string team_token;
+  for (const v1::ChallengeSeat& seat : team_game.seats()) {
+    if (seat.player() == "players/ann") {
+      ann_seat = seat.seat();
+      team_token = seat.seat_token();
+    }
+    if (seat.player() == "ladders/ftw/bots/rnd") rnd_seat = seat.seat();
+  }
+  ASSERT_GE(ann_seat, 0);
+  ASSERT_GE(rnd_seat, 0);
+  EXPECT_NE(ann_seat % 2, rnd_seat % 2) << "the two sides are the two teams";
+  for (const v1::ChallengeSeat& seat : team_game.seats()) {
+    if (seat.seat() != ann_seat && seat.seat() != rnd_seat) {
+      EXPECT_EQ(seat.player(), "ladders/ftw/bots/mate");
+      EXPECT_TRUE(seat.seat_token().empty());
+    }
+  }
+  testing::PlaySeatToTheEnd(team_game.execution_target(), team_game.match(), team_token);
+  standings_request.set_ladder("ladders/ftw");
+  const absl::Time team_deadline = absl::Now() + absl::Seconds(60);
+  do {
+    absl::SleepFor(absl::Milliseconds(50));
+    ASSERT_TRUE(l_->ListLadderStandings(Context().get(), standings_request, &standings).ok());
+  } while (absl::Now() < team_deadline && !(standings.standings_size() == 3 &&
+                                       standings.standings(0).games_played() == 1));
+  ASSERT_EQ(standings.standings_size(), 3);  // ann and the two house bots
+  std::map<std::string, v1::LadderStanding> lines;
+  for (const v1::LadderStanding& line : standings.standings()) lines[line.player()] = line;
+  ASSERT_EQ(lines.size(), 3u);
+  EXPECT_EQ(lines["players/ann"].games_played(), 1);
+  EXPECT_EQ(lines["ladders/ftw/bots/rnd"].games_played(), 1);
+  EXPECT_EQ(lines["ladders/ftw/bots/mate"].games_played(), 0);
+  EXPECT_EQ(lines["ladders/ftw/bots/mate"].mu(), 25.0);
+  // Two teams alike before (the partners at the initial rating): ann moves half as far.
+  EXPECT_NE(lines["ladders/ftw/bots/rnd"].mu(), 25.0);
+  EXPECT_NEAR(lines["players/ann"].mu() - 25.0,
+              -(lines["ladders/ftw/bots/rnd"].mu() - 25.0) * 0.5, 1e-9);
+
   // People who did not opt in play bots only casually.
   const std::string before = LadderSnapshot();
   v1::Challenge refused;
@@ -455,8 +523,13 @@ TEST_F(LadderServiceTest, HostileInputIsRefusedNamingTheFieldAndChangesNothing) 
   ExpectRefused(CreateLadder(bad, "other"), "ladder.game", "a megabyte game");
   ExpectRefused(CreateLadder(MugginsLadder(), "bad id"), "ladder_id", "a bad id");
   bad = MugginsLadder();
+  (*bad.mutable_rules())["players"].set_int_value(9);
+  ExpectRefused(CreateLadder(bad, "other"), "ladder.rules", "nine players");
+  bad = MugginsLadder();
   (*bad.mutable_rules())["players"].set_int_value(3);
-  ExpectRefused(CreateLadder(bad, "other"), "ladder.rules", "three players");
+  ExpectRefused(CreateLadder(bad, "other"), "ladder.fill_bot_id", "three players, no fill bot");
+  bad.set_fill_bot_id(kMegabyte);
+  ExpectRefused(CreateLadder(bad, "other"), "ladder.fill_bot_id", "a megabyte fill bot");
   bad = MugginsLadder();
   bad.mutable_house_bots(0)->set_display_name(std::string("a\nb"));
   ExpectRefused(CreateLadder(bad, "other"), "ladder.house_bots[0].display_name", "a newline");

@@ -5,6 +5,7 @@
 // house bot, which accepts at once: the page then opens the match (/challenges/{id}). A ladder
 // with a pool also offers "play whoever is waiting": the page waits (polling the challenge) until
 // another person or, after the ladder's pool_wait, a house bot takes the seat, then opens it.
+// Where the game seats more than two, the page names the bot that plays the other seats.
 import { useEffect, useState } from 'preact/hooks';
 import { get, post } from '../api.js';
 import { ErrorNote } from '../components/ErrorNote.jsx';
@@ -124,6 +125,7 @@ export function Ladder({ params, session }) {
 
   if (!page) return <section><ErrorNote error={error} /></section>;
   const ladder = page.ladder;
+  const fill = (ladder.house_bots || []).find((bot) => bot.bot_id === ladder.fill_bot_id);
   return (
     <section>
       <h1 data-testid="ladder-name">{ladder.display_name}</h1>
@@ -131,6 +133,11 @@ export function Ladder({ params, session }) {
         {gameName(ladder.game)} · games against bots count at{' '}
         {Math.round((ladder.human_vs_bot_weight || 1) * 100)} % for people who opt in
       </p>
+      {fill && (
+        <p data-testid="ladder-fill">
+          The other seats (partners, the rest of the table): {botLabel(fill)}, unrated.
+        </p>
+      )}
       <ErrorNote error={error} />
       {isPlayer && !joined && (
         <div class="card" data-testid="ladder-join">
