@@ -2,7 +2,10 @@
 // proto/boneyard/v1/execution.proto. Flags → config → objects → serve → drain on SIGTERM/SIGINT.
 //
 // Exit codes: 0 after a graceful shutdown, 1 when start-up fails (the database, a port, a
-// corrupt match log), 2 for bad flags (the message names the flag).
+// corrupt match log), 2 for bad flags (the message names the flag), 3 when another replica has
+// fenced this one (docs/scaling.md).
+#include <unistd.h>
+
 #include <cstdlib>
 #include <iostream>
 #include <memory>
@@ -37,6 +40,7 @@
 #include "services/execution/match_host.h"
 #include "services/execution/match_store.h"
 #include "services/execution/outbox.h"
+#include "services/execution/replica_lease.h"
 #include "services/execution/result_sinks.h"
 #include "spdlog/spdlog.h"
 
@@ -73,6 +77,18 @@ ABSL_FLAG(std::string, results_token_file, "",
           "services accept results with (their --results_token_file); else "
           "$BONEYARD_RESULTS_TOKEN holds the token.");
 
+ABSL_FLAG(absl::Duration, lease, absl::Seconds(5),
+          "How long this replica's lease lasts unrenewed (renewed every third of it): how soon "
+          "another replica takes its matches over when it stops without giving them up "
+          "(docs/scaling.md).");
+ABSL_FLAG(absl::Duration, adopt_interval, absl::Seconds(1),
+          "How often to look for matches whose replica's lease has lapsed, to take them over.");
+ABSL_FLAG(std::string, advertise_address, "",
+          "host:port where clients reach this replica (told to clients of matches it plays); "
+          "empty: the --listen host (this machine's name for a wildcard) and the port it got.");
+ABSL_FLAG(std::string, replica_name, "",
+          "This replica's name for operators (a pod name); empty: the host name and process id.");
+
 // absl::ParseCommandLine reports a malformed or unknown flag through this hook, then exits 1;
 // the service's convention is 2 for bad flags. The message is on stderr already.
 extern "C" void ABSL_INTERNAL_C_SYMBOL(AbslInternalReportFatalUsageError)(absl::string_view) {
@@ -84,6 +100,11 @@ namespace {
 
 constexpr int kExitStartupFailed = 1;
 constexpr int kExitBadFlags = 2;
+// Another replica found this one's lease lapsed and may be playing its matches now: the process
+// stops at once, serving nothing more (a supervisor starts a new replica, under a new epoch).
+constexpr int kExitFenced = 3;
+constexpr absl::Duration kMinLease = absl::Milliseconds(300);
+constexpr absl::Duration kMaxLease = absl::Minutes(10);
 
 // The largest thread counts the flags accept.
 constexpr int kMaxThreads = 1024;
@@ -105,6 +126,9 @@ struct ExecutionConfig {
   std::string ratings_target;
   std::string matchmaking_target;
   std::string results_token;
+  ReplicaLease::Options lease;
+  std::string advertise_address;
+  std::string replica_name;
 };
 
 absl::Status CheckRange(absl::string_view flag, int value, int min, int max) {
@@ -182,6 +206,26 @@ absl::StatusOr<ExecutionConfig> ExecutionConfigFromFlags() {
       !s.ok()) {
     return s;
   }
+  config.lease.lease = absl::GetFlag(FLAGS_lease);
+  config.lease.adopt_interval = absl::GetFlag(FLAGS_adopt_interval);
+  if (config.lease.lease < kMinLease || config.lease.lease > kMaxLease) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--lease: must be in ", absl::FormatDuration(kMinLease), "..",
+        absl::FormatDuration(kMaxLease), ", not ", absl::FormatDuration(config.lease.lease)));
+  }
+  if (config.lease.adopt_interval < absl::Milliseconds(10) ||
+      config.lease.adopt_interval > kMaxLease) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--adopt_interval: must be in 10ms..", absl::FormatDuration(kMaxLease),
+                     ", not ", absl::FormatDuration(config.lease.adopt_interval)));
+  }
+  config.advertise_address = absl::GetFlag(FLAGS_advertise_address);
+  config.replica_name = absl::GetFlag(FLAGS_replica_name);
+  if (config.replica_name.empty()) {
+    char host[256] = {};
+    gethostname(host, sizeof host - 1);
+    config.replica_name = absl::StrCat(host, "-", getpid());
+  }
   config.ratings_target = absl::GetFlag(FLAGS_ratings_target);
   config.matchmaking_target = absl::GetFlag(FLAGS_matchmaking_target);
   if (!config.ratings_target.empty() || !config.matchmaking_target.empty()) {
@@ -191,6 +235,19 @@ absl::StatusOr<ExecutionConfig> ExecutionConfigFromFlags() {
     config.results_token = *std::move(token);
   }
   return config;
+}
+
+// Where clients reach this replica: --advertise_address, else the --listen host with the port
+// the server got (this machine's name for a wildcard host).
+std::string AdvertisedAddress(const std::string& flag, const std::string& listen, int port) {
+  if (!flag.empty()) return flag;
+  std::string host(listen.substr(0, listen.rfind(':')));
+  if (host.empty() || host == "0.0.0.0" || host == "[::]" || host == "::") {
+    char name[256] = {};
+    gethostname(name, sizeof name - 1);
+    host = name;
+  }
+  return absl::StrCat(host, ":", port);
 }
 
 // Logs a start-up failure and gives the exit code. The log is on stderr; when the log level
@@ -287,6 +344,14 @@ int Run(int argc, char** argv) {
   if (!pool.ok()) return StartupFailed("cannot connect to the database", pool.status());
   absl::StatusOr<std::unique_ptr<MatchStore>> store = OpenPgMatchStore(**pool);
   if (!store.ok()) return StartupFailed("cannot open the match store", store.status());
+  // A replica from the first: it owns what it creates and adopts, and its writes are fenced.
+  // Its address is set again once the port is known.
+  absl::StatusOr<int64_t> epoch = (*store)->RegisterReplica(
+      {.name = config->replica_name,
+       .address = config->advertise_address.empty() ? common->listen_address
+                                                     : config->advertise_address},
+      config->lease.lease);
+  if (!epoch.ok()) return StartupFailed("cannot register the replica", epoch.status());
 
   GroupCommitter committer(
       **store, GroupCommitter::Options{
@@ -347,11 +412,29 @@ int Run(int argc, char** argv) {
       for (const std::unique_ptr<OutboxDispatcher>& dispatcher : dispatchers) dispatcher->Wake();
     };
   }
+  host_options.recover_all_on_start = false;  // the matches this replica adopts, below
   absl::StatusOr<std::unique_ptr<MatchHost>> host =
       MatchHost::Start(**store, committer, std::move(host_options));
   if (!host.ok()) {
     committer.Stop();
     return StartupFailed("cannot start the match host", host.status());
+  }
+  ReplicaLease lease(
+      **store, config->lease,
+      [&host](std::vector<ActiveMatch> matches) {
+        return (*host)->AdoptMatches(std::move(matches));
+      },
+      [](const absl::Status& status) {
+        spdlog::critical("fenced: another replica may be playing this one's matches; stopping {}",
+                         Fields().Add("error", status.ToString()));
+        std::_Exit(kExitFenced);
+      });
+  // Matches nobody plays (a previous run's, given up or lapsed) are live before serving.
+  absl::StatusOr<int> adopted = lease.AdoptAll();
+  if (!adopted.ok()) {
+    (*host)->Shutdown();
+    committer.Stop();
+    return StartupFailed("cannot adopt the matches of stopped replicas", adopted.status());
   }
 
   ExecutionServiceImpl service(**host, config->play_queues);
@@ -366,9 +449,17 @@ int Run(int argc, char** argv) {
     committer.Stop();
     return StartupFailed("cannot start the gRPC server", server.status());
   }
+  const std::string advertised = AdvertisedAddress(config->advertise_address,
+                                                    common->listen_address, (*server)->port());
+  if (absl::Status s = (*store)->SetReplicaAddress(advertised); !s.ok()) {
+    spdlog::warn("cannot record the replica's address {}", Fields().Add("error", s.ToString()));
+  }
+  lease.Start();
   for (const std::unique_ptr<OutboxDispatcher>& dispatcher : dispatchers) dispatcher->Start();
   spdlog::info("serving {}", Fields()
                                  .Add("address", common->listen_address)
+                                 .Add("advertised", advertised)
+                                 .Add("replica_epoch", *epoch)
                                  .Add("port", (*server)->port())
                                  .Add("metrics_port", metrics->port())
                                  .Add("live_matches", (*host)->live_matches())
@@ -388,6 +479,12 @@ int Run(int argc, char** argv) {
   (*host)->Shutdown();
   (*server)->Shutdown(common->shutdown_grace);
   committer.Stop();
+  // Everything in flight is committed: the matches are given up to whichever replica looks
+  // next (or this service's next start), without waiting for the lease to lapse.
+  lease.Stop();
+  if (absl::Status s = (*store)->ReleaseLease(); !s.ok()) {
+    spdlog::warn("cannot give up the lease {}", Fields().Add("error", s.ToString()));
+  }
   // Results not yet delivered stay in the outbox for the next start.
   for (const std::unique_ptr<OutboxDispatcher>& dispatcher : dispatchers) dispatcher->Stop();
   spdlog::info("stopped");

@@ -173,6 +173,13 @@ absl::Status CheckCreateRequest(const v1::CreateMatchRequest& request) {
   return CheckEnum("clock.timeout_policy", request.clock().timeout_policy());
 }
 
+// A live match this process does not host: being loaded (at start, or adopted from a replica
+// that stopped) or played by another replica.
+absl::Status NotHere(const std::string& id) {
+  return absl::UnavailableError(absl::StrCat(
+      MatchName(id), " is not played here now (being loaded, or on another replica); retry"));
+}
+
 absl::Status ShuttingDown() {
   return absl::UnavailableError("the service is shutting down; retry with backoff");
 }
@@ -216,22 +223,43 @@ class MatchHost::Impl {
     if (!active.ok()) return active.status();
     std::vector<std::shared_ptr<LiveMatch>> loaded;
     for (ActiveMatch& stored : *active) {
-      absl::StatusOr<std::shared_ptr<const Game>> game = GameOf(stored.match.match);
-      if (!game.ok()) {
-        return absl::FailedPreconditionError(absl::StrCat(
-            MatchName(stored.match.id), " cannot be recovered: ", game.status().message()));
-      }
-      absl::StatusOr<std::shared_ptr<LiveMatch>> match =
-          LiveMatch::Load(context_, std::move(stored.match), *game, stored.events);
+      absl::StatusOr<std::shared_ptr<LiveMatch>> match = Rebuild(stored);
       if (!match.ok()) return match.status();
       loaded.push_back(*match);
     }
-    for (const std::shared_ptr<LiveMatch>& match : loaded) {
-      Adopt(match);
-      metrics_.matches_recovered.Increment();
-      match->Begin();
-    }
+    for (const std::shared_ptr<LiveMatch>& match : loaded) Serve(match);
     return absl::OkStatus();
+  }
+
+  absl::Status AdoptMatches(std::vector<ActiveMatch> matches) {
+    if (Stopping()) return ShuttingDown();
+    std::vector<std::string> failed;
+    for (ActiveMatch& stored : matches) {
+      absl::StatusOr<std::shared_ptr<LiveMatch>> match = Rebuild(stored);
+      if (!match.ok()) {
+        failed.push_back(std::string(match.status().message()));
+        continue;
+      }
+      Serve(*match);
+    }
+    if (failed.empty()) return absl::OkStatus();
+    return absl::FailedPreconditionError(absl::StrJoin(failed, "; "));
+  }
+
+  // A stored match rebuilt from its log (FAILED_PRECONDITION naming it when it does not replay).
+  absl::StatusOr<std::shared_ptr<LiveMatch>> Rebuild(ActiveMatch& stored) {
+    absl::StatusOr<std::shared_ptr<const Game>> game = GameOf(stored.match.match);
+    if (!game.ok()) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          MatchName(stored.match.id), " cannot be recovered: ", game.status().message()));
+    }
+    return LiveMatch::Load(context_, std::move(stored.match), *game, stored.events);
+  }
+
+  void Serve(const std::shared_ptr<LiveMatch>& match) {
+    Adopt(match);
+    metrics_.matches_recovered.Increment();
+    match->Begin();
   }
 
   // ----- CreateMatch ------------------------------------------------------------------------
@@ -568,6 +596,9 @@ class MatchHost::Impl {
         return seat->first->Submit(seat->second, request.action(), request.seen_sequence(),
                                    std::move(done));
       }
+      absl::StatusOr<v1::Match> stored = store_.GetMatch(grant->match_id);
+      if (!stored.ok()) return done(stored.status());
+      if (stored->state() == v1::Match::ACTIVE) return done(NotHere(grant->match_id));
       done(absl::FailedPreconditionError(
           absl::StrCat(request.name(), " is over: no more actions")));
     });
@@ -817,9 +848,7 @@ class MatchHost::Impl {
     EndedMatch ended;
     absl::StatusOr<v1::Match> match = store_.GetMatch(id);
     if (!match.ok()) return match.status();
-    if (match->state() == v1::Match::ACTIVE) {
-      return absl::UnavailableError(absl::StrCat(MatchName(id), " is being loaded; retry"));
-    }
+    if (match->state() == v1::Match::ACTIVE) return NotHere(id);
     ended.match = *std::move(match);
     absl::StatusOr<StoredRecord> stored = store_.GetRecordJson(id);
     if (!stored.ok()) return stored.status();
@@ -973,8 +1002,11 @@ absl::StatusOr<std::unique_ptr<MatchHost>> MatchHost::Start(MatchStore& store, G
   if (options.operator_token.empty()) {
     return absl::InvalidArgumentError("the operator token is empty");
   }
+  const bool recover = options.recover_all_on_start;
   auto impl = std::make_unique<Impl>(store, log, std::move(options));
-  if (absl::Status status = impl->Recover(); !status.ok()) return status;
+  if (recover) {
+    if (absl::Status status = impl->Recover(); !status.ok()) return status;
+  }
   return std::unique_ptr<MatchHost>(new MatchHost(std::move(impl)));
 }
 
@@ -1028,6 +1060,9 @@ void MatchHost::OpenSeatStream(std::optional<std::string> token, std::string nam
 void MatchHost::Watch(std::string name, const google::protobuf::FieldMask& view_mask,
                       std::shared_ptr<WatchSink> sink, std::function<void(absl::Status)> done) {
   impl_->Watch(std::move(name), view_mask, std::move(sink), std::move(done));
+}
+absl::Status MatchHost::AdoptMatches(std::vector<ActiveMatch> matches) {
+  return impl_->AdoptMatches(std::move(matches));
 }
 void MatchHost::Shutdown() { impl_->Shutdown(); }
 int MatchHost::live_matches() const { return impl_->live_matches(); }

@@ -20,6 +20,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -93,6 +94,10 @@ struct HostOptions {
   // Called once a finished match's result is durable (with its outbox row), on the match's
   // strand: it must not block. The service wakes the outbox dispatcher with it.
   std::function<void()> on_finished;
+  // Start replays every ACTIVE match of the store (one process owning them all). A replica
+  // (docs/scaling.md) sets it false and hosts only the matches it creates and adopts
+  // (AdoptMatches).
+  bool recover_all_on_start = true;
 };
 
 class MatchHost {
@@ -137,6 +142,11 @@ class MatchHost {
   // sink is attached.
   void Watch(std::string name, const google::protobuf::FieldMask& view_mask,
              std::shared_ptr<WatchSink> sink, std::function<void(absl::Status)> done);
+
+  // Replays `matches` (MatchStore::AdoptMatches: this replica owns them now), re-arms their
+  // clocks and bots and serves them. A match whose log does not replay is skipped, and named
+  // in the FAILED_PRECONDITION returned after the others are served.
+  absl::Status AdoptMatches(std::vector<ActiveMatch> matches);
 
   // Stops taking calls (UNAVAILABLE), closes every stream with UNAVAILABLE ("the service is
   // shutting down; reconnect"), stops bots and clocks, and waits for events in flight to be

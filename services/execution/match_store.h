@@ -108,6 +108,12 @@ struct SeatGrant {
   int seat = 0;
 };
 
+// A replica of the execution service as it registers (MatchStore::RegisterReplica).
+struct ReplicaInfo {
+  std::string name;     // for operators: the host or pod name
+  std::string address;  // host:port where clients reach it
+};
+
 // Who receives finished matches' results from the outbox.
 inline constexpr char kRatingsReceiver[] = "ratings";
 inline constexpr char kMatchmakingReceiver[] = "matchmaking";
@@ -189,6 +195,38 @@ class MatchStore {
   // UNIMPLEMENTED where a store keeps no groups.
   virtual absl::StatusOr<DealGroupProgress> CountDealGroup(const std::string& name) {
     return absl::UnimplementedError("this store keeps no deal groups");
+  }
+
+  // --- Replicas (docs/scaling.md). A store registered as a replica owns the matches it creates
+  // and adopts, and its commits are fenced: once another replica has found its lease lapsed and
+  // fenced it, Commit is FAILED_PRECONDITION and stores nothing, for good. A store that never
+  // registers commits unfenced (one process, as before replicas). UNIMPLEMENTED where a store
+  // keeps no replicas.
+
+  // Registers this store as a new replica (a new epoch, never reused, returned), its lease
+  // running `lease` from now on the database's clock.
+  virtual absl::StatusOr<int64_t> RegisterReplica(const ReplicaInfo& info, absl::Duration lease) {
+    return absl::UnimplementedError("this store keeps no replicas");
+  }
+  // Extends the lease to `lease` from now; FAILED_PRECONDITION once the replica is fenced.
+  virtual absl::Status RenewLease(absl::Duration lease) {
+    return absl::UnimplementedError("this store keeps no replicas");
+  }
+  // Where clients reach this replica from now on (once its port is known).
+  virtual absl::Status SetReplicaAddress(const std::string& address) {
+    return absl::UnimplementedError("this store keeps no replicas");
+  }
+  // Gives the lease up at once (a clean exit): the replica is fenced, and the others may adopt
+  // its matches without waiting for the lease to lapse.
+  virtual absl::Status ReleaseLease() {
+    return absl::UnimplementedError("this store keeps no replicas");
+  }
+  // Fences every other replica whose lease has lapsed, then makes this replica the owner of up
+  // to `limit` ACTIVE matches whose owner is fenced (or who have none), oldest first, and
+  // returns them as LoadActiveMatches does. Replicas adopting at once get different matches.
+  // FAILED_PRECONDITION when this store is not a registered, unfenced replica.
+  virtual absl::StatusOr<std::vector<ActiveMatch>> AdoptMatches(int limit) {
+    return absl::UnimplementedError("this store keeps no replicas");
   }
 
   // Outbox: up to `limit` of `receiver`'s undelivered items whose next attempt is due, oldest

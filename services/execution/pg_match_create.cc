@@ -38,11 +38,11 @@ std::vector<absl::StatusOr<CreateResult>> PgMatchStore::CreateMatches(
     for (const pqxx::row& row : tx.exec_params(
              absl::StrCat("INSERT INTO ", matches_,
                           " (id, game, state, create_time, update_time, request_id,"
-                          " request_digest, seed, match, deal_group)"
+                          " request_digest, seed, match, deal_group, owner_epoch)"
                           " SELECT m.id, m.game, ", v1::Match::ACTIVE,
                           ", m.created::timestamptz, m.updated::timestamptz, NULLIF(m.request, ''),"
                           " decode(m.digest, 'hex'), m.seed::bigint, decode(m.body, 'hex'),"
-                          " NULLIF(m.grp, '')"
+                          " NULLIF(m.grp, ''), NULLIF($10::bigint, 0)"
                           " FROM unnest($1::text[], $2::text[], $3::text[], $4::text[],"
                           " $5::text[], $6::text[], $7::text[], $8::text[], $9::text[])"
                           " AS m(id, game, created, updated, request, digest, seed, body, grp)"
@@ -50,7 +50,7 @@ std::vector<absl::StatusOr<CreateResult>> PgMatchStore::CreateMatches(
              pg_text::TextArray(ids), pg_text::TextArray(games), pg_text::TextArray(created),
              pg_text::TextArray(updated), pg_text::TextArray(requests),
              pg_text::TextArray(digests), pg_text::TextArray(seeds),
-             pg_text::TextArray(bodies), pg_text::TextArray(groups))) {
+             pg_text::TextArray(bodies), pg_text::TextArray(groups), epoch_.load())) {
       inserted.insert(row[0].as<std::string>());
     }
     token_values.clear();

@@ -236,7 +236,17 @@ PgMatchStore::PgMatchStore(PgPool& pool, const std::string& quoted_schema)
       // One name per table (unique within this process, whose connections alone use it): a
       // connection may serve stores of several schemas.
       insert_events_name_(absl::StrCat("insert_events_", absl::Hash<std::string>()(events_))),
-      outbox_(absl::StrCat(quoted_schema, ".outbox")) {}
+      outbox_(absl::StrCat(quoted_schema, ".outbox")),
+      replicas_(absl::StrCat(quoted_schema, ".replicas")),
+      insert_events_fenced_(absl::StrCat(
+          "WITH lease AS (SELECT epoch FROM ", replicas_,
+          " WHERE epoch = $10 AND fenced_time IS NULL FOR SHARE) INSERT INTO ", events_,
+          " (match_id, sequence, seat, action, reason, round, message, turn_start_time,"
+          " create_time) SELECT * FROM unnest($1::text[], $2::bigint[], $3::integer[],"
+          " $4::text[], $5::smallint[], $6::integer[], $7::text[], $8::timestamptz[],"
+          " $9::timestamptz[]) WHERE EXISTS (SELECT 1 FROM lease)")),
+      insert_events_fenced_name_(
+          absl::StrCat("insert_events_fenced_", absl::Hash<std::string>()(events_))) {}
 
 absl::StatusOr<CreateResult> PgMatchStore::CreateMatch(const NewMatch& match) {
   if (match.id.empty()) return absl::InvalidArgumentError("a new match needs an id");
@@ -256,8 +266,9 @@ absl::StatusOr<CreateResult> PgMatchStore::CreateMatch(const NewMatch& match) {
   const std::string insert_match = absl::StrCat(
       "INSERT INTO ", matches_,
       " (id, game, state, create_time, update_time, request_id, request_digest, seed, match,"
-      " deal_group)"
-      " VALUES ($1, $2, $3, $4::timestamptz, $5::timestamptz, $6, $7, $8, $9, $10)"
+      " deal_group, owner_epoch)"
+      " VALUES ($1, $2, $3, $4::timestamptz, $5::timestamptz, $6, $7, $8, $9, $10,"
+      " NULLIF($11::bigint, 0))"
       " ON CONFLICT (request_id) DO NOTHING RETURNING id");
   const std::string insert_tokens =
       absl::StrCat("INSERT INTO ", seat_tokens_,
@@ -274,7 +285,7 @@ absl::StatusOr<CreateResult> PgMatchStore::CreateMatch(const NewMatch& match) {
         PgTime(FromProto(match.match.create_time())), PgTime(FromProto(match.match.update_time())),
         NullIfEmpty(match.request_id), pqxx::binarystring(match.request_digest),
         static_cast<int64_t>(match.seed), pqxx::binarystring(match.match.SerializeAsString()),
-        NullIfEmpty(match.match.deal_group().name()));
+        NullIfEmpty(match.match.deal_group().name()), epoch_.load());
     if (!inserted.empty()) {
       if (!tokens.empty()) {
         tx.exec_params0(insert_tokens, match.id, TextArray(tokens), IntArray(seats));
@@ -322,7 +333,11 @@ absl::Status PgMatchStore::Commit(const CommitBatch& batch) {
                    " VALUES ($1, $2, $3, $4::timestamptz, $4::timestamptz)");
   const std::string match_state = absl::StrCat("SELECT state FROM ", matches_, " WHERE id = $1");
 
+  const int64_t epoch = epoch_.load();
   return pool_.Run([&](pqxx::work& tx) -> absl::Status {
+    if (epoch != 0) {
+      if (absl::Status s = HoldLease(tx, epoch); !s.ok()) return s;
+    }
     if (!batch.events.empty()) {
       // One COPY for every event of the batch (see the header for the measurement).
       pqxx::stream_to copy(tx, events_,
@@ -390,52 +405,76 @@ absl::Status PgMatchStore::InsertEvents(const std::vector<EventRow>& events) {
     turn_starts.Add(PgTime(e.turn_start_time));
     creates.Add(PgTime(e.create_time));
   }
-  return pool_.RunStatements([&](pqxx::nontransaction& tx) {
-    // Prepared once per connection (a repeat with the same text is a no-op in libpqxx).
-    tx.conn().prepare(insert_events_name_, insert_events_);
-    tx.exec_prepared0(insert_events_name_, match_ids.Take(), sequences.Take(), seats.Take(),
-                      actions.Take(), reasons.Take(), rounds.Take(), messages.Take(),
-                      turn_starts.Take(), creates.Take());
+  const int64_t epoch = epoch_.load();
+  if (epoch == 0) {
+    return pool_.RunStatements([&](pqxx::nontransaction& tx) {
+      // Prepared once per connection (a repeat with the same text is a no-op in libpqxx).
+      tx.conn().prepare(insert_events_name_, insert_events_);
+      tx.exec_prepared0(insert_events_name_, match_ids.Take(), sequences.Take(), seats.Take(),
+                        actions.Take(), reasons.Take(), rounds.Take(), messages.Take(),
+                        turn_starts.Take(), creates.Take());
+    });
+  }
+  // A registered replica: the statement stores every event or, fenced, none.
+  bool fenced = false;
+  absl::Status status = pool_.RunStatements([&](pqxx::nontransaction& tx) {
+    tx.conn().prepare(insert_events_fenced_name_, insert_events_fenced_);
+    const pqxx::result r = tx.exec_prepared(
+        insert_events_fenced_name_, match_ids.Take(), sequences.Take(), seats.Take(),
+        actions.Take(), reasons.Take(), rounds.Take(), messages.Take(), turn_starts.Take(),
+        creates.Take(), epoch);
+    fenced = r.affected_rows() == 0;
   });
+  if (!status.ok()) return status;
+  if (fenced) return Fenced(epoch);
+  return absl::OkStatus();
 }
 
 absl::StatusOr<std::vector<ActiveMatch>> PgMatchStore::LoadActiveMatches() {
-  const std::string select_matches =
-      absl::StrCat("SELECT ", kNewMatchColumns, " FROM ", matches_, " WHERE state = ", kActive,
-                   " ORDER BY create_time, id");
-  const std::string select_tokens =
-      absl::StrCat("SELECT t.match_id, t.seat, t.token FROM ", seat_tokens_, " t JOIN ", matches_,
-                   " m ON m.id = t.match_id WHERE m.state = ", kActive);
-  const std::string select_events =
-      absl::StrCat("SELECT ", EventSelect("e"), " FROM ", events_, " e JOIN ", matches_,
-                   " m ON m.id = e.match_id WHERE m.state = ", kActive,
-                   " ORDER BY e.match_id, e.sequence");
-
   return pool_.Run([&](pqxx::work& tx) -> absl::StatusOr<std::vector<ActiveMatch>> {
     // One snapshot for the three queries, so a match ending meanwhile cannot come back
     // without its tokens or with part of its events.
     tx.exec0("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY");
-    std::vector<ActiveMatch> active;
-    absl::flat_hash_map<std::string, size_t> index;
-    for (const pqxx::row& row : tx.exec(select_matches)) {
-      absl::StatusOr<NewMatch> match = NewMatchFromRow(row);
-      if (!match.ok()) return match.status();
-      index.emplace(match->id, active.size());
-      active.push_back(ActiveMatch{*std::move(match), {}});
-    }
-    for (const pqxx::row& row : tx.exec(select_tokens)) {
-      auto it = index.find(row[0].as<std::string>());
-      if (it == index.end()) continue;
-      PlaceToken(active[it->second].match, row[1].as<int>(), row[2].as<std::string>());
-    }
-    for (const pqxx::row& row : tx.exec(select_events)) {
-      EventRow event = EventFromRow(row);
-      auto it = index.find(event.match_id);
-      if (it == index.end()) continue;
-      active[it->second].events.push_back(std::move(event));
-    }
-    return active;
+    return ReadActive(tx, std::nullopt);
   });
+}
+
+absl::StatusOr<std::vector<ActiveMatch>> PgMatchStore::ReadActive(
+    pqxx::work& tx, const std::optional<std::string>& ids) {
+  const std::string among = ids.has_value() ? " AND m.id = ANY($1::text[])" : "";
+  const std::string select_matches =
+      absl::StrCat("SELECT ", kNewMatchColumns, " FROM ", matches_, " m WHERE state = ", kActive,
+                   among, " ORDER BY create_time, id");
+  const std::string select_tokens =
+      absl::StrCat("SELECT t.match_id, t.seat, t.token FROM ", seat_tokens_, " t JOIN ", matches_,
+                   " m ON m.id = t.match_id WHERE m.state = ", kActive, among);
+  const std::string select_events =
+      absl::StrCat("SELECT ", EventSelect("e"), " FROM ", events_, " e JOIN ", matches_,
+                   " m ON m.id = e.match_id WHERE m.state = ", kActive, among,
+                   " ORDER BY e.match_id, e.sequence");
+  auto run = [&](const std::string& query) {
+    return ids.has_value() ? tx.exec_params(query, *ids) : tx.exec(query);
+  };
+  std::vector<ActiveMatch> active;
+  absl::flat_hash_map<std::string, size_t> index;
+  for (const pqxx::row& row : run(select_matches)) {
+    absl::StatusOr<NewMatch> match = NewMatchFromRow(row);
+    if (!match.ok()) return match.status();
+    index.emplace(match->id, active.size());
+    active.push_back(ActiveMatch{*std::move(match), {}});
+  }
+  for (const pqxx::row& row : run(select_tokens)) {
+    auto it = index.find(row[0].as<std::string>());
+    if (it == index.end()) continue;
+    PlaceToken(active[it->second].match, row[1].as<int>(), row[2].as<std::string>());
+  }
+  for (const pqxx::row& row : run(select_events)) {
+    EventRow event = EventFromRow(row);
+    auto it = index.find(event.match_id);
+    if (it == index.end()) continue;
+    active[it->second].events.push_back(std::move(event));
+  }
+  return active;
 }
 
 absl::StatusOr<v1::Match> PgMatchStore::GetMatch(const std::string& id) {

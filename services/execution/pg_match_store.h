@@ -24,6 +24,8 @@
 #ifndef BONEYARD_SERVICES_EXECUTION_PG_MATCH_STORE_H_
 #define BONEYARD_SERVICES_EXECUTION_PG_MATCH_STORE_H_
 
+#include <atomic>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -70,6 +72,12 @@ class PgMatchStore final : public MatchStore {
   absl::StatusOr<std::vector<ParkedItem>> ListParked(int limit, int64_t after_id) override;
   absl::StatusOr<ParkedItem> RetryParked(int64_t outbox_id, absl::Time now) override;
   absl::StatusOr<ParkedItem> DropParked(int64_t outbox_id) override;
+  // Replicas (pg_replicas.cc).
+  absl::StatusOr<int64_t> RegisterReplica(const ReplicaInfo& info, absl::Duration lease) override;
+  absl::Status RenewLease(absl::Duration lease) override;
+  absl::Status SetReplicaAddress(const std::string& address) override;
+  absl::Status ReleaseLease() override;
+  absl::StatusOr<std::vector<ActiveMatch>> AdoptMatches(int limit) override;
 
   // Commit's limit for one autocommit INSERT (above it, COPY in a transaction).
   static constexpr size_t kMaxEventsPerStatement = 128;
@@ -83,6 +91,15 @@ class PgMatchStore final : public MatchStore {
   PgMatchStore(PgPool& pool, const std::string& quoted_schema);
   // Stores `events` with one autocommit statement (Commit, for a batch of events only).
   absl::Status InsertEvents(const std::vector<EventRow>& events);
+  // The ACTIVE matches with their tokens and events, oldest first: all of them, or (`ids` a
+  // text[] literal) those among `ids`. In `tx`, whose isolation the caller chose.
+  absl::StatusOr<std::vector<ActiveMatch>> ReadActive(pqxx::work& tx,
+                                                      const std::optional<std::string>& ids);
+  // For a registered replica: FAILED_PRECONDITION unless its row is unfenced, which then stays
+  // so (locked FOR SHARE) until `tx` ends — what fences a transaction's writes.
+  absl::Status HoldLease(pqxx::work& tx, int64_t epoch);
+  // What a fenced replica's writes get: FAILED_PRECONDITION naming its epoch.
+  static absl::Status Fenced(int64_t epoch);
 
   PgPool& pool_;
   // The tables' names, schema-qualified and quoted, for SQL text.
@@ -93,6 +110,13 @@ class PgMatchStore final : public MatchStore {
   const std::string insert_events_;
   const std::string insert_events_name_;
   const std::string outbox_;
+  const std::string replicas_;
+  // InsertEvents' statement for a registered replica: stores nothing unless the replica's row
+  // is unfenced, locked FOR SHARE (a fence waits for it).
+  const std::string insert_events_fenced_;
+  const std::string insert_events_fenced_name_;
+  // This store's replica epoch; 0 while it has not registered (commits unfenced).
+  std::atomic<int64_t> epoch_{0};
 };
 
 }  // namespace boneyard::execution

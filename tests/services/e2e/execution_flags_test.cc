@@ -37,6 +37,9 @@ TEST(ExecutionFlagsTest, OutOfRangeValuesExitWithStatusTwoNamingTheFlag) {
   for (const auto& [flags, named] : std::vector<std::pair<std::string, std::string>>{
            {"--commit_interval=-1ms", "--commit_interval"},
            {"--commit_interval=2s", "--commit_interval"},
+           {"--lease=100ms", "--lease"},
+           {"--lease=1h", "--lease"},
+           {"--adopt_interval=1ms", "--adopt_interval"},
            {"--play_queues=-1", "--play_queues"},
            {"--play_queues=65", "--play_queues"},
            {"--commit_writers=0", "--commit_writers"},

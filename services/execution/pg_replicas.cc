@@ -1,0 +1,148 @@
+// PgMatchStore's replicas (match_store.h, docs/scaling.md): registration, the lease, fencing and
+// adoption, on the `replicas` table and `matches.owner_epoch` (migration 0005).
+//
+// Fencing rests on one row lock. Every write of a registered replica holds its own replicas row
+// FOR SHARE for the statement or transaction that writes (HoldLease, and the fenced event
+// INSERT), and stores nothing when the row is fenced. Fencing a replica is an UPDATE of that
+// row, which waits for every write in flight to end; a write that starts after it sees the row
+// fenced (READ COMMITTED re-reads a row updated under it). So once the fence commits, the
+// fenced replica's log is final: whoever adopts its matches reads every event it will ever have
+// stored, and no later write of the old replica can fork a match. A replica paused inside such a
+// transaction holds the fence back only until the server ends its idle transaction
+// (kIdleInLeaseTimeout); a fence waits at most kFenceLockTimeout and is tried again at the next
+// look.
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "absl/time/time.h"
+#include "pqxx/pqxx"
+#include "services/common/pg_text.h"
+#include "services/execution/pg_match_store.h"
+
+namespace boneyard::execution {
+namespace {
+
+constexpr int kActive = v1::Match::ACTIVE;
+// How long a fence waits for a replica's writes in flight before the pass gives up (and tries
+// again at the next).
+constexpr char kFenceLockTimeout[] = "2s";
+// How long a transaction holding its replica's lease may sit idle (HoldLease).
+constexpr char kIdleInLeaseTimeout[] = "3s";
+
+int64_t Micros(absl::Duration d) { return absl::ToInt64Microseconds(d); }
+
+absl::Status NotRegistered() {
+  return absl::FailedPreconditionError("this store has not registered as a replica");
+}
+
+}  // namespace
+
+absl::Status PgMatchStore::Fenced(int64_t epoch) {
+  return absl::FailedPreconditionError(
+      absl::StrCat("replica ", epoch,
+                   " is fenced: its lease lapsed and its matches may have "
+                   "moved to another replica; nothing was stored"));
+}
+
+absl::Status PgMatchStore::HoldLease(pqxx::work& tx, int64_t epoch) {
+  // The transaction holds the lease's row, so a replica paused inside it would hold back the
+  // fence that lets the others adopt its matches: the server ends it after a while idle.
+  const pqxx::result held =
+      tx.exec_params(absl::StrCat("SELECT set_config('idle_in_transaction_session_timeout', '",
+                                  kIdleInLeaseTimeout, "', true) FROM ", replicas_,
+                                  " WHERE epoch = $1 AND fenced_time IS NULL FOR SHARE"),
+                     epoch);
+  return held.empty() ? Fenced(epoch) : absl::OkStatus();
+}
+
+absl::StatusOr<int64_t> PgMatchStore::RegisterReplica(const ReplicaInfo& info,
+                                                      absl::Duration lease) {
+  if (lease <= absl::ZeroDuration()) {
+    return absl::InvalidArgumentError("a replica's lease must be positive");
+  }
+  absl::StatusOr<int64_t> epoch = pool_.Run([&](pqxx::work& tx) {
+    return tx
+        .exec_params1(absl::StrCat("INSERT INTO ", replicas_,
+                                   " (name, address, start_time, lease_expires)"
+                                   " VALUES ($1, $2, clock_timestamp(),"
+                                   " clock_timestamp() + $3 * interval '1 microsecond')"
+                                   " RETURNING epoch"),
+                      info.name, info.address, Micros(lease))[0]
+        .as<int64_t>();
+  });
+  if (!epoch.ok()) return epoch.status();
+  epoch_.store(*epoch);
+  return *epoch;
+}
+
+absl::Status PgMatchStore::RenewLease(absl::Duration lease) {
+  const int64_t epoch = epoch_.load();
+  if (epoch == 0) return NotRegistered();
+  absl::StatusOr<bool> renewed = pool_.Run([&](pqxx::work& tx) {
+    return !tx.exec_params(absl::StrCat("UPDATE ", replicas_,
+                                        " SET lease_expires = clock_timestamp() + $2 *"
+                                        " interval '1 microsecond'"
+                                        " WHERE epoch = $1 AND fenced_time IS NULL"),
+                           epoch, Micros(lease))
+                .affected_rows() == 0;
+  });
+  if (!renewed.ok()) return renewed.status();
+  return *renewed ? absl::OkStatus() : Fenced(epoch);
+}
+
+absl::Status PgMatchStore::SetReplicaAddress(const std::string& address) {
+  const int64_t epoch = epoch_.load();
+  if (epoch == 0) return NotRegistered();
+  return pool_.Run([&](pqxx::work& tx) {
+    tx.exec_params0(absl::StrCat("UPDATE ", replicas_, " SET address = $2 WHERE epoch = $1"), epoch,
+                    address);
+  });
+}
+
+absl::Status PgMatchStore::ReleaseLease() {
+  const int64_t epoch = epoch_.load();
+  if (epoch == 0) return NotRegistered();
+  return pool_.Run([&](pqxx::work& tx) {
+    tx.exec_params0(absl::StrCat("UPDATE ", replicas_,
+                                 " SET fenced_time = clock_timestamp()"
+                                 " WHERE epoch = $1 AND fenced_time IS NULL"),
+                    epoch);
+  });
+}
+
+absl::StatusOr<std::vector<ActiveMatch>> PgMatchStore::AdoptMatches(int limit) {
+  const int64_t epoch = epoch_.load();
+  if (epoch == 0) return NotRegistered();
+  if (limit <= 0) return std::vector<ActiveMatch>();
+  return pool_.Run([&](pqxx::work& tx) -> absl::StatusOr<std::vector<ActiveMatch>> {
+    tx.exec0(absl::StrCat("SET LOCAL lock_timeout = '", kFenceLockTimeout, "'"));
+    // A replica that cannot renew may not take over anyone else's matches.
+    if (absl::Status s = HoldLease(tx, epoch); !s.ok()) return s;
+    // The fence: waits for the lapsed replicas' writes in flight (their rows FOR SHARE).
+    tx.exec_params0(absl::StrCat("UPDATE ", replicas_,
+                                 " SET fenced_time = clock_timestamp()"
+                                 " WHERE fenced_time IS NULL AND lease_expires < clock_timestamp()"
+                                 " AND epoch <> $1"),
+                    epoch);
+    // Orphans: owned by a fenced replica, or by none. SKIP LOCKED: replicas adopting at once
+    // take different matches.
+    std::vector<std::string> ids;
+    for (const pqxx::row& row : tx.exec_params(
+             absl::StrCat("UPDATE ", matches_, " SET owner_epoch = $1 WHERE id IN (SELECT id FROM ",
+                          matches_, " WHERE state = ", kActive,
+                          " AND (owner_epoch IS NULL OR owner_epoch IN (SELECT epoch FROM ",
+                          replicas_,
+                          " WHERE fenced_time IS NOT NULL)) ORDER BY create_time, id LIMIT $2"
+                          " FOR UPDATE SKIP LOCKED) RETURNING id"),
+             epoch, limit)) {
+      ids.push_back(row[0].as<std::string>());
+    }
+    if (ids.empty()) return std::vector<ActiveMatch>();
+    return ReadActive(tx, pg_text::TextArray(ids));
+  });
+}
+
+}  // namespace boneyard::execution

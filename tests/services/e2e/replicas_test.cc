@@ -1,0 +1,151 @@
+// Execution replicas (docs/scaling.md) as real processes on one database: a replica paused with
+// SIGSTOP past its lease loses its matches to another, which adopts them by replaying their
+// logs; when the paused one wakes, a write it was sent meanwhile — which would take the next
+// free place in the log — is refused, it stops (exit code 3, fenced), and nothing forks: every
+// action acknowledged before the pause is in the final record at its place, and the one played
+// after it is the adopter's.
+#include <signal.h>
+#include <sys/wait.h>
+
+#include <future>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
+#include "gtest/gtest.h"
+#include "tests/services/e2e/e2e_helpers.h"
+
+namespace boneyard::e2e {
+namespace {
+
+constexpr int kMatches = 4;
+constexpr int kActionsBeforePause = 3;
+// Guards against hangs only.
+constexpr absl::Duration kAdoptionTimeout = absl::Seconds(30);
+constexpr int kMaxActions = 2000;
+
+struct Played {
+  std::string name;
+  std::vector<std::string> tokens;   // by seat
+  std::vector<std::string> actions;  // acknowledged, in order
+};
+
+// The view of whichever seat is to play, from `stub`.
+absl::StatusOr<v1::SeatView> ToPlay(Stub& stub, const Played& m) {
+  absl::StatusOr<v1::SeatView> view = HelloView(stub, m.tokens[0], m.name);
+  if (!view.ok() || view->terminal()) return view;
+  return HelloView(stub, m.tokens[static_cast<size_t>(view->current_seat())], m.name);
+}
+
+// Plays `m`'s next action (the first legal one, or the last with `last`) on `stub`.
+absl::Status PlayOne(Stub& stub, Played& m, bool last = false) {
+  absl::StatusOr<v1::SeatView> view = ToPlay(stub, m);
+  if (!view.ok()) return view.status();
+  if (view->terminal()) return absl::OutOfRangeError("over");
+  const std::string action = view->legal_actions(last ? view->legal_actions_size() - 1 : 0).text();
+  absl::StatusOr<v1::SeatView> played = SubmitAction(
+      stub, m.tokens[static_cast<size_t>(view->seat())], m.name, action, view->sequence());
+  if (!played.ok()) return played.status();
+  m.actions.push_back(action);
+  return absl::OkStatus();
+}
+
+std::vector<std::string> RecordActions(const v1::Record& record) {
+  std::vector<std::string> out;
+  for (const v1::Record::Round& round : record.rounds()) {
+    for (const v1::Record::RecordedAction& a : round.actions()) out.push_back(a.action());
+  }
+  return out;
+}
+
+TEST(ReplicasTest, APausedReplicasMatchesMoveAndItsWritesAreRefusedOnceItWakes) {
+  absl::StatusOr<std::unique_ptr<testing::TestDatabase>> db = testing::TestDatabase::Create();
+  ASSERT_TRUE(db.ok()) << db.status();
+  const std::vector<std::string> args = {"--database_url=" + (*db)->url(), "--lease=1s",
+                                         "--adopt_interval=100ms", "--seat_flood_rate=0",
+                                         "--log_level=info"};
+  absl::StatusOr<std::unique_ptr<testing::ServiceProcess>> a =
+      testing::ServiceProcess::Start(BONEYARD_EXECUTION_BINARY, args);
+  ASSERT_TRUE(a.ok()) << a.status();
+  absl::StatusOr<std::unique_ptr<testing::ServiceProcess>> b =
+      testing::ServiceProcess::Start(BONEYARD_EXECUTION_BINARY, args);
+  ASSERT_TRUE(b.ok()) << b.status();
+  auto stub_a = v1::ExecutionService::NewStub(
+      grpc::CreateChannel((*a)->target(), grpc::InsecureChannelCredentials()));
+  auto stub_b = v1::ExecutionService::NewStub(
+      grpc::CreateChannel((*b)->target(), grpc::InsecureChannelCredentials()));
+
+  // Matches on a, a few actions acknowledged in each.
+  std::vector<Played> matches(kMatches);
+  for (Played& m : matches) {
+    absl::StatusOr<v1::CreateMatchResponse> created = CreateMatch(
+        *stub_a, (*a)->operator_token(), MatchRequest("muggins", {{"target", IntRule(61)}}, 2));
+    ASSERT_TRUE(created.ok()) << created.status();
+    m.name = created->match().name();
+    m.tokens.resize(2);
+    for (const v1::SeatToken& t : created->seat_tokens()) {
+      m.tokens[static_cast<size_t>(t.seat())] = t.token();
+    }
+    for (int i = 0; i < kActionsBeforePause; ++i) ASSERT_TRUE(PlayOne(*stub_a, m).ok());
+  }
+  // b does not play a's matches while a holds its lease.
+  absl::StatusOr<v1::SeatView> elsewhere = ToPlay(*stub_b, matches[0]);
+  EXPECT_EQ(elsewhere.status().code(), absl::StatusCode::kUnavailable) << elsewhere.status();
+
+  ASSERT_EQ(kill((*a)->pid(), SIGSTOP), 0);
+  const absl::Time paused = absl::Now();
+  // A write sent to a while it is paused: it waits in a's socket.
+  Played late = matches[0];
+  std::future<absl::Status> late_write =
+      std::async(std::launch::async, [&] { return PlayOne(*stub_a, late); });
+
+  // b adopts every match once a's lease has lapsed.
+  for (const Played& m : matches) {
+    absl::StatusOr<v1::SeatView> view;
+    do {
+      absl::SleepFor(absl::Milliseconds(20));
+      view = ToPlay(*stub_b, m);
+    } while (!view.ok() && absl::Now() - paused < kAdoptionTimeout);
+    ASSERT_TRUE(view.ok()) << view.status() << "\n" << (*b)->log();
+    EXPECT_EQ(view->sequence(), kActionsBeforePause);
+  }
+  std::cout << "adopted within " << absl::FormatDuration(absl::Now() - paused)
+            << " of the pause (lease 1s)\n";
+
+  // a wakes before b has played on, so its write would take the next place in the log: only
+  // the fence refuses it.
+  ASSERT_EQ(kill((*a)->pid(), SIGCONT), 0);
+  const absl::Status refused = late_write.get();
+  EXPECT_FALSE(refused.ok()) << "a wrote after it was fenced";
+  std::cout << "the paused replica's write: " << refused << "\n";
+  // b plays on: the next action is its own (the last legal one, where a played the first).
+  for (Played& m : matches) ASSERT_TRUE(PlayOne(*stub_b, m, /*last=*/true).ok());
+  // a stops itself, fenced.
+  const absl::Time woke = absl::Now();
+  while (!absl::StrContains((*a)->log(), "fenced") && absl::Now() - woke < kAdoptionTimeout) {
+    absl::SleepFor(absl::Milliseconds(50));
+  }
+  absl::SleepFor(absl::Milliseconds(200));
+  ASSERT_TRUE((*a)->Kill(SIGKILL).ok());
+  ASSERT_TRUE((*a)->last_wait_status().has_value());
+  EXPECT_TRUE(WIFEXITED(*(*a)->last_wait_status()) && WEXITSTATUS(*(*a)->last_wait_status()) == 3)
+      << (*a)->log();
+
+  // Every match plays out on b; its record holds a's acknowledged actions, then b's.
+  for (Played& m : matches) {
+    absl::Status s;
+    for (int i = 0; i < kMaxActions && (s = PlayOne(*stub_b, m)).ok(); ++i) {
+    }
+    ASSERT_EQ(s.code(), absl::StatusCode::kOutOfRange) << s;
+    absl::StatusOr<v1::Record> record = GetRecord(*stub_b, m.name);
+    ASSERT_TRUE(record.ok()) << record.status();
+    EXPECT_EQ(RecordActions(*record), m.actions) << m.name;
+  }
+}
+
+}  // namespace
+}  // namespace boneyard::e2e
