@@ -12,6 +12,7 @@
 #include "grpcpp/create_channel.h"
 #include "grpcpp/security/credentials.h"
 #include "grpcpp/support/channel_arguments.h"
+#include "services/common/status_detail.h"
 
 namespace boneyard::client {
 
@@ -47,7 +48,9 @@ void PrepareUnaryContext(grpc::ClientContext& context, absl::string_view token,
 
 absl::Status FromGrpc(const grpc::Status& status) {
   // grpc::StatusCode and absl::StatusCode share their numbers (google.rpc.Code).
-  return absl::Status(static_cast<absl::StatusCode>(status.error_code()), status.error_message());
+  absl::Status out(static_cast<absl::StatusCode>(status.error_code()), status.error_message());
+  DecodeStatusDetails(status.error_details(), out);  // e.g. WrongReplica: where to call
+  return out;
 }
 
 std::string DescribeRpcError(absl::string_view rpc, const absl::Status& status) {

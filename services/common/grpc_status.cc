@@ -3,6 +3,7 @@
 #include <string>
 
 #include "services/common/internal_error.h"
+#include "services/common/status_detail.h"
 
 namespace boneyard {
 namespace {
@@ -28,15 +29,17 @@ grpc::Status ToGrpcStatus(const absl::Status& internal_or_public) {
   const int code = static_cast<int>(status.code());
   return grpc::Status(
       IsCanonical(code) ? static_cast<grpc::StatusCode>(code) : grpc::StatusCode::UNKNOWN,
-      std::string(status.message()));
+      std::string(status.message()), EncodeStatusDetails(internal_or_public));
 }
 
 absl::Status FromGrpcStatus(const grpc::Status& status) {
   if (status.ok()) return absl::OkStatus();
   const int code = static_cast<int>(status.error_code());
-  return absl::Status(
+  absl::Status out(
       IsCanonical(code) ? static_cast<absl::StatusCode>(code) : absl::StatusCode::kUnknown,
       status.error_message());
+  DecodeStatusDetails(status.error_details(), out);
+  return out;
 }
 
 }  // namespace boneyard

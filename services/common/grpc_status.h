@@ -6,8 +6,9 @@
 // The two code spaces are the same canonical codes (OK = 0 ... UNAUTHENTICATED = 16), so codes
 // and messages map 1:1 — except a status marked internal (a database's own text,
 // internal_error.h), whose message is replaced by a plain one with an error id under which the
-// text is logged. absl payloads and gRPC error details are not carried over; a code outside the
-// canonical range becomes UNKNOWN.
+// text is logged. Payloads that are messages of the schema travel as gRPC's error details
+// (status_detail.h); other payloads stay in the process. A code outside the canonical range
+// becomes UNKNOWN.
 #ifndef BONEYARD_SERVICES_COMMON_GRPC_STATUS_H_
 #define BONEYARD_SERVICES_COMMON_GRPC_STATUS_H_
 

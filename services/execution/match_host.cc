@@ -18,6 +18,7 @@
 #include "services/common/batch_queue.h"
 #include "services/common/engine_proto.h"
 #include "services/common/page_token.h"
+#include "services/common/status_detail.h"
 #include "services/common/tokens.h"
 #include "services/common/validation.h"
 #include "services/common/view_mask.h"
@@ -173,12 +174,6 @@ absl::Status CheckCreateRequest(const v1::CreateMatchRequest& request) {
   return CheckEnum("clock.timeout_policy", request.clock().timeout_policy());
 }
 
-// A live match this process does not host: being loaded (at start, or adopted from a replica
-// that stopped) or played by another replica.
-absl::Status NotHere(const std::string& id) {
-  return absl::UnavailableError(absl::StrCat(
-      MatchName(id), " is not played here now (being loaded, or on another replica); retry"));
-}
 
 absl::Status ShuttingDown() {
   return absl::UnavailableError("the service is shutting down; retry with backoff");
@@ -387,7 +382,19 @@ class MatchHost::Impl {
     absl::StatusOr<std::string> id = ParseMatchName(name);
     if (!id.ok()) return done(id.status());
     if (std::shared_ptr<LiveMatch> match = FindLive(*id)) return match->Describe(std::move(done));
-    Blocking(std::move(done), [this, id = *id] { return store_.GetMatch(id); });
+    Blocking(std::move(done), [this, id = *id]() -> absl::StatusOr<v1::Match> {
+      absl::StatusOr<v1::Match> match = store_.GetMatch(id);
+      if (!match.ok() || match->state() != v1::Match::ACTIVE) return match;
+      // Played elsewhere (another replica): the stored row is as created; its log says where
+      // the match stands.
+      absl::StatusOr<std::optional<EventRow>> last = store_.LastEvent(id);
+      if (!last.ok()) return last.status();
+      if (last->has_value()) {
+        match->set_sequence((*last)->sequence);
+        *match->mutable_update_time() = ToTimestamp((*last)->create_time);
+      }
+      return match;
+    });
   }
 
   void ListMatches(v1::ListMatchesRequest request, Callback<v1::ListMatchesResponse> done) {
@@ -570,6 +577,7 @@ class MatchHost::Impl {
       }
       absl::StatusOr<v1::Match> stored = store_.GetMatch(*id);
       if (!stored.ok()) return done(stored.status());
+      if (stored->state() == v1::Match::ACTIVE) return done(NotHere(*id));
       if (stored->state() == v1::Match::ABORTED) return done(*stored);
       done(absl::FailedPreconditionError(absl::StrCat(request.name(), " has already finished")));
     });
@@ -942,6 +950,25 @@ class MatchHost::Impl {
           " match(es) are still to be created or being played; it is shown once all are over"));
     }
     return absl::OkStatus();
+  }
+
+  // A live match this process does not host (on a blocking thread): UNAVAILABLE, with the
+  // replica that plays it as a WrongReplica detail when there is one (another replica, or this
+  // one while it adopts the match), so the client calls there; without one (its replica was
+  // fenced and nobody has adopted it yet) the client retries.
+  absl::Status NotHere(const std::string& id) {
+    absl::StatusOr<std::optional<std::string>> address = store_.ReplicaAddressOf(id);
+    if (!address.ok() || !address->has_value()) {
+      return absl::UnavailableError(absl::StrCat(
+          MatchName(id), " is moving to another replica (or being loaded); retry"));
+    }
+    absl::Status status = absl::UnavailableError(absl::StrCat(
+        MatchName(id), " is played by the replica at ", **address, "; call it there"));
+    v1::WrongReplica where;
+    where.set_match(MatchName(id));
+    where.set_address(**address);
+    SetStatusDetail(status, where);
+    return status;
   }
 
   std::shared_ptr<LiveMatch> FindLive(const std::string& id) const {

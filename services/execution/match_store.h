@@ -221,6 +221,11 @@ class MatchStore {
   virtual absl::Status ReleaseLease() {
     return absl::UnimplementedError("this store keeps no replicas");
   }
+  // Where ACTIVE match `id` is played: the address of its owner while the owner is not fenced;
+  // nullopt otherwise (ended, unowned, or its owner fenced and the match not adopted yet).
+  virtual absl::StatusOr<std::optional<std::string>> ReplicaAddressOf(const std::string& id) {
+    return absl::UnimplementedError("this store keeps no replicas");
+  }
   // Fences every other replica whose lease has lapsed, then makes this replica the owner of up
   // to `limit` ACTIVE matches whose owner is fenced (or who have none), oldest first, and
   // returns them as LoadActiveMatches does. Replicas adopting at once get different matches.

@@ -76,6 +76,7 @@ class PgMatchStore final : public MatchStore {
   absl::StatusOr<int64_t> RegisterReplica(const ReplicaInfo& info, absl::Duration lease) override;
   absl::Status RenewLease(absl::Duration lease) override;
   absl::Status SetReplicaAddress(const std::string& address) override;
+  absl::StatusOr<std::optional<std::string>> ReplicaAddressOf(const std::string& id) override;
   absl::Status ReleaseLease() override;
   absl::StatusOr<std::vector<ActiveMatch>> AdoptMatches(int limit) override;
 

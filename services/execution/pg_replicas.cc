@@ -11,6 +11,7 @@
 // transaction holds the fence back only until the server ends its idle transaction
 // (kIdleInLeaseTimeout); a fence waits at most kFenceLockTimeout and is tried again at the next
 // look.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -99,6 +100,19 @@ absl::Status PgMatchStore::SetReplicaAddress(const std::string& address) {
   return pool_.Run([&](pqxx::work& tx) {
     tx.exec_params0(absl::StrCat("UPDATE ", replicas_, " SET address = $2 WHERE epoch = $1"), epoch,
                     address);
+  });
+}
+
+absl::StatusOr<std::optional<std::string>> PgMatchStore::ReplicaAddressOf(
+    const std::string& id) {
+  return pool_.Run([&](pqxx::work& tx) -> std::optional<std::string> {
+    const pqxx::result rows = tx.exec_params(
+        absl::StrCat("SELECT r.address FROM ", matches_, " m JOIN ", replicas_,
+                     " r ON r.epoch = m.owner_epoch WHERE m.id = $1 AND m.state = ", kActive,
+                     " AND r.fenced_time IS NULL"),
+        id);
+    if (rows.empty()) return std::nullopt;
+    return rows[0][0].as<std::string>();
   });
 }
 

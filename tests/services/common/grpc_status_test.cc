@@ -1,9 +1,12 @@
 #include "services/common/grpc_status.h"
 
+#include <optional>
 #include <string>
 
+#include "boneyard/v1/execution.pb.h"
 #include "gtest/gtest.h"
 #include "services/common/internal_error.h"
+#include "services/common/status_detail.h"
 
 namespace boneyard {
 namespace {
@@ -69,6 +72,33 @@ TEST(GrpcStatusTest, InternalTextIsReplacedByAnErrorId) {
   EXPECT_EQ(ToGrpcStatus(absl::InvalidArgumentError("game: unknown")).error_message(),
             "game: unknown");
   EXPECT_FALSE(IsMarkedInternal(absl::InvalidArgumentError("x")));
+}
+
+TEST(GrpcStatusTest, SchemaDetailsTravelAsRichErrorDetailsAndOtherPayloadsStayBehind) {
+  absl::Status status = absl::UnavailableError("matches/ab is played by the replica at h:1");
+  v1::WrongReplica where;
+  where.set_match("matches/ab");
+  where.set_address("h:1");
+  SetStatusDetail(status, where);
+  status.SetPayload("example.com/private", absl::Cord("not for clients"));
+
+  const grpc::Status wire = ToGrpcStatus(status);
+  // The trailer is a google.rpc.Status: code, message, the detail as an Any.
+  v1::RpcStatus rpc;
+  ASSERT_TRUE(rpc.ParseFromString(wire.error_details()));
+  EXPECT_EQ(rpc.code(), static_cast<int>(grpc::StatusCode::UNAVAILABLE));
+  EXPECT_EQ(rpc.message(), status.message());
+  ASSERT_EQ(rpc.details_size(), 1);
+  EXPECT_EQ(rpc.details(0).type_url(), "type.googleapis.com/boneyard.v1.WrongReplica");
+
+  const absl::Status back = FromGrpcStatus(wire);
+  std::optional<v1::WrongReplica> got = GetStatusDetail<v1::WrongReplica>(back);
+  ASSERT_TRUE(got.has_value());
+  EXPECT_EQ(got->address(), "h:1");
+  EXPECT_EQ(got->match(), "matches/ab");
+  EXPECT_FALSE(back.GetPayload("example.com/private").has_value());
+  // Without details nothing is sent.
+  EXPECT_EQ(ToGrpcStatus(absl::UnavailableError("x")).error_details(), "");
 }
 
 }  // namespace

@@ -1,4 +1,6 @@
-// Execution replicas (docs/scaling.md) as real processes on one database: a replica paused with
+// Execution replicas (docs/scaling.md) as real processes on one database: a call about a match
+// another replica plays is answered with where it is played (a WrongReplica detail); a replica
+// paused with
 // SIGSTOP past its lease loses its matches to another, which adopts them by replaying their
 // logs; when the paused one wakes, a write it was sent meanwhile — which would take the next
 // free place in the log — is refused, it stops (exit code 3, fenced), and nothing forks: every
@@ -8,6 +10,7 @@
 #include <sys/wait.h>
 
 #include <future>
+#include <optional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -17,6 +20,7 @@
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "gtest/gtest.h"
+#include "services/common/status_detail.h"
 #include "tests/services/e2e/e2e_helpers.h"
 
 namespace boneyard::e2e {
@@ -92,9 +96,25 @@ TEST(ReplicasTest, APausedReplicasMatchesMoveAndItsWritesAreRefusedOnceItWakes) 
     }
     for (int i = 0; i < kActionsBeforePause; ++i) ASSERT_TRUE(PlayOne(*stub_a, m).ok());
   }
-  // b does not play a's matches while a holds its lease.
+  // b does not play a's matches while a holds its lease: it says where they are played, and
+  // answers GetMatch with where the match stands.
   absl::StatusOr<v1::SeatView> elsewhere = ToPlay(*stub_b, matches[0]);
   EXPECT_EQ(elsewhere.status().code(), absl::StatusCode::kUnavailable) << elsewhere.status();
+  absl::StatusOr<v1::SeatView> submitted =
+      SubmitAction(*stub_b, matches[0].tokens[0], matches[0].name, "6-6", kActionsBeforePause);
+  ASSERT_EQ(submitted.status().code(), absl::StatusCode::kUnavailable) << submitted.status();
+  std::optional<v1::WrongReplica> where = GetStatusDetail<v1::WrongReplica>(submitted.status());
+  ASSERT_TRUE(where.has_value()) << submitted.status();
+  EXPECT_EQ(where->address(), (*a)->target());
+  EXPECT_EQ(where->match(), matches[0].name);
+  absl::StatusOr<v1::Match> aborted =
+      AbortMatch(*stub_b, (*b)->operator_token(), matches[0].name, "maintenance");
+  EXPECT_EQ(aborted.status().code(), absl::StatusCode::kUnavailable) << aborted.status();
+  EXPECT_TRUE(GetStatusDetail<v1::WrongReplica>(aborted.status()).has_value());
+  absl::StatusOr<v1::Match> described = GetMatch(*stub_b, matches[0].name);
+  ASSERT_TRUE(described.ok()) << described.status();
+  EXPECT_EQ(described->sequence(), kActionsBeforePause);
+  EXPECT_EQ(described->state(), v1::Match::ACTIVE);
 
   ASSERT_EQ(kill((*a)->pid(), SIGSTOP), 0);
   const absl::Time paused = absl::Now();
