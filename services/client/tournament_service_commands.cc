@@ -353,7 +353,9 @@ std::string StandingsText(const v1::Standings& standings) {
     absl::StrAppend(&text,
                     absl::StrFormat("%-5d %-24s", row.rank(), row.display_name().substr(0, 24)));
     for (int k = 0; k < row.values_size(); ++k) {
-      const absl::string_view column = k < standings.columns_size() ? standings.columns(k) : "";
+      // Both arms string_view: a mixed conditional would make a temporary std::string.
+      const absl::string_view column =
+          k < standings.columns_size() ? absl::string_view(standings.columns(k)) : "";
       // An arena's counts are whole numbers.
       const bool count = column == "GAMES" || column == "WINS" || column == "STREAK";
       const int decimals = column == "PTS" ? 1 : count ? 0 : 2;

@@ -108,6 +108,13 @@ struct SeatGrant {
   int seat = 0;
 };
 
+// Whether `status` is a store's answer to a fenced replica (FAILED_PRECONDITION marked so):
+// another replica found its lease lapsed and may be playing its matches now.
+inline constexpr char kFencedPayload[] = "boneyard.execution/fenced";
+inline bool IsFenced(const absl::Status& status) {
+  return absl::IsFailedPrecondition(status) && status.GetPayload(kFencedPayload).has_value();
+}
+
 // A replica of the execution service as it registers (MatchStore::RegisterReplica).
 struct ReplicaInfo {
   std::string name;     // for operators: the host or pod name

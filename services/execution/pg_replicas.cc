@@ -17,6 +17,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/cord.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
 #include "pqxx/pqxx"
@@ -42,10 +43,12 @@ absl::Status NotRegistered() {
 }  // namespace
 
 absl::Status PgMatchStore::Fenced(int64_t epoch) {
-  return absl::FailedPreconditionError(
+  absl::Status status = absl::FailedPreconditionError(
       absl::StrCat("replica ", epoch,
                    " is fenced: its lease lapsed and its matches may have "
                    "moved to another replica; nothing was stored"));
+  status.SetPayload(kFencedPayload, absl::Cord());
+  return status;
 }
 
 absl::Status PgMatchStore::HoldLease(pqxx::work& tx, int64_t epoch) {
@@ -83,12 +86,13 @@ absl::Status PgMatchStore::RenewLease(absl::Duration lease) {
   const int64_t epoch = epoch_.load();
   if (epoch == 0) return NotRegistered();
   absl::StatusOr<bool> renewed = pool_.Run([&](pqxx::work& tx) {
-    return !tx.exec_params(absl::StrCat("UPDATE ", replicas_,
-                                        " SET lease_expires = clock_timestamp() + $2 *"
-                                        " interval '1 microsecond'"
-                                        " WHERE epoch = $1 AND fenced_time IS NULL"),
-                           epoch, Micros(lease))
-                .affected_rows() == 0;
+    const pqxx::result updated =
+        tx.exec_params(absl::StrCat("UPDATE ", replicas_,
+                                    " SET lease_expires = clock_timestamp() + $2 *"
+                                    " interval '1 microsecond'"
+                                    " WHERE epoch = $1 AND fenced_time IS NULL"),
+                       epoch, Micros(lease));
+    return updated.affected_rows() > 0;
   });
   if (!renewed.ok()) return renewed.status();
   return *renewed ? absl::OkStatus() : Fenced(epoch);

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <utility>
 
-#include "absl/strings/match.h"
 #include "spdlog/spdlog.h"
 
 namespace boneyard::execution {
@@ -29,8 +28,7 @@ void ReplicaLease::Stop() {
 }
 
 bool ReplicaLease::Fenced(const absl::Status& s) {
-  // The store's one FAILED_PRECONDITION for a registered replica: its row is fenced.
-  if (!absl::IsFailedPrecondition(s) || !absl::StrContains(s.message(), "fenced")) return false;
+  if (!IsFenced(s)) return false;
   {
     absl::MutexLock lock(&mu_);
     if (fenced_) return true;

@@ -96,10 +96,11 @@ TEST_F(ReplicasTest, AnotherReplicaAdoptsAMatchOnlyOnceItsOwnersLeaseLapsedAndTh
   absl::Status s = store_->Commit({{MakeEvent(m.id, 3)}, {}});
   EXPECT_EQ(s.code(), absl::StatusCode::kFailedPrecondition) << s;
   EXPECT_THAT(s.message(), HasSubstr("fenced"));
+  EXPECT_TRUE(IsFenced(s));
   s = store_->Commit({{MakeEvent(m.id, 3)}, {Finished(m.id, 3, At(kT0 + 5))}});
   EXPECT_EQ(s.code(), absl::StatusCode::kFailedPrecondition) << s;
-  EXPECT_EQ(store_->RenewLease(kLongLease).code(), absl::StatusCode::kFailedPrecondition);
-  EXPECT_EQ(store_->AdoptMatches(10).status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_TRUE(IsFenced(store_->RenewLease(kLongLease)));
+  EXPECT_TRUE(IsFenced(store_->AdoptMatches(10).status()));
   EXPECT_EQ(Events(m.id), 2);
   EXPECT_EQ(Count("matches", absl::StrCat("id = '", m.id, "' AND state = 1")), 1);
 
@@ -132,8 +133,9 @@ TEST_F(ReplicasTest, AGivenUpLeaseIsAdoptedAtOnceAndSoAreMatchesWithNoOwner) {
   EXPECT_EQ(Owner(unowned.id), b_epoch);
   EXPECT_EQ(Owner(m.id), b_epoch);
   EXPECT_EQ(a->Commit({{MakeEvent(m.id, 1)}, {}}).code(), absl::StatusCode::kFailedPrecondition);
-  // An unregistered store has no lease to renew or give up.
+  // An unregistered store has no lease to renew or give up (and is not fenced).
   EXPECT_EQ(store_->RenewLease(kLongLease).code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_FALSE(IsFenced(store_->RenewLease(kLongLease)));
   EXPECT_EQ(store_->AdoptMatches(1).status().code(), absl::StatusCode::kFailedPrecondition);
 }
 
