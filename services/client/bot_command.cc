@@ -99,6 +99,7 @@ int RunBot(const std::vector<std::string>& args, cli::Io& io) {
   RemotePlayerOptions options;
   if (reconnect_for > absl::ZeroDuration()) {
     options.reconnect = ReconnectPolicy{.give_up_after = reconnect_for};
+    options.follow_replica = PlaintextStubs();  // to whichever replica plays the match
   }
   Chooser chooser = RandomChooser(seed->value_or(1));
   if (kind != "random") {

@@ -153,6 +153,7 @@ class LadderBot {
     RemotePlayerOptions options;
     options.view_mask = PlayingViewMask();
     options.reconnect = ReconnectPolicy{.give_up_after = options_.reconnect_for};
+    options.follow_replica = PlaintextStubs();
     const uint64_t seed = options_.seed + started_.size();
     Chooser chooser = RandomChooser(seed);
     if (options_.kind != "random") {

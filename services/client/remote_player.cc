@@ -3,8 +3,9 @@
 #include <algorithm>
 #include <deque>
 #include <memory>
-#include <vector>
+#include <optional>
 #include <utility>
+#include <vector>
 
 #include "absl/base/thread_annotations.h"
 #include "absl/strings/str_cat.h"
@@ -17,6 +18,7 @@
 #include "services/client/channel.h"
 #include "services/common/async_tag.h"
 #include "services/common/engine_proto.h"
+#include "services/common/status_detail.h"
 
 namespace boneyard::client {
 
@@ -39,6 +41,9 @@ google::protobuf::FieldMask PlayingViewMask() {
 }
 
 namespace {
+
+// How many times one player follows a WrongReplica answer before it only retries.
+constexpr size_t kMaxFollows = 16;
 
 bool MayAct(const v1::SeatView& view) {
   return !view.terminal() && view.current_seat() == view.seat() &&
@@ -104,6 +109,10 @@ class RemotePlayer::Core : public std::enable_shared_from_this<RemotePlayer::Cor
   void Finish();
 
   v1::ExecutionService::StubInterface& stub_;
+  // Stubs for the replicas the player followed (the last is the one in use); kept, as a stream
+  // begun on one may still be finishing.
+  std::vector<std::shared_ptr<v1::ExecutionService::StubInterface>> followed_
+      ABSL_GUARDED_BY(mu_);
   // Owned by the RemotePlayer, which outlives every operation of its streams.
   ClientQueues& queues_;
   const std::string match_;
@@ -332,7 +341,12 @@ void RemotePlayer::Core::OpenStream() {
   hello.set_name(match_);
   *hello.mutable_view_mask() = options_.view_mask;
   hello.set_replay_events(options_.replay_events);
-  stream->Begin(stream, stub_, token_, std::move(hello));
+  v1::ExecutionService::StubInterface* stub = &stub_;
+  {
+    absl::MutexLock lock(&mu_);
+    if (!followed_.empty()) stub = followed_.back().get();
+  }
+  stream->Begin(stream, *stub, token_, std::move(hello));
 }
 
 void RemotePlayer::Core::Cancel() {
@@ -481,9 +495,16 @@ void RemotePlayer::Core::OnStreamDone(const grpc::Status& status,
         failing_since_ = now;
         backoff_ = policy.initial_backoff;
       }
+      // Another replica plays the match: go there at once (a bounded number of times, so two
+      // replicas that disagree cannot bounce the player for ever).
+      absl::Status answer = FromGrpc(status);
+      std::optional<v1::WrongReplica> where = GetStatusDetail<v1::WrongReplica>(answer);
+      const bool follow = where.has_value() && options_.follow_replica != nullptr &&
+                          followed_.size() < kMaxFollows;
+      if (follow) followed_.push_back(options_.follow_replica(where->address()));
       if (now - *failing_since_ < policy.give_up_after) {
-        delay = backoff_;
-        backoff_ = std::min(backoff_ * 2, policy.max_backoff);
+        delay = follow ? absl::ZeroDuration() : backoff_;
+        if (!follow) backoff_ = std::min(backoff_ * 2, policy.max_backoff);
         alarms_.push_back(std::make_unique<grpc::Alarm>());
         alarm = alarms_.back().get();
         pending_alarm_ = alarm;
@@ -583,6 +604,12 @@ RemotePlayerStats RemotePlayer::Core::stats() const {
 std::optional<v1::SeatView> RemotePlayer::Core::last_view() const {
   absl::MutexLock lock(&mu_);
   return last_view_;
+}
+
+StubFactory PlaintextStubs() {
+  return [](const std::string& address) -> std::shared_ptr<v1::ExecutionService::StubInterface> {
+    return v1::ExecutionService::NewStub(MakeChannel(address));
+  };
 }
 
 RemotePlayer::RemotePlayer(v1::ExecutionService::StubInterface& stub, std::string match,

@@ -20,7 +20,8 @@
 // past its grace period cancels its calls) is reopened with a fresh hello after a backoff
 // (100 ms doubling to 2 s) until a stream works again or `give_up_after` has passed since the
 // failure. The hello's view says where the match stands, so an action whose answer was lost is
-// chosen again.
+// chosen again. With `follow_replica`, an answer naming another execution replica moves the
+// player there (docs/scaling.md).
 //
 //   RemotePlayer player(*stub, "matches/8f3c", token, RandomChooser(7));
 //   player.Start();
@@ -63,10 +64,21 @@ struct ReconnectPolicy {
   absl::Duration max_backoff = absl::Seconds(2);
 };
 
+// A stub for the execution replica at `address` (host:port): how a player follows its match.
+using StubFactory =
+    std::function<std::shared_ptr<v1::ExecutionService::StubInterface>(const std::string&)>;
+
+// The usual StubFactory: a plaintext channel to the address.
+StubFactory PlaintextStubs();
+
 struct RemotePlayerOptions {
   // Reopen a stream that fails with UNAVAILABLE (or CANCELLED by the server); unset: such a
   // failure ends the player.
   std::optional<ReconnectPolicy> reconnect;
+  // With `reconnect`: an UNAVAILABLE answer naming the replica that plays the match (a
+  // WrongReplica detail, docs/scaling.md) is followed — the stream is reopened at once on a stub
+  // for that address made by this — instead of retrying the same replica. Unset: retried there.
+  StubFactory follow_replica;
   // Rejections other than ABORTED in a row before the player gives up.
   int max_consecutive_errors = 3;
   // Sent with every hello: the SeatView fields the views carry (empty: all). The player reads

@@ -10,13 +10,14 @@
 #include <sys/wait.h>
 
 #include <future>
-#include <optional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "gtest/gtest.h"
@@ -165,6 +166,70 @@ TEST(ReplicasTest, APausedReplicasMatchesMoveAndItsWritesAreRefusedOnceItWakes) 
     ASSERT_TRUE(record.ok()) << record.status();
     EXPECT_EQ(RecordActions(*record), m.actions) << m.name;
   }
+}
+
+// A remote player pointed at the wrong replica follows the WrongReplica answer to the one that
+// plays its match, and plays it out there; without following, it only retries where it was.
+TEST(ReplicasTest, APlayerFollowsItsMatchToTheReplicaThatPlaysIt) {
+  absl::StatusOr<std::unique_ptr<testing::TestDatabase>> db = testing::TestDatabase::Create();
+  ASSERT_TRUE(db.ok()) << db.status();
+  const std::vector<std::string> args = {"--database_url=" + (*db)->url(), "--log_level=info"};
+  absl::StatusOr<std::unique_ptr<testing::ServiceProcess>> a =
+      testing::ServiceProcess::Start(BONEYARD_EXECUTION_BINARY, args);
+  ASSERT_TRUE(a.ok()) << a.status();
+  absl::StatusOr<std::unique_ptr<testing::ServiceProcess>> b =
+      testing::ServiceProcess::Start(BONEYARD_EXECUTION_BINARY, args);
+  ASSERT_TRUE(b.ok()) << b.status();
+  auto stub_a = v1::ExecutionService::NewStub(
+      grpc::CreateChannel((*a)->target(), grpc::InsecureChannelCredentials()));
+  auto stub_b = v1::ExecutionService::NewStub(
+      grpc::CreateChannel((*b)->target(), grpc::InsecureChannelCredentials()));
+  absl::StatusOr<v1::CreateMatchResponse> created = CreateMatch(
+      *stub_a, (*a)->operator_token(), MatchRequest("muggins", {{"target", IntRule(61)}}, 2));
+  ASSERT_TRUE(created.ok()) << created.status();
+  const std::string name = created->match().name();
+
+  // Not following: the player retries b until it gives up.
+  client::RemotePlayerOptions stay;
+  stay.reconnect = client::ReconnectPolicy{.give_up_after = absl::Milliseconds(500)};
+  client::RemotePlayer stuck(*stub_b, name, created->seat_tokens(0).token(),
+                             client::RandomChooser(1), stay);
+  stuck.Start();
+  const absl::Status gave_up = stuck.Wait();
+  EXPECT_EQ(gave_up.code(), absl::StatusCode::kUnavailable) << gave_up;
+
+  // Following: both seats, sent to b, play the match out on a.
+  client::RemotePlayerOptions follow;
+  follow.reconnect = client::ReconnectPolicy{.give_up_after = absl::Seconds(30)};
+  std::vector<std::string> followed;
+  absl::Mutex mu;
+  follow.follow_replica = [&](const std::string& address) {
+    {
+      absl::MutexLock lock(&mu);
+      followed.push_back(address);
+    }
+    return std::shared_ptr<v1::ExecutionService::StubInterface>(v1::ExecutionService::NewStub(
+        grpc::CreateChannel(address, grpc::InsecureChannelCredentials())));
+  };
+  std::vector<std::unique_ptr<client::RemotePlayer>> players;
+  for (const v1::SeatToken& seat : created->seat_tokens()) {
+    players.push_back(std::make_unique<client::RemotePlayer>(
+        *stub_b, name, seat.token(), client::RandomChooser(seat.seat() + 7), follow));
+    players.back()->Start();
+  }
+  for (const auto& player : players) {
+    const absl::Status s = player->Wait();
+    EXPECT_TRUE(s.ok()) << s;
+    EXPECT_GE(player->stats().reconnects, 1);
+  }
+  {
+    absl::MutexLock lock(&mu);
+    ASSERT_EQ(followed.size(), 2u);
+    EXPECT_EQ(followed[0], (*a)->target());
+  }
+  absl::StatusOr<v1::Record> record = GetRecord(*stub_a, name);
+  ASSERT_TRUE(record.ok()) << record.status();
+  EXPECT_GT(RecordActions(*record).size(), 10u);
 }
 
 }  // namespace
