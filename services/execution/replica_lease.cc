@@ -1,6 +1,5 @@
 #include "services/execution/replica_lease.h"
 
-#include <algorithm>
 #include <utility>
 
 #include "spdlog/spdlog.h"
@@ -11,20 +10,25 @@ ReplicaLease::ReplicaLease(MatchStore& store, Options options, Adopt adopt, OnFe
     : store_(store),
       options_(options),
       adopt_(std::move(adopt)),
-      on_fenced_(std::move(on_fenced)) {}
+      on_fenced_(std::move(on_fenced)),
+      renewed_since_(absl::Now()),
+      renewal_(options.lease / 3, [this](absl::Time now) { Renew(now); }),
+      adoption_(options.adopt_interval, [this](absl::Time now) { LookForMatches(now); }) {}
 
 ReplicaLease::~ReplicaLease() { Stop(); }
 
 void ReplicaLease::Start() {
-  thread_ = std::thread([this] { Loop(); });
+  {
+    absl::MutexLock lock(&mu_);
+    renewed_since_ = absl::Now();
+  }
+  renewal_.Start();
+  adoption_.Start();
 }
 
 void ReplicaLease::Stop() {
-  {
-    absl::MutexLock lock(&mu_);
-    stopping_ = true;
-  }
-  if (thread_.joinable()) thread_.join();
+  adoption_.Stop();
+  renewal_.Stop();
 }
 
 bool ReplicaLease::Fenced(const absl::Status& s) {
@@ -38,20 +42,37 @@ bool ReplicaLease::Fenced(const absl::Status& s) {
   return true;
 }
 
-bool ReplicaLease::AdoptOnce() {
+void ReplicaLease::Renew(absl::Time now) {
+  {
+    absl::MutexLock lock(&mu_);
+    if (fenced_) return;
+  }
+  const absl::Status s = store_.RenewLease(options_.lease);
+  if (Fenced(s)) return;
+  if (!s.ok()) spdlog::warn("replica: renewing the lease failed: {}", s.ToString());
+  absl::MutexLock lock(&mu_);
+  if (s.ok() && !renewing_) renewed_since_ = now;
+  renewing_ = s.ok();
+}
+
+void ReplicaLease::LookForMatches(absl::Time now) {
+  {
+    absl::MutexLock lock(&mu_);
+    if (fenced_ || !renewing_ || now - renewed_since_ < options_.lease) return;
+  }
   absl::StatusOr<std::vector<ActiveMatch>> matches = store_.AdoptMatches(options_.adopt_limit);
   if (!matches.ok()) {
-    if (Fenced(matches.status())) return false;
-    spdlog::warn("replica: looking for matches to adopt failed: {}", matches.status().ToString());
-    return true;
+    if (!Fenced(matches.status())) {
+      spdlog::warn("replica: looking for matches to adopt failed: {}", matches.status().ToString());
+    }
+    return;
   }
-  if (matches->empty()) return true;
+  if (matches->empty()) return;
   const size_t count = matches->size();
   if (absl::Status s = adopt_(*std::move(matches)); !s.ok()) {
     spdlog::error("replica: adopted matches that do not replay: {}", s.ToString());
   }
   spdlog::info("replica: adopted {} matches", count);
-  return true;
 }
 
 absl::StatusOr<int> ReplicaLease::AdoptAll() {
@@ -62,38 +83,6 @@ absl::StatusOr<int> ReplicaLease::AdoptAll() {
     if (matches->empty()) return total;
     total += static_cast<int>(matches->size());
     if (absl::Status s = adopt_(*std::move(matches)); !s.ok()) return s;
-  }
-}
-
-void ReplicaLease::Loop() {
-  const absl::Duration renew_every = options_.lease / 3;
-  absl::Time next_renewal = absl::Now() + renew_every;
-  absl::Time next_adoption = absl::Now() + options_.adopt_interval;
-  // Since when every renewal has succeeded. After the database was out of reach every lease
-  // has lapsed; the first replica back must not fence the others before they had a lease's
-  // time to renew, so it adopts only after a whole lease of renewals of its own.
-  absl::Time renewed_since = absl::Now();
-  bool renewing = true;
-  while (true) {
-    {
-      absl::MutexLock lock(&mu_);
-      const absl::Time wake = std::min(next_renewal, next_adoption);
-      auto stopping = [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) { return stopping_; };
-      if (mu_.AwaitWithDeadline(absl::Condition(&stopping), wake)) return;
-    }
-    const absl::Time now = absl::Now();
-    if (now >= next_renewal) {
-      const absl::Status s = store_.RenewLease(options_.lease);
-      if (Fenced(s)) return;
-      if (!s.ok()) spdlog::warn("replica: renewing the lease failed: {}", s.ToString());
-      if (s.ok() && !renewing) renewed_since = now;
-      renewing = s.ok();
-      next_renewal = now + renew_every;
-    }
-    if (now >= next_adoption) {
-      if (renewing && now - renewed_since >= options_.lease && !AdoptOnce()) return;
-      next_adoption = absl::Now() + options_.adopt_interval;
-    }
   }
 }
 

@@ -1,28 +1,31 @@
-// A replica's lease kept alive, and other replicas' matches taken over (docs/scaling.md): one
-// thread that renews this replica's lease every third of it and, every `adopt_interval`, asks
-// the store for matches whose owner's lease has lapsed (MatchStore::AdoptMatches) and hands
-// them to `adopt` (MatchHost::AdoptMatches). When the store says this replica is fenced (another
-// found its lease lapsed and may have taken its matches), `on_fenced` is called once and the
-// loop ends: the process must stop serving, since its matches may be played elsewhere now.
-// It looks for matches only after a whole lease of successful renewals (since it started, or
-// since the database was last out of reach), so a replica that was cut off with the others
-// does not fence them before they could renew.
+// A replica's lease kept alive, and other replicas' matches taken over (docs/scaling.md): two
+// PassLoops, one renewing this replica's lease every third of it, the other asking the store
+// every `adopt_interval` for matches whose owner's lease has lapsed (MatchStore::AdoptMatches)
+// and handing them to `adopt` (MatchHost::AdoptMatches). When the store says this replica is
+// fenced (another found its lease lapsed and may have taken its matches), `on_fenced` is called
+// once and nothing more is renewed or adopted: the process must stop serving, since its matches
+// may be played elsewhere now. It looks for matches only after a whole lease of successful
+// renewals (since it started, or since its last failed renewal), so a replica that was cut off
+// with the others — the database away, every lease lapsed — does not fence them before they
+// could renew.
 //
 //   ReplicaLease lease(store, {.lease = absl::Seconds(5)},
 //                      [&](std::vector<ActiveMatch> m) { return host.AdoptMatches(std::move(m)); },
 //                      [](absl::Status s) { ... exit ... });
+//   lease.AdoptAll();   // before serving
 //   lease.Start();
 #ifndef BONEYARD_SERVICES_EXECUTION_REPLICA_LEASE_H_
 #define BONEYARD_SERVICES_EXECUTION_REPLICA_LEASE_H_
 
 #include <functional>
-#include <thread>
 #include <vector>
 
 #include "absl/base/thread_annotations.h"
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
+#include "services/common/pass_loop.h"
 #include "services/execution/match_store.h"
 
 namespace boneyard::execution {
@@ -50,15 +53,14 @@ class ReplicaLease {
 
   // Adopts until nothing is left to adopt now (at start, before serving), returning how many.
   absl::StatusOr<int> AdoptAll();
-  // Starts the thread.
+  // Starts renewing and looking.
   void Start();
-  // Ends the thread (the lease is not given up: MatchStore::ReleaseLease does that). Idempotent.
+  // Stops both (the lease is not given up: MatchStore::ReleaseLease does that). Idempotent.
   void Stop();
 
  private:
-  void Loop();
-  // One look for matches to adopt; false once fenced.
-  bool AdoptOnce();
+  void Renew(absl::Time now);
+  void LookForMatches(absl::Time now);
   // True when `s` says this replica is fenced; calls on_fenced (once).
   bool Fenced(const absl::Status& s);
 
@@ -68,9 +70,12 @@ class ReplicaLease {
   const OnFenced on_fenced_;
 
   absl::Mutex mu_;
-  bool stopping_ ABSL_GUARDED_BY(mu_) = false;
   bool fenced_ ABSL_GUARDED_BY(mu_) = false;
-  std::thread thread_;
+  // Whether the last renewal succeeded, and since when they all have.
+  bool renewing_ ABSL_GUARDED_BY(mu_) = true;
+  absl::Time renewed_since_ ABSL_GUARDED_BY(mu_);
+  PassLoop renewal_;
+  PassLoop adoption_;
 };
 
 }  // namespace boneyard::execution

@@ -32,17 +32,6 @@ absl::Status CheckShortId(absl::string_view field, absl::string_view id, int max
   return absl::OkStatus();
 }
 
-// The game `rules` make for `spec`, INVALID_ARGUMENT naming "ladder.rules" when they make none.
-absl::StatusOr<std::shared_ptr<const Game>> GameOf(
-    const google::protobuf::Map<std::string, v1::RuleValue>& rules, const GameSpec& spec) {
-  absl::StatusOr<std::map<std::string, OptionValue>> values = RuleValuesFromProto(rules, spec);
-  if (!values.ok()) return Invalid("ladder.rules", values.status().message());
-  absl::StatusOr<std::shared_ptr<const Game>> game =
-      DefaultRegistry().CreateGame(spec.name, *values);
-  if (!game.ok()) return Invalid("ladder.rules", game.status().message());
-  return game;
-}
-
 // The rules checked, and made to seat two players where the game has a "players" option and
 // they do not say otherwise; then the game they make must seat at least two, in at most two
 // teams (a ladder match is one side against the other). The table they make.
@@ -64,19 +53,19 @@ absl::StatusOr<LadderTable> CheckTable(v1::Ladder& ladder, const GameSpec& spec)
   if (has_players && !ladder.rules().contains("players")) {
     (*ladder.mutable_rules())["players"].set_int_value(2);
   }
-  absl::StatusOr<std::shared_ptr<const Game>> game = GameOf(ladder.rules(), spec);
-  if (!game.ok()) return game.status();
-  if ((*game)->num_seats() < 2) {
-    return Invalid("ladder.rules", absl::StrCat(spec.name, " under these rules seats ",
-                                                (*game)->num_seats(),
-                                                "; a ladder match is one player against another"));
-  }
-  if ((*game)->teams().size() > 2) {
+  absl::StatusOr<LadderTable> table = TableOf(ladder);
+  if (!table.ok()) return table.status();
+  if (table->seats < 2) {
     return Invalid("ladder.rules",
-                   absl::StrCat(spec.name, " under these rules has ", (*game)->teams().size(),
+                   absl::StrCat(spec.name, " under these rules seats ", table->seats,
+                                "; a ladder match is one player against another"));
+  }
+  if (table->teams.size() > 2) {
+    return Invalid("ladder.rules",
+                   absl::StrCat(spec.name, " under these rules has ", table->teams.size(),
                                 " teams; a ladder match is one side against the other"));
   }
-  return LadderTable{.seats = (*game)->num_seats(), .teams = (*game)->teams()};
+  return table;
 }
 
 // The fill bot named where the table has seats beyond the two sides', and only there.
@@ -243,8 +232,12 @@ absl::StatusOr<LadderTable> TableOf(const v1::Ladder& ladder) {
   if (spec == nullptr) {
     return Invalid("ladder.game", absl::StrCat("unknown game ", validation::Quote(ladder.game())));
   }
-  absl::StatusOr<std::shared_ptr<const Game>> game = GameOf(ladder.rules(), *spec);
-  if (!game.ok()) return game.status();
+  absl::StatusOr<std::map<std::string, OptionValue>> values =
+      RuleValuesFromProto(ladder.rules(), *spec);
+  if (!values.ok()) return Invalid("ladder.rules", values.status().message());
+  absl::StatusOr<std::shared_ptr<const Game>> game =
+      DefaultRegistry().CreateGame(spec->name, *values);
+  if (!game.ok()) return Invalid("ladder.rules", game.status().message());
   return LadderTable{.seats = (*game)->num_seats(), .teams = (*game)->teams()};
 }
 

@@ -35,9 +35,9 @@
 #include "absl/time/time.h"
 #include "boneyard/v1/execution.pb.h"
 #include "services/common/batch_queue.h"
+#include "services/common/pass_loop.h"
 #include "services/matchmaking/matching/pass.h"
 #include "services/matchmaking/matchmaker_metrics.h"
-#include "services/matchmaking/pass_loop.h"
 #include "services/matchmaking/pg_matchmaking_store.h"
 #include "services/matchmaking/rating_cache.h"
 

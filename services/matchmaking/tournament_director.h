@@ -24,8 +24,8 @@
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
+#include "services/common/pass_loop.h"
 #include "services/matchmaking/matchmaker.h"
-#include "services/matchmaking/pass_loop.h"
 #include "services/matchmaking/pg_tournament_store.h"
 
 namespace boneyard::matchmaking {

@@ -67,71 +67,86 @@ std::vector<std::string> RecordActions(const v1::Record& record) {
   return out;
 }
 
-TEST(ReplicasTest, APausedReplicasMatchesMoveAndItsWritesAreRefusedOnceItWakes) {
-  absl::StatusOr<std::unique_ptr<testing::TestDatabase>> db = testing::TestDatabase::Create();
-  ASSERT_TRUE(db.ok()) << db.status();
-  const std::vector<std::string> args = {"--database_url=" + (*db)->url(), "--lease=1s",
-                                         "--adopt_interval=100ms", "--seat_flood_rate=0",
-                                         "--log_level=info"};
-  absl::StatusOr<std::unique_ptr<testing::ServiceProcess>> a =
-      testing::ServiceProcess::Start(BONEYARD_EXECUTION_BINARY, args);
-  ASSERT_TRUE(a.ok()) << a.status();
-  absl::StatusOr<std::unique_ptr<testing::ServiceProcess>> b =
-      testing::ServiceProcess::Start(BONEYARD_EXECUTION_BINARY, args);
-  ASSERT_TRUE(b.ok()) << b.status();
-  auto stub_a = v1::ExecutionService::NewStub(
-      grpc::CreateChannel((*a)->target(), grpc::InsecureChannelCredentials()));
-  auto stub_b = v1::ExecutionService::NewStub(
-      grpc::CreateChannel((*b)->target(), grpc::InsecureChannelCredentials()));
+// Two execution processes on one new database, and a stub for each.
+class ReplicasTest : public ::testing::Test {
+ protected:
+  void StartTwoReplicas(std::vector<std::string> flags) {
+    absl::StatusOr<std::unique_ptr<testing::TestDatabase>> db = testing::TestDatabase::Create();
+    ASSERT_TRUE(db.ok()) << db.status();
+    db_ = *std::move(db);
+    flags.push_back("--database_url=" + db_->url());
+    flags.push_back("--log_level=info");
+    for (auto* replica : {&a_, &b_}) {
+      absl::StatusOr<std::unique_ptr<testing::ServiceProcess>> started =
+          testing::ServiceProcess::Start(BONEYARD_EXECUTION_BINARY, flags);
+      ASSERT_TRUE(started.ok()) << started.status();
+      *replica = *std::move(started);
+    }
+    stub_a_ = v1::ExecutionService::NewStub(
+        grpc::CreateChannel(a_->target(), grpc::InsecureChannelCredentials()));
+    stub_b_ = v1::ExecutionService::NewStub(
+        grpc::CreateChannel(b_->target(), grpc::InsecureChannelCredentials()));
+  }
+
+  std::unique_ptr<testing::TestDatabase> db_;
+  std::unique_ptr<testing::ServiceProcess> a_;
+  std::unique_ptr<testing::ServiceProcess> b_;
+  std::unique_ptr<Stub> stub_a_;
+  std::unique_ptr<Stub> stub_b_;
+};
+
+TEST_F(ReplicasTest, APausedReplicasMatchesMoveAndItsWritesAreRefusedOnceItWakes) {
+  ASSERT_NO_FATAL_FAILURE(
+      StartTwoReplicas({"--lease=1s", "--adopt_interval=100ms", "--seat_flood_rate=0"}));
 
   // Matches on a, a few actions acknowledged in each.
   std::vector<Played> matches(kMatches);
   for (Played& m : matches) {
     absl::StatusOr<v1::CreateMatchResponse> created = CreateMatch(
-        *stub_a, (*a)->operator_token(), MatchRequest("muggins", {{"target", IntRule(61)}}, 2));
+        *stub_a_, a_->operator_token(), MatchRequest("muggins", {{"target", IntRule(61)}}, 2));
     ASSERT_TRUE(created.ok()) << created.status();
     m.name = created->match().name();
     m.tokens.resize(2);
     for (const v1::SeatToken& t : created->seat_tokens()) {
       m.tokens[static_cast<size_t>(t.seat())] = t.token();
     }
-    for (int i = 0; i < kActionsBeforePause; ++i) ASSERT_TRUE(PlayOne(*stub_a, m).ok());
+    for (int i = 0; i < kActionsBeforePause; ++i) ASSERT_TRUE(PlayOne(*stub_a_, m).ok());
   }
   // b does not play a's matches while a holds its lease: it says where they are played, and
   // answers GetMatch with where the match stands.
-  absl::StatusOr<v1::SeatView> elsewhere = ToPlay(*stub_b, matches[0]);
+  absl::StatusOr<v1::SeatView> elsewhere = ToPlay(*stub_b_, matches[0]);
   EXPECT_EQ(elsewhere.status().code(), absl::StatusCode::kUnavailable) << elsewhere.status();
   absl::StatusOr<v1::SeatView> submitted =
-      SubmitAction(*stub_b, matches[0].tokens[0], matches[0].name, "6-6", kActionsBeforePause);
+      SubmitAction(*stub_b_, matches[0].tokens[0], matches[0].name, "6-6", kActionsBeforePause);
   ASSERT_EQ(submitted.status().code(), absl::StatusCode::kUnavailable) << submitted.status();
   std::optional<v1::WrongReplica> where = GetStatusDetail<v1::WrongReplica>(submitted.status());
   ASSERT_TRUE(where.has_value()) << submitted.status();
-  EXPECT_EQ(where->address(), (*a)->target());
+  EXPECT_EQ(where->address(), a_->target());
   EXPECT_EQ(where->match(), matches[0].name);
   absl::StatusOr<v1::Match> aborted =
-      AbortMatch(*stub_b, (*b)->operator_token(), matches[0].name, "maintenance");
+      AbortMatch(*stub_b_, b_->operator_token(), matches[0].name, "maintenance");
   EXPECT_EQ(aborted.status().code(), absl::StatusCode::kUnavailable) << aborted.status();
   EXPECT_TRUE(GetStatusDetail<v1::WrongReplica>(aborted.status()).has_value());
-  absl::StatusOr<v1::Match> described = GetMatch(*stub_b, matches[0].name);
+  absl::StatusOr<v1::Match> described = GetMatch(*stub_b_, matches[0].name);
   ASSERT_TRUE(described.ok()) << described.status();
   EXPECT_EQ(described->sequence(), kActionsBeforePause);
   EXPECT_EQ(described->state(), v1::Match::ACTIVE);
 
-  ASSERT_EQ(kill((*a)->pid(), SIGSTOP), 0);
+  ASSERT_EQ(kill(a_->pid(), SIGSTOP), 0);
   const absl::Time paused = absl::Now();
   // A write sent to a while it is paused: it waits in a's socket.
   Played late = matches[0];
   std::future<absl::Status> late_write =
-      std::async(std::launch::async, [&] { return PlayOne(*stub_a, late); });
+      std::async(std::launch::async, [&] { return PlayOne(*stub_a_, late); });
 
   // b adopts every match once a's lease has lapsed.
   for (const Played& m : matches) {
     absl::StatusOr<v1::SeatView> view;
     do {
       absl::SleepFor(absl::Milliseconds(20));
-      view = ToPlay(*stub_b, m);
+      view = ToPlay(*stub_b_, m);
     } while (!view.ok() && absl::Now() - paused < kAdoptionTimeout);
-    ASSERT_TRUE(view.ok()) << view.status() << "\n" << (*b)->log();
+    ASSERT_TRUE(view.ok()) << view.status() << "\n" << b_->log();
     EXPECT_EQ(view->sequence(), kActionsBeforePause);
   }
   std::cout << "adopted within " << absl::FormatDuration(absl::Now() - paused)
@@ -139,30 +154,30 @@ TEST(ReplicasTest, APausedReplicasMatchesMoveAndItsWritesAreRefusedOnceItWakes) 
 
   // a wakes before b has played on, so its write would take the next place in the log: only
   // the fence refuses it.
-  ASSERT_EQ(kill((*a)->pid(), SIGCONT), 0);
+  ASSERT_EQ(kill(a_->pid(), SIGCONT), 0);
   const absl::Status refused = late_write.get();
   EXPECT_FALSE(refused.ok()) << "a wrote after it was fenced";
   std::cout << "the paused replica's write: " << refused << "\n";
   // b plays on: the next action is its own (the last legal one, where a played the first).
-  for (Played& m : matches) ASSERT_TRUE(PlayOne(*stub_b, m, /*last=*/true).ok());
+  for (Played& m : matches) ASSERT_TRUE(PlayOne(*stub_b_, m, /*last=*/true).ok());
   // a stops itself, fenced.
   const absl::Time woke = absl::Now();
-  while (!absl::StrContains((*a)->log(), "fenced") && absl::Now() - woke < kAdoptionTimeout) {
+  while (!absl::StrContains(a_->log(), "fenced") && absl::Now() - woke < kAdoptionTimeout) {
     absl::SleepFor(absl::Milliseconds(50));
   }
   absl::SleepFor(absl::Milliseconds(200));
-  ASSERT_TRUE((*a)->Kill(SIGKILL).ok());
-  ASSERT_TRUE((*a)->last_wait_status().has_value());
-  EXPECT_TRUE(WIFEXITED(*(*a)->last_wait_status()) && WEXITSTATUS(*(*a)->last_wait_status()) == 3)
-      << (*a)->log();
+  ASSERT_TRUE(a_->Kill(SIGKILL).ok());
+  ASSERT_TRUE(a_->last_wait_status().has_value());
+  EXPECT_TRUE(WIFEXITED(*a_->last_wait_status()) && WEXITSTATUS(*a_->last_wait_status()) == 3)
+      << a_->log();
 
   // Every match plays out on b; its record holds a's acknowledged actions, then b's.
   for (Played& m : matches) {
     absl::Status s;
-    for (int i = 0; i < kMaxActions && (s = PlayOne(*stub_b, m)).ok(); ++i) {
+    for (int i = 0; i < kMaxActions && (s = PlayOne(*stub_b_, m)).ok(); ++i) {
     }
     ASSERT_EQ(s.code(), absl::StatusCode::kOutOfRange) << s;
-    absl::StatusOr<v1::Record> record = GetRecord(*stub_b, m.name);
+    absl::StatusOr<v1::Record> record = GetRecord(*stub_b_, m.name);
     ASSERT_TRUE(record.ok()) << record.status();
     EXPECT_EQ(RecordActions(*record), m.actions) << m.name;
   }
@@ -170,29 +185,17 @@ TEST(ReplicasTest, APausedReplicasMatchesMoveAndItsWritesAreRefusedOnceItWakes) 
 
 // A remote player pointed at the wrong replica follows the WrongReplica answer to the one that
 // plays its match, and plays it out there; without following, it only retries where it was.
-TEST(ReplicasTest, APlayerFollowsItsMatchToTheReplicaThatPlaysIt) {
-  absl::StatusOr<std::unique_ptr<testing::TestDatabase>> db = testing::TestDatabase::Create();
-  ASSERT_TRUE(db.ok()) << db.status();
-  const std::vector<std::string> args = {"--database_url=" + (*db)->url(), "--log_level=info"};
-  absl::StatusOr<std::unique_ptr<testing::ServiceProcess>> a =
-      testing::ServiceProcess::Start(BONEYARD_EXECUTION_BINARY, args);
-  ASSERT_TRUE(a.ok()) << a.status();
-  absl::StatusOr<std::unique_ptr<testing::ServiceProcess>> b =
-      testing::ServiceProcess::Start(BONEYARD_EXECUTION_BINARY, args);
-  ASSERT_TRUE(b.ok()) << b.status();
-  auto stub_a = v1::ExecutionService::NewStub(
-      grpc::CreateChannel((*a)->target(), grpc::InsecureChannelCredentials()));
-  auto stub_b = v1::ExecutionService::NewStub(
-      grpc::CreateChannel((*b)->target(), grpc::InsecureChannelCredentials()));
+TEST_F(ReplicasTest, APlayerFollowsItsMatchToTheReplicaThatPlaysIt) {
+  ASSERT_NO_FATAL_FAILURE(StartTwoReplicas({}));
   absl::StatusOr<v1::CreateMatchResponse> created = CreateMatch(
-      *stub_a, (*a)->operator_token(), MatchRequest("muggins", {{"target", IntRule(61)}}, 2));
+      *stub_a_, a_->operator_token(), MatchRequest("muggins", {{"target", IntRule(61)}}, 2));
   ASSERT_TRUE(created.ok()) << created.status();
   const std::string name = created->match().name();
 
   // Not following: the player retries b until it gives up.
   client::RemotePlayerOptions stay;
   stay.reconnect = client::ReconnectPolicy{.give_up_after = absl::Milliseconds(500)};
-  client::RemotePlayer stuck(*stub_b, name, created->seat_tokens(0).token(),
+  client::RemotePlayer stuck(*stub_b_, name, created->seat_tokens(0).token(),
                              client::RandomChooser(1), stay);
   stuck.Start();
   const absl::Status gave_up = stuck.Wait();
@@ -214,7 +217,7 @@ TEST(ReplicasTest, APlayerFollowsItsMatchToTheReplicaThatPlaysIt) {
   std::vector<std::unique_ptr<client::RemotePlayer>> players;
   for (const v1::SeatToken& seat : created->seat_tokens()) {
     players.push_back(std::make_unique<client::RemotePlayer>(
-        *stub_b, name, seat.token(), client::RandomChooser(seat.seat() + 7), follow));
+        *stub_b_, name, seat.token(), client::RandomChooser(seat.seat() + 7), follow));
     players.back()->Start();
   }
   for (const auto& player : players) {
@@ -225,9 +228,9 @@ TEST(ReplicasTest, APlayerFollowsItsMatchToTheReplicaThatPlaysIt) {
   {
     absl::MutexLock lock(&mu);
     ASSERT_EQ(followed.size(), 2u);
-    EXPECT_EQ(followed[0], (*a)->target());
+    EXPECT_EQ(followed[0], a_->target());
   }
-  absl::StatusOr<v1::Record> record = GetRecord(*stub_a, name);
+  absl::StatusOr<v1::Record> record = GetRecord(*stub_a_, name);
   ASSERT_TRUE(record.ok()) << record.status();
   EXPECT_GT(RecordActions(*record).size(), 10u);
 }

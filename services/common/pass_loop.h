@@ -1,5 +1,5 @@
-// A pass run on a thread of its own every interval, and sooner when woken: what the matchmaker
-// and the tournament director each run. Passes never overlap; a Wake during a pass runs the
+// A pass run on a thread of its own every interval, and sooner when woken: what the matchmaker,
+// the tournament director and an execution replica's lease (renewal, adoption) each run. Passes never overlap; a Wake during a pass runs the
 // next pass right after it (the pass clears the wake before it starts, so it sees whatever woke
 // it).
 //
@@ -7,8 +7,8 @@
 //   loop.Start();
 //   loop.Wake();   // a ticket, a result: pass now
 //   loop.Stop();   // waits for the pass under way
-#ifndef BONEYARD_SERVICES_MATCHMAKING_PASS_LOOP_H_
-#define BONEYARD_SERVICES_MATCHMAKING_PASS_LOOP_H_
+#ifndef BONEYARD_SERVICES_COMMON_PASS_LOOP_H_
+#define BONEYARD_SERVICES_COMMON_PASS_LOOP_H_
 
 #include <functional>
 #include <thread>
@@ -18,7 +18,7 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 
-namespace boneyard::matchmaking {
+namespace boneyard {
 
 class PassLoop {
  public:
@@ -71,6 +71,6 @@ class PassLoop {
   std::thread thread_;
 };
 
-}  // namespace boneyard::matchmaking
+}  // namespace boneyard
 
-#endif  // BONEYARD_SERVICES_MATCHMAKING_PASS_LOOP_H_
+#endif  // BONEYARD_SERVICES_COMMON_PASS_LOOP_H_
