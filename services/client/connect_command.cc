@@ -12,6 +12,7 @@
 // the service (reading) or for the person (prompting), never both, because the service sends
 // nothing new while it waits for this seat (a clock's timeout is the exception: its view is
 // read after the person answers, and the late action is then rejected).
+#include <memory>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -23,6 +24,7 @@
 #include "engine/cli/common.h"
 #include "services/client/channel.h"
 #include "services/client/command_common.h"
+#include "services/common/replica_router.h"
 
 namespace boneyard::client {
 namespace {
@@ -47,28 +49,39 @@ std::string CodeName(int code) {
 
 class ConnectSession {
  public:
-  ConnectSession(std::string match, PlayStream& stream, grpc::ClientContext& context,
-                 cli::Io& io)
-      : match_(std::move(match)), stream_(stream), context_(context), io_(io) {}
+  ConnectSession(std::string match, std::string token, ReplicaRouter& router, cli::Io& io)
+      : match_(std::move(match)), token_(std::move(token)), router_(router), io_(io) {}
 
   int Run() {
-    v1::PlayRequest hello;
-    hello.set_name(match_);
-    if (stream_.Write(hello)) {
-      v1::PlayResponse response;
-      while (stream_.Read(&response)) {
-        const bool keep_going = response.has_view() ? OnView(response.view())
-                                                    : OnRejected(response.rejected());
-        if (!keep_going) return Leave();
+    for (int follows = 0;; ++follows) {
+      // A person may think for as long as the match's clock allows: no deadline on the stream.
+      context_ = std::make_unique<grpc::ClientContext>();
+      AddBearerToken(*context_, token_);
+      stream_ = router_.StubFor(match_).Play(context_.get());
+      v1::PlayRequest hello;
+      hello.set_name(match_);
+      if (stream_->Write(hello)) {
+        v1::PlayResponse response;
+        while (stream_->Read(&response)) {
+          const bool keep_going =
+              response.has_view() ? OnView(response.view()) : OnRejected(response.rejected());
+          if (!keep_going) return Leave();
+        }
       }
+      const grpc::Status status = stream_->Finish();
+      // The match is played by another replica (or moved to one, docs/scaling.md): the same
+      // seat there; an action left unanswered is judged by the view that comes first.
+      if (!status.ok() && follows < ReplicaRouter::kMaxFollows && router_.Reroute(match_, status)) {
+        sent_sequence_.reset();
+        continue;
+      }
+      if (!status.ok()) return RpcFailure(io_, "Play", status);
+      if (!view_.has_value() || !view_->terminal()) {
+        return cli::Fail(io_, static_cast<cli::ExitCode>(kExitService),
+                         "Play: the service closed the stream before the match ended");
+      }
+      return cli::kExitOk;
     }
-    const grpc::Status status = stream_.Finish();
-    if (!status.ok()) return RpcFailure(io_, "Play", status);
-    if (!view_.has_value() || !view_->terminal()) {
-      return cli::Fail(io_, static_cast<cli::ExitCode>(kExitService),
-                       "Play: the service closed the stream before the match ended");
-    }
-    return cli::kExitOk;
   }
 
  private:
@@ -156,7 +169,7 @@ class ConnectSession {
       request.set_seen_sequence(view.sequence());
       sent_sequence_ = view.sequence();
       // A failed write means the stream is broken; the next Read says so and Finish says why.
-      stream_.Write(request);
+      stream_->Write(request);
       return true;
     }
   }
@@ -182,17 +195,20 @@ class ConnectSession {
   }
 
   int Leave() {
-    context_.TryCancel();
-    stream_.Finish();  // CANCELLED: we hung up
+    context_->TryCancel();
+    stream_->Finish();  // CANCELLED: we hung up
     io_.out << "You left " << match_
             << "; the match goes on without you (connect again with the same token to resume).\n";
     return cli::kExitOk;
   }
 
   const std::string match_;
-  PlayStream& stream_;
-  grpc::ClientContext& context_;
+  const std::string token_;
+  ReplicaRouter& router_;
   cli::Io& io_;
+  // The stream in use and its context (a new pair when the match's replica changes).
+  std::unique_ptr<grpc::ClientContext> context_;
+  std::unique_ptr<PlayStream> stream_;
   std::optional<v1::SeatView> view_;
   // The sequence number the unanswered action was sent with.
   std::optional<int64_t> sent_sequence_;
@@ -216,12 +232,8 @@ int RunConnect(const std::vector<std::string>& args, cli::Io& io) {
 
 int PlaySeat(const std::string& target, const std::string& match, const std::string& token,
              cli::Io& io) {
-  auto stub = v1::ExecutionService::NewStub(MakeChannel(target));
-  // A person may think for as long as the match's clock allows: no deadline on the stream.
-  grpc::ClientContext context;
-  AddBearerToken(context, token);
-  std::unique_ptr<PlayStream> stream = stub->Play(&context);
-  ConnectSession session(match, *stream, context, io);
+  ReplicaRouter router(target);
+  ConnectSession session(match, token, router, io);
   return session.Run();
 }
 

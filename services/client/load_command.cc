@@ -19,6 +19,10 @@
 // create_time): the wait to get there (network, the service's reader) and the rest (the group
 // commit, the views' writing and delivery). The split reads two processes' clocks, so it means
 // something only when they run on one machine, as in tests/bench/load.sh.
+// Against several execution replicas (docs/scaling.md) players and aborts follow each match to
+// the replica that plays it; with --reconnect-for D a player whose stream breaks (its replica
+// killed) reopens it for up to D before that counts as an error, and the report counts the
+// reopened streams.
 // Errors are failed creations, players ending with an error and rejected actions other than
 // stale ones (ABORTED, a normal race). The service's resident memory comes from its metrics
 // page (`process_resident_memory_bytes`), read once at the end of the window.
@@ -52,10 +56,14 @@
 #include "services/client/command_common.h"
 #include "services/client/prometheus_text.h"
 #include "services/client/remote_player.h"
+#include "services/common/replica_router.h"
+#include "services/common/status_detail.h"
 
 namespace boneyard::client {
 namespace {
 
+// How many WrongReplica answers one abort follows.
+constexpr int kMaxAbortFollows = 3;
 constexpr absl::string_view kDefaultMetricsUrl = "http://127.0.0.1:9464/metrics";
 // Each channel is a TCP connection of its own; thousands of streams share these, as the
 // players of a real deployment would share fewer connections than they are. Fewer
@@ -94,6 +102,10 @@ struct LoadConfig {
   absl::Duration think_time;
   // Views carry only PlayingViewMask()'s fields, not the layout.
   bool lean_views = false;
+  // How long a player whose stream breaks (a replica killed or restarting) keeps reopening it
+  // before it counts as an error; zero: at once. Answers naming the replica that plays a match
+  // are always followed (docs/scaling.md).
+  absl::Duration reconnect_for;
   std::string target;
   std::string operator_token;
 };
@@ -114,6 +126,8 @@ struct LoadReport {
   int64_t actions_acknowledged_in_warmup = 0;
   int64_t stale_rejections = 0;
   int64_t errors = 0;
+  // Streams reopened (after a break, or to follow a match to its replica).
+  int64_t reconnects = 0;
   std::vector<std::string> error_examples;
   std::vector<double> latencies_ms;  // sorted
   // The latency split at the moment the service applied the action (its event's create_time):
@@ -145,7 +159,7 @@ absl::StatusOr<double> FetchMetric(const std::string& url, absl::string_view met
 
 class LoadRun {
  public:
-  explicit LoadRun(const LoadConfig& config) : config_(config) {
+  explicit LoadRun(const LoadConfig& config) : config_(config), replicas_(config.target) {
     for (const std::shared_ptr<grpc::Channel>& channel :
          MakeChannels(config.target, config.channels)) {
       stubs_.push_back(v1::ExecutionService::NewStub(channel));
@@ -186,14 +200,25 @@ class LoadRun {
   void Harvest(const Slot& slot, bool final);
   void AddError(const std::string& message);
   void StopAndDrain();
+  struct AbortBatch {
+    absl::Mutex mu;
+    size_t pending ABSL_GUARDED_BY(mu) = 0;
+    int64_t aborted ABSL_GUARDED_BY(mu) = 0;
+    std::vector<std::string> failures ABSL_GUARDED_BY(mu);
+  };
   // Aborts the matches (reason "load test over") and waits for every answer.
   void AbortMatches(const std::vector<std::string>& names);
+  void StartAbort(const std::string& name, v1::ExecutionService::Stub& stub,
+                  std::shared_ptr<AbortBatch> batch, int follows);
 
   const LoadConfig& config_;
   // Every call of the run (creates, aborts, the players' streams) completes on these.
   const std::shared_ptr<ClientQueues> queues_ = ClientQueues::Shared();
   std::vector<std::unique_ptr<v1::ExecutionService::Stub>> stubs_;
   size_t next_stub_ = 0;
+  // The replicas players and aborts follow their matches to, one channel each.
+  const StubFactory follow_ = PlaintextStubs();
+  ReplicaRouter replicas_;
   int creating_ = 0;
   std::map<int64_t, std::unique_ptr<Slot>> slots_;  // by match index; main thread only
   LoadReport report_;
@@ -259,6 +284,8 @@ void LoadRun::StartPlayers(const v1::CreateMatchResponse& response) {
       };
     }
     if (config_.lean_views) options.view_mask = PlayingViewMask();
+    options.reconnect = ReconnectPolicy{.give_up_after = config_.reconnect_for};
+    options.follow_replica = follow_;
     options.on_done = [this, index, raw = slot.get()](const absl::Status&) {
       if (raw->remaining.fetch_sub(1) == 1) Post(Event{nullptr, index});
     };
@@ -287,6 +314,7 @@ void LoadRun::Harvest(const Slot& slot, bool final) {
     const RemotePlayerStats stats = player->stats();
     report_.actions_sent += stats.actions_sent;
     report_.stale_rejections += stats.stale_rejections;
+    if (final) report_.reconnects += stats.reconnects;
     for (size_t i = 0; i < stats.acknowledged_at.size(); ++i) {
       if (stats.acknowledged_at[i] < measure_from_) {
         ++report_.actions_acknowledged_in_warmup;
@@ -364,41 +392,46 @@ absl::Status LoadRun::Run() {
   return failure;
 }
 
+void LoadRun::StartAbort(const std::string& name, v1::ExecutionService::Stub& stub,
+                         std::shared_ptr<AbortBatch> batch, int follows) {
+  v1::AbortMatchRequest request;
+  request.set_name(name);
+  request.set_reason("load test over");
+  QueuedUnaryCall<v1::AbortMatchRequest, v1::Match>::Start(
+      queues_->Pick(), config_.operator_token, std::move(request),
+      [&stub](grpc::ClientContext* context, const v1::AbortMatchRequest& request,
+              grpc::CompletionQueue* queue) {
+        return stub.PrepareAsyncAbortMatch(context, request, queue);
+      },
+      [this, batch, name, follows](const grpc::Status& status, v1::Match&) {
+        const absl::Status answer = FromGrpc(status);
+        // Played by another replica: abort it there (a bounded number of times).
+        if (std::optional<v1::WrongReplica> where = GetStatusDetail<v1::WrongReplica>(answer);
+            where.has_value() && follows < kMaxAbortFollows) {
+          StartAbort(name, replicas_.At(where->address()), batch, follows + 1);
+          return;
+        }
+        absl::MutexLock lock(&batch->mu);
+        if (status.ok()) {
+          ++batch->aborted;
+        } else if (status.error_code() != grpc::StatusCode::FAILED_PRECONDITION) {
+          // FAILED_PRECONDITION: it finished meanwhile, which is fine.
+          batch->failures.push_back(
+              absl::StrCat(name, ": ", DescribeRpcError("AbortMatch", answer)));
+        }
+        --batch->pending;
+      });
+}
+
 void LoadRun::AbortMatches(const std::vector<std::string>& names) {
   // All at once: one by one, a thousand aborts on a busy service would take longer than the run.
-  struct Batch {
-    absl::Mutex mu;
-    size_t pending ABSL_GUARDED_BY(mu) = 0;
-    int64_t aborted ABSL_GUARDED_BY(mu) = 0;
-    std::vector<std::string> failures ABSL_GUARDED_BY(mu);
-  };
-  auto batch = std::make_shared<Batch>();  // shared with the calls, which may end last
+  auto batch = std::make_shared<AbortBatch>();  // shared with the calls, which may end last
   {
     absl::MutexLock lock(&batch->mu);
     batch->pending = names.size();
   }
   for (const std::string& name : names) {
-    v1::AbortMatchRequest request;
-    request.set_name(name);
-    request.set_reason("load test over");
-    v1::ExecutionService::Stub& stub = *stubs_[next_stub_++ % stubs_.size()];
-    QueuedUnaryCall<v1::AbortMatchRequest, v1::Match>::Start(
-        queues_->Pick(), config_.operator_token, std::move(request),
-        [&stub](grpc::ClientContext* context, const v1::AbortMatchRequest& request,
-                grpc::CompletionQueue* queue) {
-          return stub.PrepareAsyncAbortMatch(context, request, queue);
-        },
-        [batch, name](const grpc::Status& status, v1::Match&) {
-          absl::MutexLock lock(&batch->mu);
-          if (status.ok()) {
-            ++batch->aborted;
-          } else if (status.error_code() != grpc::StatusCode::FAILED_PRECONDITION) {
-            // FAILED_PRECONDITION: it finished meanwhile, which is fine.
-            batch->failures.push_back(
-                absl::StrCat(name, ": ", DescribeRpcError("AbortMatch", FromGrpc(status))));
-          }
-          --batch->pending;
-        });
+    StartAbort(name, *stubs_[next_stub_++ % stubs_.size()], batch, /*follows=*/0);
   }
   absl::MutexLock lock(&batch->mu);
   auto all_answered = [&batch]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(batch->mu) {
@@ -522,6 +555,7 @@ void PrintReport(const LoadConfig& config, const LoadReport& report, bool json, 
          {{"to_applied", SplitPartJson(report.to_applied_ms)},
           {"applied_to_view", SplitPartJson(report.applied_to_view_ms)}}},
         {"errors", report.errors},
+        {"reconnects", report.reconnects},
         {"error_examples", report.error_examples},
         {"metrics_url", config.metrics_url}};
     out["service_resident_memory_bytes"] = report.resident_memory_bytes.has_value()
@@ -573,7 +607,8 @@ void PrintReport(const LoadConfig& config, const LoadReport& report, bool json, 
          << Ms(report.to_applied_ms, 0.99) << "; applied to view p50 "
          << Ms(report.applied_to_view_ms, 0.50) << ", p99 " << Ms(report.applied_to_view_ms, 0.99)
          << " (by the service's clock: one machine only)\n"
-         << "errors:      " << report.errors << "\n";
+         << "errors:      " << report.errors << "\n"
+         << "reconnects:  " << report.reconnects << "\n";
   for (const std::string& example : report.error_examples) io.out << "  " << example << "\n";
   if (report.resident_memory_bytes.has_value()) {
     io.out << absl::StrFormat("service rss: %.1f MiB (%s at %s)\n",
@@ -614,6 +649,7 @@ int RunLoad(const std::vector<std::string>& args, cli::Io& io) {
                                    {"seed", cli::FlagKind::kValue},
                                    {"think-time", cli::FlagKind::kValue},
                                    {"lean-views", cli::FlagKind::kSwitch},
+                                   {"reconnect-for", cli::FlagKind::kValue},
                                    {"json", cli::FlagKind::kSwitch}},
                                   TokenUse::kOperator));
   if (!parsed.ok()) return cli::UsageError(io, parsed.status().message(), kLoadUsage);
@@ -670,6 +706,9 @@ int RunLoad(const std::vector<std::string>& args, cli::Io& io) {
   if (!think.ok()) return cli::UsageError(io, think.status().message(), kLoadUsage);
   config.think_time = *think;
   config.lean_views = parsed->Has("lean-views");
+  absl::StatusOr<absl::Duration> reconnect_for = NonNegativeDurationFlag(*parsed, "reconnect-for");
+  if (!reconnect_for.ok()) return cli::UsageError(io, reconnect_for.status().message(), kLoadUsage);
+  config.reconnect_for = *reconnect_for;
   config.target = ResolveTarget(parsed->Value("target"));
   if (std::optional<int> code = GetOperatorToken(*parsed, io, kLoadUsage, config.operator_token)) {
     return *code;

@@ -14,6 +14,7 @@
 #include "services/client/channel.h"
 #include "services/client/command_common.h"
 #include "services/common/engine_proto.h"
+#include "services/common/replica_router.h"
 
 namespace boneyard::client {
 namespace {
@@ -117,11 +118,14 @@ int RunAbort(const std::vector<std::string>& args, cli::Io& io) {
   v1::AbortMatchRequest request;
   request.set_name(*name);
   request.set_reason(*reason);
-  auto stub = NewStub(*parsed);
-  grpc::ClientContext context;
-  PrepareUnaryContext(context, token);
+  // Aborted by the replica that plays it (docs/scaling.md).
+  ReplicaRouter router(ResolveTarget(parsed->Value("target")));
   v1::Match match;
-  const grpc::Status status = stub->AbortMatch(&context, request, &match);
+  const grpc::Status status = router.Call(
+      *name, [&](grpc::ClientContext& context) { PrepareUnaryContext(context, token); },
+      [&](v1::ExecutionService::Stub& stub, grpc::ClientContext* context) {
+        return stub.AbortMatch(context, request, &match);
+      });
   if (!status.ok()) return RpcFailure(io, "AbortMatch", status);
   if (parsed->Has("json")) {
     io.out << MatchToJson(match).dump() << "\n";

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "absl/base/thread_annotations.h"
+#include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
@@ -42,8 +43,9 @@ google::protobuf::FieldMask PlayingViewMask() {
 
 namespace {
 
-// How many times one player follows a WrongReplica answer before it only retries.
-constexpr size_t kMaxFollows = 16;
+// How many WrongReplica answers in a row (without a stream that works between them) a player
+// follows before it only retries: bounds the bouncing while two replicas disagree.
+constexpr int kMaxFollows = 16;
 
 bool MayAct(const v1::SeatView& view) {
   return !view.terminal() && view.current_seat() == view.seat() &&
@@ -109,10 +111,12 @@ class RemotePlayer::Core : public std::enable_shared_from_this<RemotePlayer::Cor
   void Finish();
 
   v1::ExecutionService::StubInterface& stub_;
-  // Stubs for the replicas the player followed (the last is the one in use); kept, as a stream
-  // begun on one may still be finishing.
-  std::vector<std::shared_ptr<v1::ExecutionService::StubInterface>> followed_
+  // Stubs for the replicas the player followed, by address; kept, as a stream begun on one may
+  // still be finishing. `at_` is the one in use, null for `stub_` (the home address).
+  absl::flat_hash_map<std::string, std::shared_ptr<v1::ExecutionService::StubInterface>> followed_
       ABSL_GUARDED_BY(mu_);
+  v1::ExecutionService::StubInterface* at_ ABSL_GUARDED_BY(mu_) = nullptr;
+  int follows_ ABSL_GUARDED_BY(mu_) = 0;  // since a stream last worked
   // Owned by the RemotePlayer, which outlives every operation of its streams.
   ClientQueues& queues_;
   const std::string match_;
@@ -344,7 +348,7 @@ void RemotePlayer::Core::OpenStream() {
   v1::ExecutionService::StubInterface* stub = &stub_;
   {
     absl::MutexLock lock(&mu_);
-    if (!followed_.empty()) stub = followed_.back().get();
+    if (at_ != nullptr) stub = at_;
   }
   stream->Begin(stream, *stub, token_, std::move(hello));
 }
@@ -418,6 +422,7 @@ RemotePlayer::Core::Reaction RemotePlayer::Core::OnResponse(v1::PlayResponse& re
       absl::MutexLock lock(&mu_);
       ++stats_.views;
       failing_since_.reset();  // a stream that delivers views works
+      follows_ = 0;
       AcknowledgeLocked(view);
       act = !finishing_ && !cancelled_ && MayAct(view) && view.sequence() != acted_sequence_;
       if (act) acted_sequence_ = view.sequence();
@@ -499,10 +504,19 @@ void RemotePlayer::Core::OnStreamDone(const grpc::Status& status,
       // replicas that disagree cannot bounce the player for ever).
       absl::Status answer = FromGrpc(status);
       std::optional<v1::WrongReplica> where = GetStatusDetail<v1::WrongReplica>(answer);
-      const bool follow = where.has_value() && options_.follow_replica != nullptr &&
-                          followed_.size() < kMaxFollows;
-      if (follow) followed_.push_back(options_.follow_replica(where->address()));
-      if (now - *failing_since_ < policy.give_up_after) {
+      const bool follow =
+          where.has_value() && options_.follow_replica != nullptr && follows_ < kMaxFollows;
+      if (follow) {
+        ++follows_;
+        std::shared_ptr<v1::ExecutionService::StubInterface>& there = followed_[where->address()];
+        if (there == nullptr) there = options_.follow_replica(where->address());
+        at_ = there.get();
+      } else if (!where.has_value()) {
+        // The replica followed to is gone (killed, or restarting): the home address knows who
+        // adopts the match.
+        at_ = nullptr;
+      }
+      if (follow || now - *failing_since_ < policy.give_up_after) {
         delay = follow ? absl::ZeroDuration() : backoff_;
         if (!follow) backoff_ = std::min(backoff_ * 2, policy.max_backoff);
         alarms_.push_back(std::make_unique<grpc::Alarm>());
@@ -607,9 +621,19 @@ std::optional<v1::SeatView> RemotePlayer::Core::last_view() const {
 }
 
 StubFactory PlaintextStubs() {
-  return [](const std::string& address) -> std::shared_ptr<v1::ExecutionService::StubInterface> {
-    return v1::ExecutionService::NewStub(MakeChannel(address));
+  struct Cache {
+    absl::Mutex mu;
+    absl::flat_hash_map<std::string, std::shared_ptr<v1::ExecutionService::StubInterface>> stubs
+        ABSL_GUARDED_BY(mu);
   };
+  auto cache = std::make_shared<Cache>();
+  return
+      [cache](const std::string& address) -> std::shared_ptr<v1::ExecutionService::StubInterface> {
+        absl::MutexLock lock(&cache->mu);
+        std::shared_ptr<v1::ExecutionService::StubInterface>& stub = cache->stubs[address];
+        if (stub == nullptr) stub = v1::ExecutionService::NewStub(MakeChannel(address));
+        return stub;
+      };
 }
 
 RemotePlayer::RemotePlayer(v1::ExecutionService::StubInterface& stub, std::string match,

@@ -21,7 +21,9 @@
 // (100 ms doubling to 2 s) until a stream works again or `give_up_after` has passed since the
 // failure. The hello's view says where the match stands, so an action whose answer was lost is
 // chosen again. With `follow_replica`, an answer naming another execution replica moves the
-// player there (docs/scaling.md).
+// player there at once (docs/scaling.md; even with a zero `give_up_after`), and a replica
+// followed to that stops answering sends it back to the stub it was made with (the home
+// address, which knows who adopted the match).
 //
 //   RemotePlayer player(*stub, "matches/8f3c", token, RandomChooser(7));
 //   player.Start();
@@ -68,7 +70,8 @@ struct ReconnectPolicy {
 using StubFactory =
     std::function<std::shared_ptr<v1::ExecutionService::StubInterface>(const std::string&)>;
 
-// The usual StubFactory: a plaintext channel to the address.
+// The usual StubFactory: a plaintext channel to the address, one per address for all the
+// players given the same factory (thousands of players follow to a handful of replicas).
 StubFactory PlaintextStubs();
 
 struct RemotePlayerOptions {

@@ -26,9 +26,22 @@ absl::StatusOr<Response> Unary(const std::string& token, Call call) {
 
 }  // namespace
 
-Backends::Backends(const BackendTargets& targets) : targets_(targets) {
+template <typename Response, typename Invoke>
+absl::StatusOr<Response> Backends::Following(const std::string& token, const std::string& match,
+                                             Invoke call) {
+  Response response;
+  const grpc::Status status = execution_.Call(
+      match, [&](grpc::ClientContext& context) { client::PrepareUnaryContext(context, token); },
+      [&](v1::ExecutionService::Stub& stub, grpc::ClientContext* context) {
+        return call(stub, context, &response);
+      });
+  if (!status.ok()) return client::FromGrpc(status);
+  return response;
+}
+
+Backends::Backends(const BackendTargets& targets)
+    : targets_(targets), execution_(targets.execution) {
   execution_channel_ = client::MakeChannel(targets.execution);
-  execution_ = v1::ExecutionService::NewStub(execution_channel_);
   if (!targets.matchmaking.empty()) {
     matchmaking_channel_ = client::MakeChannel(targets.matchmaking);
     matchmaking_ = v1::MatchmakingService::NewStub(matchmaking_channel_);
@@ -53,15 +66,17 @@ std::shared_ptr<grpc::ClientContext> Backends::Context(const std::string& token,
 
 absl::StatusOr<v1::ListMatchesResponse> Backends::ListMatches(
     const v1::ListMatchesRequest& request) {
-  return Unary<v1::ListMatchesResponse>(
-      "", [&](grpc::ClientContext* c, auto* r) { return execution_->ListMatches(c, request, r); });
+  return Unary<v1::ListMatchesResponse>("", [&](grpc::ClientContext* c, auto* r) {
+    return execution_.Home().ListMatches(c, request, r);
+  });
 }
 
 absl::StatusOr<v1::Match> Backends::GetMatch(const std::string& name) {
   v1::GetMatchRequest request;
   request.set_name(name);
-  return Unary<v1::Match>(
-      "", [&](grpc::ClientContext* c, auto* r) { return execution_->GetMatch(c, request, r); });
+  return Unary<v1::Match>("", [&](grpc::ClientContext* c, auto* r) {
+    return execution_.Home().GetMatch(c, request, r);
+  });
 }
 
 absl::StatusOr<v1::Match> Backends::AbortMatch(const std::string& token, const std::string& name,
@@ -69,23 +84,25 @@ absl::StatusOr<v1::Match> Backends::AbortMatch(const std::string& token, const s
   v1::AbortMatchRequest request;
   request.set_name(name);
   request.set_reason(reason);
-  return Unary<v1::Match>(token, [&](grpc::ClientContext* c, auto* r) {
-    return execution_->AbortMatch(c, request, r);
-  });
+  return Following<v1::Match>(
+      token, name, [&](v1::ExecutionService::Stub& stub, grpc::ClientContext* c, v1::Match* r) {
+        return stub.AbortMatch(c, request, r);
+      });
 }
 
 absl::StatusOr<v1::Record> Backends::GetRecord(const std::string& name) {
   v1::GetRecordRequest request;
   request.set_name(name);
-  return Unary<v1::Record>(
-      "", [&](grpc::ClientContext* c, auto* r) { return execution_->GetRecord(c, request, r); });
+  return Unary<v1::Record>("", [&](grpc::ClientContext* c, auto* r) {
+    return execution_.Home().GetRecord(c, request, r);
+  });
 }
 
 absl::StatusOr<v1::SeatView> Backends::SubmitAction(const std::string& seat_token,
                                                     const v1::SubmitActionRequest& request) {
-  return Unary<v1::SeatView>(seat_token, [&](grpc::ClientContext* c, auto* r) {
-    return execution_->SubmitAction(c, request, r);
-  });
+  return Following<v1::SeatView>(seat_token, request.name(),
+                                 [&](v1::ExecutionService::Stub& stub, grpc::ClientContext* c,
+                                     v1::SeatView* r) { return stub.SubmitAction(c, request, r); });
 }
 
 absl::StatusOr<v1::PlayerAccount> Backends::GetPlayer(const std::string& token,

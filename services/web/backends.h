@@ -18,6 +18,7 @@
 #include "boneyard/v1/ratings.grpc.pb.h"
 #include "boneyard/v1/tournament.grpc.pb.h"
 #include "services/client/channel.h"
+#include "services/common/replica_router.h"
 
 namespace boneyard::web {
 
@@ -31,8 +32,8 @@ class Backends {
  public:
   explicit Backends(const BackendTargets& targets);
 
-  // For the relays' streams.
-  v1::ExecutionService::Stub& execution() { return *execution_; }
+  // For the relays' streams: they follow a match to the replica that plays it.
+  ReplicaRouter& execution() { return execution_; }
   v1::MatchmakingService::Stub* matchmaking() { return matchmaking_.get(); }
   const BackendTargets& targets() const { return targets_; }
   // A context with `token` as its bearer credential (none when empty) and, for
@@ -93,6 +94,11 @@ class Backends {
   }
 
  private:
+  // A unary call about `match` on the replica that plays it, with `token` and the usual
+  // deadline: `call(stub, context, &response)`.
+  template <typename Response, typename Invoke>
+  absl::StatusOr<Response> Following(const std::string& token, const std::string& match,
+                                     Invoke call);
   template <typename Stub, typename Request, typename Response>
   static absl::StatusOr<Response> Call(Stub* stub, const std::string& token,
                                        grpc::Status (Stub::*method)(grpc::ClientContext*,
@@ -112,7 +118,9 @@ class Backends {
   std::shared_ptr<grpc::Channel> execution_channel_;
   std::shared_ptr<grpc::Channel> matchmaking_channel_;
   std::shared_ptr<grpc::Channel> ratings_channel_;
-  std::unique_ptr<v1::ExecutionService::Stub> execution_;
+  // Calls about one match go to the replica that plays it (docs/scaling.md); the rest to the
+  // execution target.
+  ReplicaRouter execution_;
   std::unique_ptr<v1::MatchmakingService::Stub> matchmaking_;
   std::unique_ptr<v1::RatingsService::Stub> ratings_;
   std::unique_ptr<v1::TournamentService::Stub> tournaments_;

@@ -32,7 +32,8 @@ void FinishSink(EventSink& sink, const grpc::Status& status) {
 class WatchHub::Feed : public grpc::ClientReadReactor<v1::WatchMatchResponse>,
                        public std::enable_shared_from_this<Feed> {
  public:
-  Feed(WatchHub& hub, std::string match) : hub_(hub), match_(std::move(match)) {
+  Feed(WatchHub& hub, std::string match, int follows)
+      : hub_(hub), match_(std::move(match)), follows_(follows) {
     context_ = Backends::Context("", /*unary=*/false);
     request_.set_name(match_);
   }
@@ -92,7 +93,14 @@ class WatchHub::Feed : public grpc::ClientReadReactor<v1::WatchMatchResponse>,
       watchers.swap(watchers_);
     }
     hub_.Forget(match_, this);
-    for (auto& [id, sink] : watchers) FinishSink(*sink, status);
+    if (!watchers.empty() && follows_ < ReplicaRouter::kMaxFollows &&
+        hub_.execution_.Reroute(match_, status)) {
+      // Played elsewhere: the watchers go on with a feed from that replica, whose first view
+      // is the match as it stands.
+      for (auto& [id, sink] : watchers) hub_.Subscribe(match_, sink, follows_ + 1);
+    } else {
+      for (auto& [id, sink] : watchers) FinishSink(*sink, status);
+    }
     self_.reset();  // may destroy this
   }
 
@@ -110,6 +118,7 @@ class WatchHub::Feed : public grpc::ClientReadReactor<v1::WatchMatchResponse>,
 
   WatchHub& hub_;
   const std::string match_;
+  const int follows_;  // WrongReplica answers followed to get here
   std::shared_ptr<grpc::ClientContext> context_;
   v1::WatchMatchRequest request_;
   v1::WatchMatchResponse response_;
@@ -140,17 +149,21 @@ WatchHub::~WatchHub() {
 }
 
 void WatchHub::Subscribe(const std::string& match, std::shared_ptr<EventSink> sink) {
+  Subscribe(match, std::move(sink), /*follows=*/0);
+}
+
+void WatchHub::Subscribe(const std::string& match, std::shared_ptr<EventSink> sink, int follows) {
   std::shared_ptr<Feed> started;
   {
     absl::MutexLock lock(&mu_);
     auto it = feeds_.find(match);
     if (it != feeds_.end() && it->second->Add(sink)) return;
-    started = std::make_shared<Feed>(*this, match);
+    started = std::make_shared<Feed>(*this, match, follows);
     feeds_[match] = started;
     started->Add(std::move(sink));
   }
   // Outside the lock: a call that ends at once may run OnDone, which takes it (Forget).
-  started->Start(execution_);
+  started->Start(execution_.StubFor(match));
 }
 
 void WatchHub::Forget(const std::string& match, const Feed* feed) {
@@ -164,14 +177,18 @@ namespace {
 // One seat's Play stream for one browser page. Deletes itself in OnDone.
 class PlayRelay : public grpc::ClientBidiReactor<v1::PlayRequest, v1::PlayResponse> {
  public:
-  PlayRelay(const std::string& seat_token, const std::string& match,
-            std::shared_ptr<EventSink> sink)
-      : context_(Backends::Context(seat_token, /*unary=*/false)), sink_(std::move(sink)) {
+  PlayRelay(ReplicaRouter& execution, const std::string& seat_token, const std::string& match,
+            std::shared_ptr<EventSink> sink, int follows)
+      : execution_(execution),
+        seat_token_(seat_token),
+        follows_(follows),
+        context_(Backends::Context(seat_token, /*unary=*/false)),
+        sink_(std::move(sink)) {
     hello_.set_name(match);
   }
 
-  void Start(v1::ExecutionService::Stub& execution) {
-    execution.async()->Play(context_.get(), this);
+  void Start() {
+    execution_.StubFor(hello_.name()).async()->Play(context_.get(), this);
     // The browser leaving ends the call; the context outlives this relay for
     // that.
     sink_->OnClose([context = context_] { context->TryCancel(); });
@@ -190,11 +207,19 @@ class PlayRelay : public grpc::ClientBidiReactor<v1::PlayRequest, v1::PlayRespon
   }
 
   void OnDone(const grpc::Status& status) override {
-    FinishSink(*sink_, status);
+    if (follows_ < ReplicaRouter::kMaxFollows && execution_.Reroute(hello_.name(), status)) {
+      // Played elsewhere: the same seat there; its first view is the match as it stands.
+      (new PlayRelay(execution_, seat_token_, hello_.name(), sink_, follows_ + 1))->Start();
+    } else {
+      FinishSink(*sink_, status);
+    }
     delete this;
   }
 
  private:
+  ReplicaRouter& execution_;
+  const std::string seat_token_;
+  const int follows_;  // WrongReplica answers followed to get here
   std::shared_ptr<grpc::ClientContext> context_;
   std::shared_ptr<EventSink> sink_;
   v1::PlayRequest hello_;
@@ -242,9 +267,9 @@ class TicketRelay : public grpc::ClientReadReactor<v1::TicketUpdate> {
 
 }  // namespace
 
-void StartPlayRelay(v1::ExecutionService::Stub& execution, const std::string& seat_token,
+void StartPlayRelay(ReplicaRouter& execution, const std::string& seat_token,
                     const std::string& match, std::shared_ptr<EventSink> sink) {
-  (new PlayRelay(seat_token, match, std::move(sink)))->Start(execution);
+  (new PlayRelay(execution, seat_token, match, std::move(sink), /*follows=*/0))->Start();
 }
 
 void StartTicketRelay(v1::MatchmakingService::Stub& matchmaking, const std::string& token,

@@ -12,6 +12,10 @@
 //   SubmitAction), one stream per browser page: a seat's view is that seat's
 //   alone.
 // - StartTicketRelay: one ticket's changes (WatchTicket), seat tokens removed.
+//
+// The execution streams follow a match to the replica that plays it (ReplicaRouter,
+// docs/scaling.md): a stream answered with a WrongReplica detail is opened again there, and the
+// browser's event stream goes on.
 #ifndef BONEYARD_SERVICES_WEB_RELAYS_H_
 #define BONEYARD_SERVICES_WEB_RELAYS_H_
 
@@ -23,13 +27,14 @@
 #include "absl/synchronization/mutex.h"
 #include "boneyard/v1/execution.grpc.pb.h"
 #include "boneyard/v1/matchmaking.grpc.pb.h"
+#include "services/common/replica_router.h"
 #include "services/web/http_message.h"
 
 namespace boneyard::web {
 
 class WatchHub {
  public:
-  explicit WatchHub(v1::ExecutionService::Stub& execution) : execution_(execution) {}
+  explicit WatchHub(ReplicaRouter& execution) : execution_(execution) {}
   ~WatchHub();
 
   // `sink` gets the match's views (event `view`) from the latest on, then `end`
@@ -40,14 +45,16 @@ class WatchHub {
  private:
   friend class Feed;
   void Forget(const std::string& match, const Feed* feed);
+  // Subscribes `sink`; a feed started for it has followed the match `follows` times.
+  void Subscribe(const std::string& match, std::shared_ptr<EventSink> sink, int follows);
 
-  v1::ExecutionService::Stub& execution_;
+  ReplicaRouter& execution_;
   absl::Mutex mu_;
   std::map<std::string, std::shared_ptr<Feed>> feeds_ ABSL_GUARDED_BY(mu_);
 };
 
 // `seat_token` plays `match`; the browser gets `view` events (SeatView JSON).
-void StartPlayRelay(v1::ExecutionService::Stub& execution, const std::string& seat_token,
+void StartPlayRelay(ReplicaRouter& execution, const std::string& seat_token,
                     const std::string& match, std::shared_ptr<EventSink> sink);
 
 // `token` (a player's) watches `ticket`; the browser gets `ticket` events
