@@ -299,9 +299,10 @@ absl::Status Matchmaker::CreateOne(const FormedMatchRow& match, absl::Time now,
   return absl::UnavailableError("execution is out of reach");
 }
 
-absl::Status Matchmaker::CreatePending(absl::Time now, PassReport& report) {
+absl::Status Matchmaker::CreatePending(const std::vector<std::string>& queue_ids, absl::Time now,
+                                       PassReport& report) {
   absl::StatusOr<std::vector<FormedMatchRow>> pending =
-      store_.PendingMatches(options_.max_creations_per_pass);
+      store_.PendingMatches(options_.max_creations_per_pass, queue_ids);
   if (!pending.ok()) return pending.status();
   // Several creations at once: each is a round trip to execution and a commit here, and
   // matches are independent. Once one finds execution out of reach, the rest wait for the
@@ -342,9 +343,17 @@ absl::StatusOr<PassReport> Matchmaker::PassOverQueues(absl::Time now) {
   PassReport report;
   absl::StatusOr<std::vector<QueueRow>> queues = store_.ListQueues("", "", 1 << 30);
   if (!queues.ok()) return queues.status();
-  report.queues = static_cast<int>(queues->size());
+  std::vector<std::string> ids;
+  for (const QueueRow& queue : *queues) ids.push_back(queue.queue_id);
+  // One pass per queue at a time across the replicas (docs/scaling.md): the queues another
+  // process is matching now are its own this time; held until the matches formed are sent.
+  absl::StatusOr<std::unique_ptr<PgMatchmakingStore::QueueClaim>> claim = store_.ClaimQueues(ids);
+  if (!claim.ok()) return claim.status();
+  const std::set<std::string> mine((*claim)->queues().begin(), (*claim)->queues().end());
+  report.queues = static_cast<int>(mine.size());
   std::set<std::string> queue_ids;
   for (const QueueRow& queue : *queues) {
+    if (!mine.contains(queue.queue_id)) continue;
     queue_ids.insert(queue.queue_id);
     // One queue's failure (its settings unreadable) does not hold up the others.
     if (absl::Status s = MatchQueue(queue, now, report); !s.ok()) {
@@ -354,7 +363,7 @@ absl::StatusOr<PassReport> Matchmaker::PassOverQueues(absl::Time now) {
   }
   metrics_.KeepQueues(queue_ids);
   const absl::Time creations = absl::Now();
-  if (absl::Status s = CreatePending(now, report); !s.ok()) return s;
+  if (absl::Status s = CreatePending((*claim)->queues(), now, report); !s.ok()) return s;
   metrics_.Timed(MatchmakerMetrics::Phase::kCreate, absl::Now() - creations);
   return report;
 }

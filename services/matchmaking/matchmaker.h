@@ -86,7 +86,7 @@ struct MatchmakerOptions {
 
 // What one pass did.
 struct PassReport {
-  int queues = 0;
+  int queues = 0;     // passed over: held by this process, not another replica
   int searching = 0;  // tickets read
   int expired = 0;
   int formed = 0;   // matches the library formed
@@ -127,7 +127,9 @@ class Matchmaker {
   // Step 1 for one queue.
   absl::Status MatchQueue(const QueueRow& queue_row, absl::Time now, PassReport& report);
   // Step 2, and one match of it: UNAVAILABLE when execution is out of reach.
-  absl::Status CreatePending(absl::Time now, PassReport& report);
+  // Sends the formed matches of `queue_ids` (and of deleted queues) not yet created.
+  absl::Status CreatePending(const std::vector<std::string>& queue_ids, absl::Time now,
+                             PassReport& report);
   absl::Status CreateOne(const FormedMatchRow& match, absl::Time now, PassReport& report);
   // What a queue's claimed matches tell the metrics: waits, balance, bot seats.
   void RecordClaimed(const std::string& queue_id, const std::vector<FormedMatch>& formed,

@@ -231,8 +231,30 @@ class PgMatchmakingStore {
   // ClaimMatch for many in one transaction (each match all or nothing): which were claimed,
   // in order.
   absl::StatusOr<std::vector<bool>> ClaimMatches(const std::vector<FormedMatchRow>& matches);
-  // Formed matches not yet confirmed created, oldest first, at most `limit`.
-  absl::StatusOr<std::vector<FormedMatchRow>> PendingMatches(int limit);
+  // Formed matches not yet confirmed created, oldest first, at most `limit`: those of the queues
+  // `queue_ids` (the queues this process holds, ClaimQueues) and of queues deleted since.
+  absl::StatusOr<std::vector<FormedMatchRow>> PendingMatches(
+      int limit, const std::vector<std::string>& queue_ids);
+
+  // The queues a matchmaker may run a pass over now, held (a session advisory lock each, on a
+  // connection of its own) until it is destroyed: one pass per queue at a time across every
+  // process on the database (docs/scaling.md). A queue held elsewhere is left out; a process
+  // that dies lets its queues go with its connection.
+  class QueueClaim {
+   public:
+    QueueClaim(PgPool::Lease lease, std::vector<std::string> queues)
+        : lease_(std::move(lease)), queues_(std::move(queues)) {}
+    QueueClaim(const QueueClaim&) = delete;
+    QueueClaim& operator=(const QueueClaim&) = delete;
+    ~QueueClaim();
+    const std::vector<std::string>& queues() const { return queues_; }
+
+   private:
+    PgPool::Lease lease_;
+    std::vector<std::string> queues_;
+  };
+  absl::StatusOr<std::unique_ptr<QueueClaim>> ClaimQueues(
+      const std::vector<std::string>& queue_ids);
   // Confirms a formed match created as `match_name` on `execution_target`, with the seat tokens
   // by seat ("" for bots): its tickets end MATCHED. Repeating it changes nothing.
   absl::Status RecordCreated(const std::string& request_id, const std::string& match_name,
@@ -242,7 +264,8 @@ class PgMatchmakingStore {
   // transaction fails, each is recorded again on its own.
   std::vector<absl::Status> RecordCreatedMany(const std::vector<CreatedRecord>& records);
   // Gives up on a formed match execution refused for good: its FORMING tickets end CANCELLED
-  // and the formed match is removed.
+  // and the formed match is removed — unless its creation was recorded meanwhile (by another
+  // process), which then stands.
   absl::Status AbandonMatch(const std::string& request_id, absl::Time now);
   // Records the result (a serialized v1.MatchResult) of the formed match created as
   // `match_name`, if it has none yet, and returns nullopt; returns the result recorded before

@@ -14,6 +14,7 @@
 #include "absl/strings/str_cat.h"
 #include "services/common/pg_text.h"
 #include "services/matchmaking/pg_matchmaking_store.h"
+#include "spdlog/spdlog.h"
 
 namespace boneyard::matchmaking {
 namespace {
@@ -424,14 +425,18 @@ absl::Status PgMatchmakingStore::ClaimMatch(const FormedMatchRow& match) {
   return absl::OkStatus();
 }
 
-absl::StatusOr<std::vector<FormedMatchRow>> PgMatchmakingStore::PendingMatches(int limit) {
+absl::StatusOr<std::vector<FormedMatchRow>> PgMatchmakingStore::PendingMatches(
+    int limit, const std::vector<std::string>& queue_ids) {
   return pool_.Run([&](pqxx::work& tx) {
     std::vector<FormedMatchRow> matches;
     for (const pqxx::row& row : tx.exec_params(
              absl::StrCat("SELECT request_id, queue_id, game, request, ",
                           EpochMicros("create_time"), " FROM ", Table("formed_matches"),
-                          " WHERE match_name IS NULL ORDER BY create_time LIMIT $1"),
-             limit)) {
+                          " f WHERE match_name IS NULL AND (queue_id = ANY($2::text[]) OR NOT"
+                          " EXISTS (SELECT 1 FROM ",
+                          Table("queues"),
+                          " q WHERE q.queue_id = f.queue_id)) ORDER BY create_time LIMIT $1"),
+             limit, pg_text::TextArray(queue_ids))) {
       matches.push_back({.request_id = row[0].as<std::string>(),
                          .queue_id = row[1].as<std::string>(),
                          .game = row[2].as<std::string>(),
@@ -442,6 +447,39 @@ absl::StatusOr<std::vector<FormedMatchRow>> PgMatchmakingStore::PendingMatches(i
     }
     return matches;
   });
+}
+
+PgMatchmakingStore::QueueClaim::~QueueClaim() {
+  try {
+    pqxx::nontransaction tx(lease_.conn());
+    tx.exec("SELECT pg_advisory_unlock_all()");
+  } catch (const std::exception& e) {
+    // Back in the pool still holding the locks, the connection would keep the queues from the
+    // other processes for good: it goes, and its session's locks with it.
+    spdlog::warn("matchmaker: releasing the queues failed ({}); dropping the connection", e.what());
+    lease_.conn().disconnect();
+  }
+}
+
+absl::StatusOr<std::unique_ptr<PgMatchmakingStore::QueueClaim>> PgMatchmakingStore::ClaimQueues(
+    const std::vector<std::string>& queue_ids) {
+  absl::StatusOr<PgPool::Lease> lease = pool_.Acquire(PgPool::kDefaultAcquireTimeout);
+  if (!lease.ok()) return lease.status();
+  std::vector<std::string> won;
+  try {
+    pqxx::nontransaction tx(lease->conn());
+    // The schema in the first key keeps two systems on one database apart.
+    for (const pqxx::row& row : tx.exec_params("SELECT q FROM unnest($1::text[]) AS q WHERE"
+                                               " pg_try_advisory_lock(hashtext($2), hashtext(q))",
+                                               pg_text::TextArray(queue_ids),
+                                               absl::StrCat(schema_, ":matchmaker-queue"))) {
+      won.push_back(row[0].as<std::string>());
+    }
+  } catch (const std::exception& e) {
+    lease->conn().disconnect();  // whatever it took goes with the session
+    return absl::UnavailableError(absl::StrCat("claiming the queues: ", e.what()));
+  }
+  return std::make_unique<QueueClaim>(*std::move(lease), std::move(won));
 }
 
 absl::Status PgMatchmakingStore::RecordCreated(const std::string& request_id,
@@ -479,6 +517,14 @@ absl::Status PgMatchmakingStore::RecordCreated(const std::string& request_id,
 
 absl::Status PgMatchmakingStore::AbandonMatch(const std::string& request_id, absl::Time now) {
   return pool_.Run([&](pqxx::work& tx) {
+    // Only a match still not created: another process may have created it meanwhile (its
+    // creation recorded first), and then its seatings and tickets stay as they are.
+    if (tx.exec_params(absl::StrCat("SELECT 1 FROM ", Table("formed_matches"),
+                                    " WHERE request_id = $1 AND match_name IS NULL FOR UPDATE"),
+                       request_id)
+            .empty()) {
+      return;
+    }
     tx.exec_params(absl::StrCat("WITH ended AS (UPDATE ", Table("tickets"),
                                 " SET state = $2, update_time = $3::timestamptz,"
                                 " match_request = NULL WHERE match_request = $1 AND state = ",

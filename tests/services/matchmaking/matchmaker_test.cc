@@ -495,8 +495,48 @@ TEST_F(MatchmakerTest, TwoMatchmakersAtOnceNeverPutATicketInTwoMatches) {
   Pass(*creator_);  // whatever is left pending
   EXPECT_EQ(Count(T("tickets") + " WHERE state = 2"), kPlayers);
   ExpectNoTicketInTwoMatches(before);
-  // Both matchmakers had work; a claim lost to the other is dropped, never doubled.
   EXPECT_GT(mine_total.claimed + theirs_total.claimed, 0);
+  // One pass per queue at a time (ClaimQueues): neither formed a match from tickets the other
+  // was claiming, so no claim was lost.
+  EXPECT_EQ(mine_total.lost + theirs_total.lost, 0);
+}
+
+TEST_F(MatchmakerTest, AQueueAnotherProcessIsPassingOverIsLeftToIt) {
+  const char* url = std::getenv(kUrlVariable);
+  absl::StatusOr<std::unique_ptr<PgPool>> other_pool = PgPool::Connect(url, 2);
+  ASSERT_TRUE(other_pool.ok());
+  absl::StatusOr<std::unique_ptr<PgMatchmakingStore>> other_store =
+      PgMatchmakingStore::Open(**other_pool, schema_);
+  ASSERT_TRUE(other_store.ok());
+  absl::StatusOr<std::vector<QueueRow>> queues = store_->ListQueues("", "", 1000);
+  ASSERT_TRUE(queues.ok());
+  std::vector<std::string> ids;
+  for (const QueueRow& queue : *queues) ids.push_back(queue.queue_id);
+  ASSERT_FALSE(ids.empty());
+
+  const std::vector<std::string> tokens = Players(2);
+  const v1::Ticket ann = Queue(tokens[0], "queues/muggins");
+  Queue(tokens[1], "queues/muggins");
+  {
+    // The other process holds every queue for its pass: this one's pass leaves them all.
+    absl::StatusOr<std::unique_ptr<PgMatchmakingStore::QueueClaim>> theirs =
+        (*other_store)->ClaimQueues(ids);
+    ASSERT_TRUE(theirs.ok()) << theirs.status();
+    EXPECT_EQ((*theirs)->queues().size(), ids.size());
+    absl::StatusOr<std::unique_ptr<PgMatchmakingStore::QueueClaim>> mine = store_->ClaimQueues(ids);
+    ASSERT_TRUE(mine.ok()) << mine.status();
+    EXPECT_THAT((*mine)->queues(), ::testing::IsEmpty());
+    mine->reset();
+    const PassReport report = Pass(*creator_);
+    EXPECT_EQ(report.queues, 0);
+    EXPECT_EQ(report.formed, 0);
+    EXPECT_EQ(Ticket(tokens[0], ann.name()).state(), v1::Ticket::SEARCHING);
+  }
+  // Its pass over, the queues are anyone's again.
+  const PassReport report = Pass(*creator_);
+  EXPECT_EQ(report.queues, static_cast<int>(ids.size()));
+  EXPECT_EQ(report.formed, 1);
+  EXPECT_EQ(Ticket(tokens[0], ann.name()).state(), v1::Ticket::MATCHED);
 }
 
 TEST_F(MatchmakerTest, ANewTicketWakesTheMatchmakerBeforeItsInterval) {
