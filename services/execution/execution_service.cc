@@ -11,7 +11,9 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
+#include "absl/time/clock.h"
 #include "services/common/auth.h"
+#include "services/common/bearer.h"
 #include "services/common/call_lifetime.h"
 #include "services/common/grpc_status.h"
 #include "services/common/logging.h"
@@ -481,17 +483,65 @@ class WatchCall final
   v1::WatchMatchRequest request_;
 };
 
+// Marks a CreateMatch one replica sent another (placement): it is created where it arrives.
+constexpr char kPlacedHeader[] = "boneyard-placed";
+constexpr absl::Duration kPlacementDeadline = absl::Seconds(10);
+
+// Codes of a placed CreateMatch after which the match is surely not created there: the replica
+// was not reached, or refused the credential (replicas configured with different tokens).
+bool NotCreatedThere(grpc::StatusCode code) {
+  return code == grpc::StatusCode::UNAVAILABLE || code == grpc::StatusCode::UNAUTHENTICATED ||
+         code == grpc::StatusCode::PERMISSION_DENIED || code == grpc::StatusCode::UNIMPLEMENTED;
+}
+
 }  // namespace
 
-ExecutionServiceImpl::ExecutionServiceImpl(MatchHost& host, int queues)
+void ExecutionServiceImpl::CreateMatch(grpc::ServerContext& context, v1::CreateMatchRequest request,
+                                       CreateDone done) {
+  std::optional<std::string> token = BearerToken(context);
+  if (placement_ != nullptr && context.client_metadata().count(kPlacedHeader) == 0) {
+    if (std::optional<std::string> there = placement_->Choose(host_.live_matches())) {
+      return CreateOn(*there, std::move(token), std::move(request), std::move(done));
+    }
+  }
+  host_.CreateMatch(std::move(token), std::move(request), std::move(done));
+}
+
+void ExecutionServiceImpl::CreateOn(const std::string& address, std::optional<std::string> token,
+                                    v1::CreateMatchRequest request, CreateDone done) {
+  struct Call {
+    grpc::ClientContext context;
+    v1::CreateMatchRequest request;
+    v1::CreateMatchResponse response;
+    std::optional<std::string> token;
+    CreateDone done;
+  };
+  auto call = std::make_shared<Call>();
+  call->request = std::move(request);
+  call->token = std::move(token);
+  call->done = std::move(done);
+  if (call->token.has_value()) AddBearerToken(call->context, *call->token);
+  call->context.AddMetadata(kPlacedHeader, "1");
+  call->context.set_deadline(absl::ToChronoTime(absl::Now() + kPlacementDeadline));
+  peers_.At(address).async()->CreateMatch(
+      &call->context, &call->request, &call->response, [this, call, address](grpc::Status status) {
+        if (status.ok()) return call->done(std::move(call->response));
+        if (!NotCreatedThere(status.error_code())) return call->done(FromGrpcStatus(status));
+        spdlog::warn("placement: {} did not take a new match ({}); created here", address,
+                     status.error_message());
+        host_.CreateMatch(std::move(call->token), std::move(call->request), std::move(call->done));
+      });
+}
+
+ExecutionServiceImpl::ExecutionServiceImpl(MatchHost& host, int queues, Placement* placement)
     : host_(host),
       queues_(queues > 0 ? queues : CoreCount()),
-      create_match_([this](auto&&... args) { RequestCreateMatch(args...); },
-                    [this](grpc::ServerContext& context, v1::CreateMatchRequest request,
-                           auto done) {
-                      host_.CreateMatch(BearerToken(context), std::move(request),
-                                        std::move(done));
-                    }),
+      placement_(placement),
+      create_match_(
+          [this](auto&&... args) { RequestCreateMatch(args...); },
+          [this](grpc::ServerContext& context, v1::CreateMatchRequest request, auto done) {
+            CreateMatch(context, std::move(request), std::move(done));
+          }),
       get_match_([this](auto&&... args) { RequestGetMatch(args...); },
                  [this](grpc::ServerContext&, v1::GetMatchRequest request, auto done) {
                    host_.GetMatch(std::move(*request.mutable_name()), std::move(done));
@@ -500,19 +550,17 @@ ExecutionServiceImpl::ExecutionServiceImpl(MatchHost& host, int queues)
                     [this](grpc::ServerContext&, v1::ListMatchesRequest request, auto done) {
                       host_.ListMatches(std::move(request), std::move(done));
                     }),
-      submit_action_([this](auto&&... args) { RequestSubmitAction(args...); },
-                     [this](grpc::ServerContext& context, v1::SubmitActionRequest request,
-                            auto done) {
-                       host_.SubmitAction(BearerToken(context), std::move(request),
-                                          std::move(done));
-                     }),
+      submit_action_(
+          [this](auto&&... args) { RequestSubmitAction(args...); },
+          [this](grpc::ServerContext& context, v1::SubmitActionRequest request, auto done) {
+            host_.SubmitAction(BearerToken(context), std::move(request), std::move(done));
+          }),
       get_record_([this](auto&&... args) { RequestGetRecord(args...); },
                   [this](grpc::ServerContext&, v1::GetRecordRequest request, auto done) {
                     host_.GetRecord(std::move(*request.mutable_name()), std::move(done));
                   }),
       abort_match_([this](auto&&... args) { RequestAbortMatch(args...); },
-                   [this](grpc::ServerContext& context, v1::AbortMatchRequest request,
-                          auto done) {
+                   [this](grpc::ServerContext& context, v1::AbortMatchRequest request, auto done) {
                      host_.AbortMatch(BearerToken(context), std::move(request),
                                       std::move(done));
                    }),

@@ -17,7 +17,10 @@
 
 #include <cstddef>
 #include <deque>
+#include <functional>
 #include <memory>
+#include <optional>
+#include <string>
 #include <utility>
 
 #include "boneyard/v1/execution.grpc.pb.h"
@@ -25,7 +28,9 @@
 #include "services/common/async_queues.h"
 #include "services/common/async_unary_call.h"
 #include "services/common/metrics.h"
+#include "services/common/replica_router.h"
 #include "services/execution/match_host.h"
+#include "services/execution/placement.h"
 
 namespace boneyard::execution {
 
@@ -55,7 +60,10 @@ class ExecutionServiceImpl final : public ExecutionServiceBase, public AsyncServ
   // scans it on every completion) while few threads wake: with eight queues on two cores, a
   // sleeping queue thread was woken for most reads and writes, two context switches an action
   // more (docs/performance.md).
-  explicit ExecutionServiceImpl(MatchHost& host, int queues = 0);
+  // With `placement`, a CreateMatch that another replica should play (placement.h) is sent
+  // there (marked, so it is not sent on again) and its answer returned; when that replica
+  // cannot be reached or refuses the call's credential, the match is created here.
+  explicit ExecutionServiceImpl(MatchHost& host, int queues = 0, Placement* placement = nullptr);
 
   ExecutionServiceImpl(const ExecutionServiceImpl&) = delete;
   ExecutionServiceImpl& operator=(const ExecutionServiceImpl&) = delete;
@@ -67,8 +75,15 @@ class ExecutionServiceImpl final : public ExecutionServiceBase, public AsyncServ
   void UseRpcMetrics(RpcMetrics& metrics) override;
 
  private:
+  using CreateDone = std::function<void(absl::StatusOr<v1::CreateMatchResponse>)>;
+  void CreateMatch(grpc::ServerContext& context, v1::CreateMatchRequest request, CreateDone done);
+  void CreateOn(const std::string& address, std::optional<std::string> token,
+                v1::CreateMatchRequest request, CreateDone done);
+
   MatchHost& host_;
   const int queues_;
+  Placement* const placement_;
+  ReplicaRouter peers_{""};        // stubs for the replicas matches are placed on
   RpcMetrics* metrics_ = nullptr;  // set before the server starts, if at all
   const AsyncUnaryMethod<v1::CreateMatchRequest, v1::CreateMatchResponse> create_match_;
   const AsyncUnaryMethod<v1::GetMatchRequest, v1::Match> get_match_;

@@ -86,6 +86,9 @@ ABSL_FLAG(absl::Duration, adopt_interval, absl::Seconds(1),
 ABSL_FLAG(std::string, advertise_address, "",
           "host:port where clients reach this replica (told to clients of matches it plays); "
           "empty: the --listen host (this machine's name for a wildcard) and the port it got.");
+ABSL_FLAG(bool, place_matches, true,
+          "Send a new match to the replica with the fewest live matches when this one plays "
+          "more by a margin (docs/scaling.md); false: create every match where it is asked for.");
 ABSL_FLAG(std::string, replica_name, "",
           "This replica's name for operators (a pod name); empty: the host name and process id.");
 
@@ -129,6 +132,7 @@ struct ExecutionConfig {
   ReplicaLease::Options lease;
   std::string advertise_address;
   std::string replica_name;
+  bool place_matches = true;
 };
 
 absl::Status CheckRange(absl::string_view flag, int value, int min, int max) {
@@ -221,6 +225,7 @@ absl::StatusOr<ExecutionConfig> ExecutionConfigFromFlags() {
   }
   config.advertise_address = absl::GetFlag(FLAGS_advertise_address);
   config.replica_name = absl::GetFlag(FLAGS_replica_name);
+  config.place_matches = absl::GetFlag(FLAGS_place_matches);
   if (config.replica_name.empty()) {
     char host[256] = {};
     gethostname(host, sizeof host - 1);
@@ -437,7 +442,13 @@ int Run(int argc, char** argv) {
     return StartupFailed("cannot adopt the matches of stopped replicas", adopted.status());
   }
 
-  ExecutionServiceImpl service(**host, config->play_queues);
+  // New matches go to the least loaded replica; every renewal shares the loads.
+  Placement placement(*epoch);
+  lease.ShareLoad(
+      [&host] { return static_cast<int64_t>((*host)->live_matches()); },
+      [&placement](std::vector<ReplicaLoad> loads) { placement.Update(std::move(loads)); });
+  ExecutionServiceImpl service(**host, config->play_queues,
+                               config->place_matches ? &placement : nullptr);
   absl::StatusOr<std::unique_ptr<GrpcServer>> server = GrpcServer::Start({
       .listen_address = common->listen_address,
       .services = {&service},
@@ -473,18 +484,27 @@ int Run(int argc, char** argv) {
   const int signal_number = WaitForTerminationSignal();
   spdlog::info("stopping {}", Fields().Add("signal", signal_number));
   // Health says NOT_SERVING first, so balancers stop sending calls; the host then closes every
-  // stream (UNAVAILABLE: reconnect) and commits what is in flight; the server lets unary calls
-  // finish; the committer writes the last batches.
+  // stream (UNAVAILABLE: reconnect) and commits what is in flight. The matches are then handed
+  // to the other replicas, the least loaded first, fencing this one (docs/scaling.md): clients
+  // reconnecting find them there at once instead of after the lease. The server lets unary
+  // calls finish; the committer writes the last batches.
   (*server)->SetServing(false);
+  lease.Stop();
   (*host)->Shutdown();
+  absl::StatusOr<int> handed = (*store)->HandOver();
+  if (!handed.ok()) {
+    spdlog::warn("cannot hand the matches over {}",
+                 Fields().Add("error", handed.status().ToString()));
+    // Given up to whichever replica looks next (or this service's next start), without waiting
+    // for the lease to lapse.
+    if (absl::Status s = (*store)->ReleaseLease(); !s.ok()) {
+      spdlog::warn("cannot give up the lease {}", Fields().Add("error", s.ToString()));
+    }
+  } else {
+    spdlog::info("handed over {}", Fields().Add("matches", *handed));
+  }
   (*server)->Shutdown(common->shutdown_grace);
   committer.Stop();
-  // Everything in flight is committed: the matches are given up to whichever replica looks
-  // next (or this service's next start), without waiting for the lease to lapse.
-  lease.Stop();
-  if (absl::Status s = (*store)->ReleaseLease(); !s.ok()) {
-    spdlog::warn("cannot give up the lease {}", Fields().Add("error", s.ToString()));
-  }
   // Results not yet delivered stay in the outbox for the next start.
   for (const std::unique_ptr<OutboxDispatcher>& dispatcher : dispatchers) dispatcher->Stop();
   spdlog::info("stopped");

@@ -174,6 +174,8 @@ absl::Status CheckCreateRequest(const v1::CreateMatchRequest& request) {
   return CheckEnum("clock.timeout_policy", request.clock().timeout_policy());
 }
 
+// How many handed-over matches a client's call loads at once (the rest at the lease's next look).
+constexpr int kHandedOverBatch = 500;
 
 absl::Status ShuttingDown() {
   return absl::UnavailableError("the service is shutting down; retry with backoff");
@@ -957,6 +959,9 @@ class MatchHost::Impl {
   // one while it adopts the match), so the client calls there; without one (its replica was
   // fenced and nobody has adopted it yet) the client retries.
   absl::Status NotHere(const std::string& id) {
+    // A match handed to this replica and not loaded yet is loaded now; the client is then sent
+    // here again (its replica's address is this one's).
+    LoadHandedOver();
     absl::StatusOr<std::optional<std::string>> address = store_.ReplicaAddressOf(id);
     if (!address.ok() || !address->has_value()) {
       return absl::UnavailableError(absl::StrCat(
@@ -969,6 +974,16 @@ class MatchHost::Impl {
     where.set_address(**address);
     SetStatusDetail(status, where);
     return status;
+  }
+
+  // The matches a draining replica handed to this one (MatchStore::HandOver) that the lease's
+  // next look has not loaded yet.
+  void LoadHandedOver() {
+    absl::StatusOr<std::vector<ActiveMatch>> handed = store_.TakeHandedOver(kHandedOverBatch);
+    if (!handed.ok() || handed->empty()) return;  // UNIMPLEMENTED: a store without replicas
+    if (absl::Status s = AdoptMatches(*std::move(handed)); !s.ok()) {
+      spdlog::error("replica: matches handed over do not replay: {}", s.ToString());
+    }
   }
 
   std::shared_ptr<LiveMatch> FindLive(const std::string& id) const {

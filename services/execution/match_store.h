@@ -121,6 +121,13 @@ struct ReplicaInfo {
   std::string address;  // host:port where clients reach it
 };
 
+// A live replica and how many matches it plays, as it last said (MatchStore::ShareLoad).
+struct ReplicaLoad {
+  int64_t epoch = 0;
+  std::string address;
+  int64_t live_matches = 0;
+};
+
 // Who receives finished matches' results from the outbox.
 inline constexpr char kRatingsReceiver[] = "ratings";
 inline constexpr char kMatchmakingReceiver[] = "matchmaking";
@@ -228,14 +235,33 @@ class MatchStore {
   virtual absl::Status ReleaseLease() {
     return absl::UnimplementedError("this store keeps no replicas");
   }
+  // A draining replica's last write: fences this replica and gives its ACTIVE matches to the
+  // live replicas (lease not lapsed, not fenced), each to the one with the fewest ACTIVE matches
+  // at that moment, in one transaction; each receiver loads them when it next looks
+  // (AdoptMatches, TakeHandedOver). How many were handed over; with no live replica none are,
+  // and the matches wait for whoever adopts next, as after ReleaseLease.
+  virtual absl::StatusOr<int> HandOver() {
+    return absl::UnimplementedError("this store keeps no replicas");
+  }
+  // Up to `limit` matches handed to this replica (HandOver) and not loaded yet, as
+  // LoadActiveMatches returns them; each is returned once.
+  virtual absl::StatusOr<std::vector<ActiveMatch>> TakeHandedOver(int limit) {
+    return absl::UnimplementedError("this store keeps no replicas");
+  }
+  // Records that this replica plays `live_matches` matches, and returns every live replica's
+  // last such count (this one's included): where new matches go (placement.h).
+  virtual absl::StatusOr<std::vector<ReplicaLoad>> ShareLoad(int64_t live_matches) {
+    return absl::UnimplementedError("this store keeps no replicas");
+  }
   // Where ACTIVE match `id` is played: the address of its owner while the owner is not fenced;
   // nullopt otherwise (ended, unowned, or its owner fenced and the match not adopted yet).
   virtual absl::StatusOr<std::optional<std::string>> ReplicaAddressOf(const std::string& id) {
     return absl::UnimplementedError("this store keeps no replicas");
   }
-  // Fences every other replica whose lease has lapsed, then makes this replica the owner of up
-  // to `limit` ACTIVE matches whose owner is fenced (or who have none), oldest first, and
-  // returns them as LoadActiveMatches does. Replicas adopting at once get different matches.
+  // Takes the matches handed to this replica (TakeHandedOver), then fences every other replica
+  // whose lease has lapsed and makes this replica the owner of ACTIVE matches whose owner is
+  // fenced (or who have none), oldest first: at most `limit` in all, returned as
+  // LoadActiveMatches does. Replicas adopting at once get different matches.
   // FAILED_PRECONDITION when this store is not a registered, unfenced replica.
   virtual absl::StatusOr<std::vector<ActiveMatch>> AdoptMatches(int limit) {
     return absl::UnimplementedError("this store keeps no replicas");

@@ -78,6 +78,9 @@ class PgMatchStore final : public MatchStore {
   absl::Status SetReplicaAddress(const std::string& address) override;
   absl::StatusOr<std::optional<std::string>> ReplicaAddressOf(const std::string& id) override;
   absl::Status ReleaseLease() override;
+  absl::StatusOr<int> HandOver() override;
+  absl::StatusOr<std::vector<ReplicaLoad>> ShareLoad(int64_t live_matches) override;
+  absl::StatusOr<std::vector<ActiveMatch>> TakeHandedOver(int limit) override;
   absl::StatusOr<std::vector<ActiveMatch>> AdoptMatches(int limit) override;
 
   // Commit's limit for one autocommit INSERT (above it, COPY in a transaction).
@@ -101,6 +104,9 @@ class PgMatchStore final : public MatchStore {
   absl::Status HoldLease(pqxx::work& tx, int64_t epoch);
   // What a fenced replica's writes get: FAILED_PRECONDITION naming its epoch.
   static absl::Status Fenced(int64_t epoch);
+  // TakeHandedOver's work in `tx`: the ids of up to `limit` matches handed to `epoch`, no longer
+  // marked as handed.
+  std::vector<std::string> TakeHandedIds(pqxx::work& tx, int64_t epoch, int limit);
 
   PgPool& pool_;
   // The tables' names, schema-qualified and quoted, for SQL text.

@@ -11,8 +11,11 @@
 // transaction holds the fence back only until the server ends its idle transaction
 // (kIdleInLeaseTimeout); a fence waits at most kFenceLockTimeout and is tried again at the next
 // look.
+#include <functional>
 #include <optional>
+#include <queue>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -131,6 +134,100 @@ absl::Status PgMatchStore::ReleaseLease() {
   });
 }
 
+absl::StatusOr<int> PgMatchStore::HandOver() {
+  const int64_t epoch = epoch_.load();
+  if (epoch == 0) return NotRegistered();
+  return pool_.Run([&](pqxx::work& tx) -> absl::StatusOr<int> {
+    // The fence first: it waits for this replica's own writes in flight, and none lands after
+    // it, so the receivers read every event the matches will ever have from here.
+    tx.exec_params0(absl::StrCat("UPDATE ", replicas_,
+                                 " SET fenced_time = clock_timestamp()"
+                                 " WHERE epoch = $1 AND fenced_time IS NULL"),
+                    epoch);
+    // The receivers, least loaded first.
+    struct Receiver {
+      int64_t load;
+      int64_t epoch;
+      bool operator>(const Receiver& o) const {
+        return std::tie(load, epoch) > std::tie(o.load, o.epoch);
+      }
+    };
+    std::priority_queue<Receiver, std::vector<Receiver>, std::greater<Receiver>> receivers;
+    for (const pqxx::row& row : tx.exec_params(
+             absl::StrCat("SELECT r.epoch, (SELECT count(*) FROM ", matches_,
+                          " m WHERE m.owner_epoch = r.epoch AND m.state = ", kActive, ") FROM ",
+                          replicas_,
+                          " r WHERE r.fenced_time IS NULL AND r.lease_expires > clock_timestamp()"
+                          " AND r.epoch <> $1"),
+             epoch)) {
+      receivers.push({row[1].as<int64_t>(), row[0].as<int64_t>()});
+    }
+    if (receivers.empty()) return 0;
+    std::vector<std::string> ids;
+    std::vector<std::string> to;
+    for (const pqxx::row& row : tx.exec_params(
+             absl::StrCat("SELECT id FROM ", matches_, " WHERE owner_epoch = $1 AND state = ",
+                          kActive, " ORDER BY create_time, id FOR UPDATE"),
+             epoch)) {
+      Receiver least = receivers.top();
+      receivers.pop();
+      ids.push_back(row[0].as<std::string>());
+      to.push_back(absl::StrCat(least.epoch));
+      ++least.load;
+      receivers.push(least);
+    }
+    if (ids.empty()) return 0;
+    tx.exec_params0(
+        absl::StrCat("UPDATE ", matches_,
+                     " m SET owner_epoch = h.epoch, handed_from = $3 FROM unnest($1::text[],"
+                     " $2::bigint[]) AS h(id, epoch) WHERE m.id = h.id"),
+        pg_text::TextArray(ids), pg_text::TextArray(to), epoch);
+    return static_cast<int>(ids.size());
+  });
+}
+
+absl::StatusOr<std::vector<ReplicaLoad>> PgMatchStore::ShareLoad(int64_t live_matches) {
+  const int64_t epoch = epoch_.load();
+  if (epoch == 0) return NotRegistered();
+  return pool_.Run([&](pqxx::work& tx) {
+    tx.exec_params0(absl::StrCat("UPDATE ", replicas_, " SET live_matches = $2 WHERE epoch = $1"),
+                    epoch, live_matches);
+    std::vector<ReplicaLoad> loads;
+    for (const pqxx::row& row : tx.exec(absl::StrCat(
+             "SELECT epoch, address, live_matches FROM ", replicas_,
+             " WHERE fenced_time IS NULL AND lease_expires > clock_timestamp() ORDER BY epoch"))) {
+      loads.push_back({.epoch = row[0].as<int64_t>(),
+                       .address = row[1].as<std::string>(),
+                       .live_matches = row[2].as<int64_t>()});
+    }
+    return loads;
+  });
+}
+
+std::vector<std::string> PgMatchStore::TakeHandedIds(pqxx::work& tx, int64_t epoch, int limit) {
+  std::vector<std::string> ids;
+  for (const pqxx::row& row : tx.exec_params(
+           absl::StrCat("UPDATE ", matches_, " SET handed_from = NULL WHERE id IN (SELECT id FROM ",
+                        matches_,
+                        " WHERE owner_epoch = $1 AND handed_from IS NOT NULL AND state = ", kActive,
+                        " LIMIT $2 FOR UPDATE SKIP LOCKED) RETURNING id"),
+           epoch, limit)) {
+    ids.push_back(row[0].as<std::string>());
+  }
+  return ids;
+}
+
+absl::StatusOr<std::vector<ActiveMatch>> PgMatchStore::TakeHandedOver(int limit) {
+  const int64_t epoch = epoch_.load();
+  if (epoch == 0) return NotRegistered();
+  if (limit <= 0) return std::vector<ActiveMatch>();
+  return pool_.Run([&](pqxx::work& tx) -> absl::StatusOr<std::vector<ActiveMatch>> {
+    std::vector<std::string> ids = TakeHandedIds(tx, epoch, limit);
+    if (ids.empty()) return std::vector<ActiveMatch>();
+    return ReadActive(tx, pg_text::TextArray(ids));
+  });
+}
+
 absl::StatusOr<std::vector<ActiveMatch>> PgMatchStore::AdoptMatches(int limit) {
   const int64_t epoch = epoch_.load();
   if (epoch == 0) return NotRegistered();
@@ -145,17 +242,20 @@ absl::StatusOr<std::vector<ActiveMatch>> PgMatchStore::AdoptMatches(int limit) {
                                  " WHERE fenced_time IS NULL AND lease_expires < clock_timestamp()"
                                  " AND epoch <> $1"),
                     epoch);
-    // Orphans: owned by a fenced replica, or by none. SKIP LOCKED: replicas adopting at once
-    // take different matches.
-    std::vector<std::string> ids;
+    // Handed to this replica by a draining one; then orphans: owned by a fenced replica, or by
+    // none. SKIP LOCKED: replicas adopting at once take different matches.
+    std::vector<std::string> ids = TakeHandedIds(tx, epoch, limit);
     for (const pqxx::row& row : tx.exec_params(
-             absl::StrCat("UPDATE ", matches_, " SET owner_epoch = $1 WHERE id IN (SELECT id FROM ",
+             // handed_from cleared: a match handed to a replica that died before loading it is
+             // this one's to load now, once.
+             absl::StrCat("UPDATE ", matches_,
+                          " SET owner_epoch = $1, handed_from = NULL WHERE id IN (SELECT id FROM ",
                           matches_, " WHERE state = ", kActive,
                           " AND (owner_epoch IS NULL OR owner_epoch IN (SELECT epoch FROM ",
                           replicas_,
                           " WHERE fenced_time IS NOT NULL)) ORDER BY create_time, id LIMIT $2"
                           " FOR UPDATE SKIP LOCKED) RETURNING id"),
-             epoch, limit)) {
+             epoch, limit - static_cast<int>(ids.size()))) {
       ids.push_back(row[0].as<std::string>());
     }
     if (ids.empty()) return std::vector<ActiveMatch>();

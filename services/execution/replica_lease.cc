@@ -50,17 +50,39 @@ void ReplicaLease::Renew(absl::Time now) {
   const absl::Status s = store_.RenewLease(options_.lease);
   if (Fenced(s)) return;
   if (!s.ok()) spdlog::warn("replica: renewing the lease failed: {}", s.ToString());
-  absl::MutexLock lock(&mu_);
-  if (s.ok() && !renewing_) renewed_since_ = now;
-  renewing_ = s.ok();
+  {
+    absl::MutexLock lock(&mu_);
+    if (s.ok() && !renewing_) renewed_since_ = now;
+    renewing_ = s.ok();
+  }
+  if (s.ok() && live_ != nullptr) {
+    absl::StatusOr<std::vector<ReplicaLoad>> loads = store_.ShareLoad(live_());
+    if (loads.ok()) {
+      seen_(*std::move(loads));
+    } else if (!Fenced(loads.status())) {
+      spdlog::warn("replica: sharing the load failed: {}", loads.status().ToString());
+    }
+  }
+}
+
+void ReplicaLease::ShareLoad(std::function<int64_t()> live,
+                             std::function<void(std::vector<ReplicaLoad>)> seen) {
+  live_ = std::move(live);
+  seen_ = std::move(seen);
 }
 
 void ReplicaLease::LookForMatches(absl::Time now) {
+  bool may_fence = false;
   {
     absl::MutexLock lock(&mu_);
-    if (fenced_ || !renewing_ || now - renewed_since_ < options_.lease) return;
+    if (fenced_) return;
+    may_fence = renewing_ && now - renewed_since_ >= options_.lease;
   }
-  absl::StatusOr<std::vector<ActiveMatch>> matches = store_.AdoptMatches(options_.adopt_limit);
+  // Matches a draining replica handed over are this one's already: they are loaded at once.
+  // The lease of renewals guards only fencing others.
+  absl::StatusOr<std::vector<ActiveMatch>> matches =
+      may_fence ? store_.AdoptMatches(options_.adopt_limit)
+                : store_.TakeHandedOver(options_.adopt_limit);
   if (!matches.ok()) {
     if (!Fenced(matches.status())) {
       spdlog::warn("replica: looking for matches to adopt failed: {}", matches.status().ToString());

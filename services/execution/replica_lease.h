@@ -7,7 +7,8 @@
 // may be played elsewhere now. It looks for matches only after a whole lease of successful
 // renewals (since it started, or since its last failed renewal), so a replica that was cut off
 // with the others — the database away, every lease lapsed — does not fence them before they
-// could renew.
+// could renew. Matches a draining replica handed to this one (MatchStore::HandOver) are taken
+// at every look from the start.
 //
 //   ReplicaLease lease(store, {.lease = absl::Seconds(5)},
 //                      [&](std::vector<ActiveMatch> m) { return host.AdoptMatches(std::move(m)); },
@@ -51,6 +52,9 @@ class ReplicaLease {
   ReplicaLease(const ReplicaLease&) = delete;
   ReplicaLease& operator=(const ReplicaLease&) = delete;
 
+  // At every successful renewal from Start on: writes `live()` as this replica's load and hands
+  // every live replica's to `seen` (MatchStore::ShareLoad). Before Start.
+  void ShareLoad(std::function<int64_t()> live, std::function<void(std::vector<ReplicaLoad>)> seen);
   // Adopts until nothing is left to adopt now (at start, before serving), returning how many.
   absl::StatusOr<int> AdoptAll();
   // Starts renewing and looking.
@@ -68,6 +72,8 @@ class ReplicaLease {
   const Options options_;
   const Adopt adopt_;
   const OnFenced on_fenced_;
+  std::function<int64_t()> live_;
+  std::function<void(std::vector<ReplicaLoad>)> seen_;
 
   absl::Mutex mu_;
   bool fenced_ ABSL_GUARDED_BY(mu_) = false;

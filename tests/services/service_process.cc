@@ -223,14 +223,27 @@ absl::StatusOr<std::unique_ptr<ServiceProcess>> ServiceProcess::Start(
   service->dir_ = pattern;
   service->log_path_ = service->dir_ + "/service.log";
 
-  service->operator_token_ = RandomHex(32);
-  service->operator_token_file_ = service->dir_ + "/operator_token";
-  {
+  // A token file given in the arguments (replicas sharing one token) is used as it is.
+  constexpr absl::string_view kTokenFlag = "--operator_token_file=";
+  for (const std::string& arg : service->args_) {
+    if (absl::StartsWith(arg, kTokenFlag)) {
+      service->operator_token_file_ = arg.substr(kTokenFlag.size());
+      std::ifstream file(service->operator_token_file_);
+      std::getline(file, service->operator_token_);
+      if (!file && service->operator_token_.empty()) {
+        return absl::InternalError(absl::StrCat("cannot read ", service->operator_token_file_));
+      }
+      service->shared_token_ = true;
+    }
+  }
+  if (!service->shared_token_) {
+    service->operator_token_ = RandomHex(32);
+    service->operator_token_file_ = service->dir_ + "/operator_token";
     std::ofstream file(service->operator_token_file_, std::ios::trunc);
     file << service->operator_token_ << "\n";
     if (!file) return absl::InternalError("cannot write the operator token file");
+    chmod(service->operator_token_file_.c_str(), 0600);
   }
-  chmod(service->operator_token_file_.c_str(), 0600);
 
   absl::StatusOr<int> port = fixed_port != 0 ? absl::StatusOr<int>(fixed_port) : PickFreePort();
   if (!port.ok()) return port.status();
@@ -282,7 +295,9 @@ absl::Status ServiceProcess::Spawn() {
   argv_strings.insert(argv_strings.end(), args_.begin(), args_.end());
   argv_strings.push_back(absl::StrCat("--listen=127.0.0.1:", port_));
   argv_strings.push_back(absl::StrCat("--metrics_listen=127.0.0.1:", metrics_port_));
-  argv_strings.push_back(absl::StrCat("--operator_token_file=", operator_token_file_));
+  if (!shared_token_) {
+    argv_strings.push_back(absl::StrCat("--operator_token_file=", operator_token_file_));
+  }
   std::vector<char*> argv;
   for (std::string& arg : argv_strings) argv.push_back(arg.data());
   argv.push_back(nullptr);

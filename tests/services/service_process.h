@@ -77,7 +77,8 @@ class ServiceProcess {
   static constexpr absl::Duration kStopGrace = absl::Seconds(15);
 
   // Starts `binary` with `args` plus --listen=127.0.0.1:P, --metrics_listen=127.0.0.1:M (two
-  // free ports) and --operator_token_file=F (a fresh random 32-character token), its standard
+  // free ports) and --operator_token_file=F (a fresh random 32-character token, unless `args`
+  // name a token file already: several replicas sharing one), its standard
   // output and error appended to a log file in a temporary folder, and waits until its health
   // check answers SERVING. An error (with the log) when it exits or is not ready within
   // `ready_timeout`; the process is then stopped.
@@ -136,6 +137,7 @@ class ServiceProcess {
   std::string dir_;
   std::string log_path_;
   std::string operator_token_;
+  bool shared_token_ = false;  // the token file came with the arguments
   std::string operator_token_file_;
   int port_ = 0;
   int metrics_port_ = 0;

@@ -2,7 +2,8 @@
 // what it creates; another adopts its matches only once its lease has lapsed (or been given up),
 // with every event it stored; from then on the old replica stores nothing (the fence), even a
 // write that began before the fence but had not finished; replicas adopting at once take each
-// match once. Several stores on one schema stand for several processes.
+// match once; a draining replica hands its matches to the live ones, least loaded first. Several
+// stores on one schema stand for several processes.
 #include <chrono>
 #include <future>
 #include <memory>
@@ -225,6 +226,120 @@ TEST_F(ReplicasTest, AWriteThatMeetsAFenceInFlightStoresNothingAndAFenceWaitsFor
   EXPECT_EQ(transaction.get().code(), absl::StatusCode::kFailedPrecondition);
   EXPECT_EQ(Count("matches", absl::StrCat("id = '", n.id, "' AND state = 1")), 1);
   EXPECT_EQ(Events(n.id), 0);
+}
+
+TEST_F(ReplicasTest, ADrainingReplicaHandsItsMatchesToTheLiveReplicasLeastLoadedFirst) {
+  std::unique_ptr<PgMatchStore> b = OtherStore();
+  std::unique_ptr<PgMatchStore> c = OtherStore();
+  std::unique_ptr<PgMatchStore> gone = OtherStore();
+  const int64_t a_epoch = Register(*store_, "a");
+  const int64_t b_epoch = Register(*b, "b");
+  const int64_t c_epoch = Register(*c, "c");
+  const int64_t gone_epoch = Register(*gone, "gone");
+  Lapse(gone_epoch);  // not live: it gets nothing
+  for (int i = 0; i < 2; ++i) {
+    ASSERT_TRUE(b->CreateMatch(MakeMatch(At(kT0 + i))).ok());
+  }
+  std::vector<std::string> mine;
+  for (int i = 0; i < 4; ++i) {
+    const NewMatch m = CreateMatch(At(kT0 + 10 + i));
+    ASSERT_TRUE(store_->Commit({{MakeEvent(m.id, 1)}, {}}).ok());
+    mine.push_back(m.id);
+  }
+
+  absl::StatusOr<int> handed = store_->HandOver();
+  ASSERT_TRUE(handed.ok()) << handed.status();
+  EXPECT_EQ(*handed, 4);
+  // b had 2, c none: c takes the first two, then they alternate (ties to the older replica),
+  // ending even at 3 each.
+  EXPECT_EQ(Owner(mine[0]), c_epoch);
+  EXPECT_EQ(Owner(mine[1]), c_epoch);
+  EXPECT_EQ(Owner(mine[2]), b_epoch);
+  EXPECT_EQ(Owner(mine[3]), c_epoch);
+  EXPECT_EQ(Count("matches", absl::StrCat("owner_epoch = ", gone_epoch)), 0);
+  EXPECT_EQ(Count("matches", absl::StrCat("owner_epoch = ", a_epoch)), 0);
+
+  // The giver is fenced: nothing of it is stored any more.
+  absl::Status s = store_->Commit({{MakeEvent(mine[0], 2)}, {}});
+  EXPECT_TRUE(IsFenced(s)) << s;
+  EXPECT_EQ(Events(mine[0]), 1);
+
+  // Each receiver loads what it was handed, once, with its events; a lapsed replica's look
+  // (AdoptMatches) takes them too, but never twice.
+  absl::StatusOr<std::vector<ActiveMatch>> taken = b->TakeHandedOver(10);
+  ASSERT_TRUE(taken.ok()) << taken.status();
+  ASSERT_THAT(*taken, SizeIs(1));
+  EXPECT_EQ((*taken)[0].match.id, mine[2]);
+  EXPECT_THAT((*taken)[0].events, SizeIs(1));
+  taken = b->TakeHandedOver(10);
+  ASSERT_TRUE(taken.ok());
+  EXPECT_THAT(*taken, SizeIs(0));
+  taken = c->TakeHandedOver(1);
+  ASSERT_TRUE(taken.ok());
+  EXPECT_THAT(*taken, SizeIs(1));
+  taken = c->AdoptMatches(10);
+  ASSERT_TRUE(taken.ok()) << taken.status();
+  EXPECT_THAT(*taken, SizeIs(2));
+  taken = c->AdoptMatches(10);
+  ASSERT_TRUE(taken.ok());
+  EXPECT_THAT(*taken, SizeIs(0));
+  // The receivers play on.
+  EXPECT_TRUE(c->Commit({{MakeEvent(mine[0], 2)}, {}}).ok());
+  EXPECT_TRUE(b->Commit({{MakeEvent(mine[2], 2)}, {}}).ok());
+}
+
+TEST_F(ReplicasTest, AMatchHandedToAReplicaThatDiesBeforeLoadingItIsAdoptedOnce) {
+  std::unique_ptr<PgMatchStore> b = OtherStore();
+  std::unique_ptr<PgMatchStore> c = OtherStore();
+  Register(*store_, "a");
+  const int64_t b_epoch = Register(*b, "b");
+  const NewMatch m = CreateMatch(At(kT0));
+  absl::StatusOr<int> handed = store_->HandOver();
+  ASSERT_TRUE(handed.ok()) << handed.status();
+  EXPECT_EQ(*handed, 1);  // to b, the only live replica (c registers after)
+  const int64_t c_epoch = Register(*c, "c");
+  Lapse(b_epoch);
+  absl::StatusOr<std::vector<ActiveMatch>> adopted = c->AdoptMatches(10);
+  ASSERT_TRUE(adopted.ok()) << adopted.status();
+  ASSERT_THAT(*adopted, SizeIs(1));
+  EXPECT_EQ(Owner(m.id), c_epoch);
+  // Adopted, it is no longer "handed over": c does not load it a second time.
+  adopted = c->TakeHandedOver(10);
+  ASSERT_TRUE(adopted.ok());
+  EXPECT_THAT(*adopted, SizeIs(0));
+}
+
+TEST_F(ReplicasTest, WithNoLiveReplicaAHandOverGivesTheLeaseUp) {
+  std::unique_ptr<PgMatchStore> b = OtherStore();
+  Register(*store_, "a");
+  const NewMatch m = CreateMatch(At(kT0));
+  absl::StatusOr<int> handed = store_->HandOver();
+  ASSERT_TRUE(handed.ok()) << handed.status();
+  EXPECT_EQ(*handed, 0);
+  EXPECT_TRUE(IsFenced(store_->RenewLease(kLongLease)));
+  // A replica starting later adopts it at once, as after ReleaseLease.
+  const int64_t b_epoch = Register(*b, "b");
+  absl::StatusOr<std::vector<ActiveMatch>> adopted = b->AdoptMatches(10);
+  ASSERT_TRUE(adopted.ok()) << adopted.status();
+  EXPECT_THAT(*adopted, SizeIs(1));
+  EXPECT_EQ(Owner(m.id), b_epoch);
+}
+
+TEST_F(ReplicasTest, EachReplicaSharesItsLoadAndSeesTheLiveOnes) {
+  std::unique_ptr<PgMatchStore> b = OtherStore();
+  std::unique_ptr<PgMatchStore> gone = OtherStore();
+  const int64_t a_epoch = Register(*store_, "a");
+  const int64_t b_epoch = Register(*b, "b");
+  Lapse(Register(*gone, "gone"));
+  ASSERT_TRUE(b->ShareLoad(7).ok());
+  absl::StatusOr<std::vector<ReplicaLoad>> loads = store_->ShareLoad(3);
+  ASSERT_TRUE(loads.ok()) << loads.status();
+  ASSERT_THAT(*loads, SizeIs(2));  // not the lapsed one
+  EXPECT_EQ((*loads)[0].epoch, a_epoch);
+  EXPECT_EQ((*loads)[0].live_matches, 3);
+  EXPECT_EQ((*loads)[0].address, "a:50051");
+  EXPECT_EQ((*loads)[1].epoch, b_epoch);
+  EXPECT_EQ((*loads)[1].live_matches, 7);
 }
 
 }  // namespace
