@@ -31,10 +31,19 @@ stop() {
   rm -f "$pid_file"
 }
 
-stop web
-stop matchmaking
-stop execution
-stop ratings
+# Every replica (NAME-K) after the first of its service, then the first.
+stop_all() {
+  local pid_file
+  for pid_file in "$var/run/$1"-[0-9].pid; do
+    [[ -e "$pid_file" ]] && stop "$(basename "$pid_file" .pid)"
+  done
+  stop "$1"
+}
+
+stop_all web
+stop_all matchmaking
+stop_all execution
+stop_all ratings
 
 if [[ -d "$var/pg/data" ]]; then
   "$root/deploy/local/pg.sh" stop "$var/pg"

@@ -6,7 +6,16 @@
 # already runs is left alone.
 #
 #   deploy/local/up.sh          then talk to it:  build/bin/boneyard matches
+#   deploy/local/up.sh --replicas 3    three of each gRPC service (docs/scaling.md)
 #   deploy/local/down.sh        stops them all
+#
+# With --replicas N (default 1, at most 9) N ratings, N execution and N matchmaking processes
+# share each service's port (--reuse_port: the kernel spreads new connections over them), so
+# clients use the same addresses as with one. Replica k (2..N) is named NAME-k (log, pid file),
+# its metrics on the first's port + 100*(k-1); execution replica k is also reached on its own
+# port, the shared one + 100*k (--replica_listen: where calls about its matches are sent). The
+# web app stays one process: its sessions live in its memory. Started again with the same N,
+# up.sh starts only the replicas that are not running (a rolling restart: stop one, run up.sh).
 #
 # Everything lives under var/ (git-ignored): var/pg (the cluster), var/operator_token (the
 # operator's secret) and var/results_token (what execution presents to ratings and matchmaking
@@ -26,6 +35,28 @@
 #
 # Ratings starts first; were it down, execution's outbox keeps the results and retries.
 set -euo pipefail
+
+replicas=1
+while (($# > 0)); do
+  case "$1" in
+    --replicas)
+      replicas=${2:-}
+      shift 2 || true
+      ;;
+    --replicas=*)
+      replicas=${1#--replicas=}
+      shift
+      ;;
+    *)
+      echo "up: unknown argument '$1' (usage: deploy/local/up.sh [--replicas N])" >&2
+      exit 2
+      ;;
+  esac
+done
+if ! [[ "$replicas" =~ ^[1-9]$ ]]; then
+  echo "up: --replicas must be 1 to 9, not '$replicas'" >&2
+  exit 2
+fi
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$root"
@@ -69,15 +100,17 @@ alive() {
 }
 
 # start NAME BINARY FLAGS...: runs the service in the background (log var/log/NAME.log, pid
-# var/run/NAME.pid) unless it already runs.
+# var/run/NAME.pid) unless it already runs; started_now says which.
 start() {
   local name=$1 binary=$2
   shift 2
   local pid_file="$var/run/$name.pid"
+  started_now=0
   if [[ -f "$pid_file" ]] && alive "$(cat "$pid_file")"; then
     echo "up: $name already running (pid $(cat "$pid_file"))"
     return
   fi
+  started_now=1
   nohup "$binary" "$@" >>"$var/log/$name.log" 2>&1 &
   echo $! >"$pid_file"
 }
@@ -100,38 +133,75 @@ wait_ready() {
   exit 1
 }
 
-# shellcheck disable=SC2086  # the extra flags are words
-start ratings "$bin/boneyard-ratings" \
-  --listen="$ratings_listen" --metrics_listen="$ratings_metrics" \
-  --database_url="$database_url" --operator_token_file="$token_file" \
-  --results_token_file="$results_token_file" \
-  ${BONEYARD_RATINGS_FLAGS:-}
+# replica_name NAME K: NAME for the first replica, NAME-K for the others.
+replica_name() {
+  if (($2 == 1)); then echo "$1"; else echo "$1-$2"; fi
+}
+# with_port HOST:PORT DELTA: the same host, the port moved by DELTA.
+with_port() {
+  echo "${1%:*}:$((${1##*:} + $2))"
+}
+# wait_serving NAME FROM: until the replica's log past byte FROM says it serves (when `start`
+# has just started it).
+wait_serving() {
+  local name=$1 from=$2
+  ((started_now)) || return 0
+  wait_ready "$name" bash -c "tail -c +$((from + 1)) '$var/log/$name.log' | grep -q 'msg=.serving.'"
+}
+# log_size NAME: bytes in the replica's log so far (where its new run's lines start).
+log_size() {
+  stat -c %s "$var/log/$1.log" 2>/dev/null || echo 0
+}
+shared=()
+((replicas > 1)) && shared=(--reuse_port)
+
+for ((k = 1; k <= replicas; k++)); do
+  name=$(replica_name ratings "$k")
+  from=$(log_size "$name")
+  # shellcheck disable=SC2086  # the extra flags are words
+  start "$name" "$bin/boneyard-ratings" \
+    --listen="$ratings_listen" --metrics_listen="$(with_port "$ratings_metrics" $((100 * (k - 1))))" \
+    --database_url="$database_url" --operator_token_file="$token_file" \
+    --results_token_file="$results_token_file" "${shared[@]}" \
+    ${BONEYARD_RATINGS_FLAGS:-}
+  wait_serving "$name" "$from"
+done
 # Ready when it answers a call; leaderboards need no token.
 wait_ready ratings "$bin/boneyard" leaderboard muggins --page-size 1 --ratings-target "$ratings_listen"
-echo "up: ratings serving on $ratings_listen (metrics http://$ratings_metrics/metrics, log $var/log/ratings.log)"
+echo "up: ratings serving on $ratings_listen ($replicas replica(s); metrics http://$ratings_metrics/metrics, log $var/log/ratings.log)"
 
-# shellcheck disable=SC2086
-start execution "$bin/boneyard-execution" \
-  --listen="$listen" --metrics_listen="$metrics" \
-  --database_url="$database_url" --operator_token_file="$token_file" \
-  --ratings_target="$ratings_listen" --matchmaking_target="$matchmaking_listen" \
-  --results_token_file="$results_token_file" \
-  ${BONEYARD_EXECUTION_FLAGS:-}
+for ((k = 1; k <= replicas; k++)); do
+  name=$(replica_name execution "$k")
+  own=()
+  ((replicas > 1)) && own=(--replica_listen="$(with_port "$listen" $((100 * k)))")
+  from=$(log_size "$name")
+  # shellcheck disable=SC2086
+  start "$name" "$bin/boneyard-execution" \
+    --listen="$listen" --metrics_listen="$(with_port "$metrics" $((100 * (k - 1))))" \
+    --database_url="$database_url" --operator_token_file="$token_file" \
+    --ratings_target="$ratings_listen" --matchmaking_target="$matchmaking_listen" \
+    --results_token_file="$results_token_file" "${shared[@]}" "${own[@]}" \
+    ${BONEYARD_EXECUTION_FLAGS:-}
+  wait_serving "$name" "$from"
+done
 # `boneyard matches` needs no token.
 wait_ready execution "$bin/boneyard" matches --page-size 1 --target "$listen"
-echo "up: execution serving on $listen (metrics http://$metrics/metrics, log $var/log/execution.log)"
+echo "up: execution serving on $listen ($replicas replica(s); metrics http://$metrics/metrics, log $var/log/execution.log)"
 
-# shellcheck disable=SC2086
-start matchmaking "$bin/boneyard-matchmaking" \
-  --listen="$matchmaking_listen" --metrics_listen="$matchmaking_metrics" \
-  --database_url="$database_url" --operator_token_file="$token_file" \
-  --execution_target="$listen" --execution_token_file="$token_file" \
-  --ratings_target="$ratings_listen" --results_token_file="$results_token_file" \
-  ${BONEYARD_MATCHMAKING_FLAGS:-}
-# The CLI has no matchmaking command yet: ready once its gRPC port accepts a connection (the
-# server listens only after the database and migrations are ready).
-wait_ready matchmaking bash -c "exec 3<>/dev/tcp/${matchmaking_listen%:*}/${matchmaking_listen##*:}"
-echo "up: matchmaking serving on $matchmaking_listen (metrics http://$matchmaking_metrics/metrics, log $var/log/matchmaking.log)"
+for ((k = 1; k <= replicas; k++)); do
+  name=$(replica_name matchmaking "$k")
+  from=$(log_size "$name")
+  # shellcheck disable=SC2086
+  start "$name" "$bin/boneyard-matchmaking" \
+    --listen="$matchmaking_listen" \
+    --metrics_listen="$(with_port "$matchmaking_metrics" $((100 * (k - 1))))" \
+    --database_url="$database_url" --operator_token_file="$token_file" \
+    --execution_target="$listen" --execution_token_file="$token_file" \
+    --ratings_target="$ratings_listen" --results_token_file="$results_token_file" \
+    "${shared[@]}" ${BONEYARD_MATCHMAKING_FLAGS:-}
+  wait_serving "$name" "$from"
+done
+echo "up: matchmaking serving on $matchmaking_listen ($replicas replica(s); metrics http://$matchmaking_metrics/metrics, log $var/log/matchmaking.log)"
 # shellcheck disable=SC2086
 start web "$bin/boneyard-web" \
   --listen="$web_listen" --metrics_listen="$web_metrics" \

@@ -72,7 +72,8 @@ class ClientQueues {
 
 // One unary call on a client queue: `done` gets the status and the response on the queue's
 // thread. The call carries `token` and the default deadline (PrepareUnaryContext) and owns
-// itself until `done` has run.
+// itself until `done` has run. With `wait_for_ready`, a call made while the channel is
+// reconnecting waits for it (within the deadline) instead of failing at once.
 //
 //   QueuedUnaryCall<v1::AbortMatchRequest, v1::Match>::Start(
 //       queues->Pick(), token, std::move(request),
@@ -89,9 +90,10 @@ class QueuedUnaryCall final : public AsyncTag {
   // `prepare(context, request, queue)` is the stub's PrepareAsync method.
   template <class Prepare>
   static void Start(grpc::CompletionQueue* queue, absl::string_view token, Request request,
-                    const Prepare& prepare, Done done) {
+                    const Prepare& prepare, Done done, bool wait_for_ready = false) {
     auto* call = new QueuedUnaryCall(std::move(request), std::move(done));
     PrepareUnaryContext(call->context_, token);
+    call->context_.set_wait_for_ready(wait_for_ready);
     call->reader_ = prepare(&call->context_, call->request_, queue);
     call->reader_->StartCall();
     call->reader_->Finish(&call->response_, &call->status_, call);

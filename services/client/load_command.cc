@@ -21,8 +21,9 @@
 // something only when they run on one machine, as in tests/bench/load.sh.
 // Against several execution replicas (docs/scaling.md) players and aborts follow each match to
 // the replica that plays it; with --reconnect-for D a player whose stream breaks (its replica
-// killed) reopens it for up to D before that counts as an error, and the report counts the
-// reopened streams.
+// killed) reopens it for up to D before that counts as an error, and a creation whose answer
+// was lost (its replica stopping) is sent again for up to D — safely: each carries a request id
+// — and the report counts both.
 // Errors are failed creations, players ending with an error and rejected actions other than
 // stale ones (ABORTED, a normal race). The service's resident memory comes from its metrics
 // page (`process_resident_memory_bytes`), read once at the end of the window.
@@ -40,6 +41,7 @@
 #include <vector>
 
 #include "absl/base/thread_annotations.h"
+#include "absl/random/random.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -128,6 +130,8 @@ struct LoadReport {
   int64_t errors = 0;
   // Streams reopened (after a break, or to follow a match to its replica).
   int64_t reconnects = 0;
+  // Creations sent again after their answer was lost (--reconnect-for).
+  int64_t creations_resent = 0;
   std::vector<std::string> error_examples;
   std::vector<double> latencies_ms;  // sorted
   // The latency split at the moment the service applied the action (its event's create_time):
@@ -179,6 +183,8 @@ class LoadRun {
   struct Created {
     v1::CreateMatchResponse response;
     grpc::Status status;
+    v1::CreateMatchRequest request;  // to send again
+    absl::Time first_sent;
   };
   struct Slot {
     std::string name;
@@ -190,7 +196,10 @@ class LoadRun {
     int64_t finished_slot = -1;        // else: every player of this slot is done
   };
 
-  void StartCreate();
+  // Creates a match; `again`: the request of one whose answer was lost, sent again (its
+  // request_id makes that safe), first sent at `first_sent`.
+  void StartCreate(std::optional<v1::CreateMatchRequest> again = std::nullopt,
+                   absl::Time first_sent = absl::Now());
   void Post(Event event);
   // The next event, or nullopt at `deadline`.
   std::optional<Event> NextEvent(absl::Time deadline);
@@ -216,6 +225,10 @@ class LoadRun {
   const std::shared_ptr<ClientQueues> queues_ = ClientQueues::Shared();
   std::vector<std::unique_ptr<v1::ExecutionService::Stub>> stubs_;
   size_t next_stub_ = 0;
+  // This run's creations' request ids: "load-<random>-<n>".
+  const std::string run_id_ = absl::StrCat("load-", absl::Hex(absl::Uniform<uint64_t>(
+                                                        absl::BitGen(), 0, ~uint64_t{0})));
+  int64_t next_request_ = 0;
   // The replicas players and aborts follow their matches to, one channel each.
   const StubFactory follow_ = PlaintextStubs();
   ReplicaRouter replicas_;
@@ -246,12 +259,18 @@ std::optional<LoadRun::Event> LoadRun::NextEvent(absl::Time deadline) {
   return event;
 }
 
-void LoadRun::StartCreate() {
+void LoadRun::StartCreate(std::optional<v1::CreateMatchRequest> again, absl::Time first_sent) {
   v1::CreateMatchRequest request;
-  request.set_game(config_.game);
-  *request.mutable_rules() = config_.rules;
-  for (int s = 0; s < config_.seats; ++s) {
-    request.add_seats()->mutable_player()->set_player_id(absl::StrCat("load-seat-", s));
+  if (again.has_value()) {
+    request = *std::move(again);
+  } else {
+    request.set_game(config_.game);
+    *request.mutable_rules() = config_.rules;
+    for (int s = 0; s < config_.seats; ++s) {
+      request.add_seats()->mutable_player()->set_player_id(absl::StrCat("load-seat-", s));
+    }
+    // Unique to this run: a creation whose answer was lost is sent again without a second match.
+    request.set_request_id(absl::StrCat(run_id_, "-", next_request_++));
   }
   ++creating_;
   v1::ExecutionService::Stub& stub = *stubs_[next_stub_++ % stubs_.size()];
@@ -261,12 +280,16 @@ void LoadRun::StartCreate() {
               grpc::CompletionQueue* queue) {
         return stub.PrepareAsyncCreateMatch(context, request, queue);
       },
-      [this](const grpc::Status& status, v1::CreateMatchResponse& response) {
+      [this, request, first_sent](const grpc::Status& status,
+                                  v1::CreateMatchResponse& response) {
         auto created = std::make_unique<Created>();
         created->status = status;
         created->response.Swap(&response);
+        created->request = request;
+        created->first_sent = first_sent;
         Post(Event{std::move(created), -1});
-      });
+      },
+      /*wait_for_ready=*/again.has_value());
 }
 
 void LoadRun::StartPlayers(const v1::CreateMatchResponse& response) {
@@ -352,6 +375,14 @@ absl::Status LoadRun::Run() {
       const Created& created = *event->created;
       if (created.status.ok()) {
         StartPlayers(created.response);
+        continue;
+      }
+      // A replica going away mid-call: sent again (the same request_id) while players would
+      // still be reconnecting.
+      if (created.status.error_code() == grpc::StatusCode::UNAVAILABLE &&
+          absl::Now() - created.first_sent < config_.reconnect_for) {
+        ++report_.creations_resent;
+        StartCreate(created.request, created.first_sent);
         continue;
       }
       const std::string message = DescribeRpcError("CreateMatch", FromGrpc(created.status));
@@ -556,6 +587,7 @@ void PrintReport(const LoadConfig& config, const LoadReport& report, bool json, 
           {"applied_to_view", SplitPartJson(report.applied_to_view_ms)}}},
         {"errors", report.errors},
         {"reconnects", report.reconnects},
+        {"creations_resent", report.creations_resent},
         {"error_examples", report.error_examples},
         {"metrics_url", config.metrics_url}};
     out["service_resident_memory_bytes"] = report.resident_memory_bytes.has_value()
@@ -608,7 +640,8 @@ void PrintReport(const LoadConfig& config, const LoadReport& report, bool json, 
          << Ms(report.applied_to_view_ms, 0.50) << ", p99 " << Ms(report.applied_to_view_ms, 0.99)
          << " (by the service's clock: one machine only)\n"
          << "errors:      " << report.errors << "\n"
-         << "reconnects:  " << report.reconnects << "\n";
+         << "reconnects:  " << report.reconnects << " streams, " << report.creations_resent
+         << " creations sent again\n";
   for (const std::string& example : report.error_examples) io.out << "  " << example << "\n";
   if (report.resident_memory_bytes.has_value()) {
     io.out << absl::StrFormat("service rss: %.1f MiB (%s at %s)\n",

@@ -43,8 +43,8 @@ google::protobuf::FieldMask PlayingViewMask() {
 
 namespace {
 
-// How many WrongReplica answers in a row (without a stream that works between them) a player
-// follows before it only retries: bounds the bouncing while two replicas disagree.
+// How many WrongReplica answers in a row a player follows at once before it backs off (and
+// starts again from its home address): bounds the bouncing while replicas disagree.
 constexpr int kMaxFollows = 16;
 
 bool MayAct(const v1::SeatView& view) {
@@ -511,10 +511,11 @@ void RemotePlayer::Core::OnStreamDone(const grpc::Status& status,
         std::shared_ptr<v1::ExecutionService::StubInterface>& there = followed_[where->address()];
         if (there == nullptr) there = options_.follow_replica(where->address());
         at_ = there.get();
-      } else if (!where.has_value()) {
-        // The replica followed to is gone (killed, or restarting): the home address knows who
-        // adopts the match.
+      } else {
+        // The replica followed to is gone (killed, or restarting), or the replicas disagree for
+        // now: after a backoff, the home address says afresh who plays the match.
         at_ = nullptr;
+        follows_ = 0;
       }
       if (follow || now - *failing_since_ < policy.give_up_after) {
         delay = follow ? absl::ZeroDuration() : backoff_;

@@ -27,6 +27,11 @@ ABSL_FLAG(int, max_streams_per_connection, boneyard::kDefaultMaxStreamsPerConnec
           "The most calls one client connection has open at once (HTTP/2 "
           "SETTINGS_MAX_CONCURRENT_STREAMS); the client's library holds further calls.");
 
+ABSL_FLAG(bool, reuse_port, false,
+          "Share --listen's port with other replicas of the service on this machine "
+          "(SO_REUSEPORT): the kernel spreads new connections over them "
+          "(deploy/local/up.sh --replicas). Off, a port in use is an error.");
+
 namespace boneyard {
 namespace {
 
@@ -81,6 +86,7 @@ absl::StatusOr<ServiceConfig> CommonConfigFromFlags() {
     return absl::InvalidArgumentError("--listen: empty address");
   }
   config.metrics_address = absl::GetFlag(FLAGS_metrics_listen);
+  config.reuse_port = absl::GetFlag(FLAGS_reuse_port);
 
   config.database_url = absl::GetFlag(FLAGS_database_url);
   if (config.database_url.empty()) config.database_url = Getenv(kDatabaseUrlEnv);

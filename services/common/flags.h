@@ -13,6 +13,7 @@
 //   --log_level            trace, debug, info, warn, error, off info
 //   --shutdown_grace       time calls in flight get at shutdown 10s
 //   --max_streams_per_connection  calls one connection has open   4096
+//   --reuse_port           share --listen's port with replicas   false
 #ifndef BONEYARD_SERVICES_COMMON_FLAGS_H_
 #define BONEYARD_SERVICES_COMMON_FLAGS_H_
 
@@ -25,6 +26,7 @@
 
 ABSL_DECLARE_FLAG(std::string, listen);
 ABSL_DECLARE_FLAG(std::string, metrics_listen);
+ABSL_DECLARE_FLAG(bool, reuse_port);
 ABSL_DECLARE_FLAG(std::string, database_url);
 ABSL_DECLARE_FLAG(std::string, operator_token_file);
 ABSL_DECLARE_FLAG(int, db_pool_size);
@@ -52,6 +54,7 @@ struct ServiceConfig {
   std::string log_level = "info";
   absl::Duration shutdown_grace = absl::Seconds(10);
   int max_streams_per_connection = 4096;
+  bool reuse_port = false;
 };
 
 // Reads the shared flags (and their environment fallbacks) into a ServiceConfig. The operator

@@ -68,12 +68,13 @@ class ServiceNamesOption : public grpc::ServerBuilderOption {
 
 GrpcServer::GrpcServer(HealthService* health,
                        std::unique_ptr<grpc::Server> server,
-                       std::vector<std::string> service_names, int port,
+                       std::vector<std::string> service_names, int port, int own_port,
                        std::unique_ptr<CompletionQueueThreads> async_queues)
     : health_(health),
       server_(std::move(server)),
       service_names_(std::move(service_names)),
       port_(port),
+      own_port_(own_port),
       async_queues_(std::move(async_queues)) {}
 
 GrpcServer::~GrpcServer() { Shutdown(absl::ZeroDuration()); }
@@ -100,7 +101,11 @@ absl::StatusOr<std::unique_ptr<GrpcServer>> GrpcServer::Start(GrpcServerOptions 
   grpc::ServerBuilder builder;
   int port = 0;
   builder.AddListeningPort(options.listen_address, grpc::InsecureServerCredentials(), &port);
-  builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
+  int own_port = 0;
+  if (!options.own_address.empty()) {
+    builder.AddListeningPort(options.own_address, grpc::InsecureServerCredentials(), &own_port);
+  }
+  builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, options.reuse_port ? 1 : 0);
   builder.SetMaxReceiveMessageSize(options.max_message_bytes);
   builder.SetMaxSendMessageSize(options.max_message_bytes);
   builder.AddChannelArgument(GRPC_ARG_MAX_CONCURRENT_STREAMS, options.max_streams_per_connection);
@@ -149,7 +154,8 @@ absl::StatusOr<std::unique_ptr<GrpcServer>> GrpcServer::Start(GrpcServerOptions 
   builder.SetOption(std::make_unique<ServiceNamesOption>(&service_names, options.metrics));
 
   std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
-  const bool started = server != nullptr && port != 0;
+  const bool started =
+      server != nullptr && port != 0 && (options.own_address.empty() || own_port != 0);
   if (started) {
     health->RequestCalls(queues.front().get());
     for (size_t i = 0; i < queues.size(); ++i) {
@@ -161,15 +167,19 @@ absl::StatusOr<std::unique_ptr<GrpcServer>> GrpcServer::Start(GrpcServerOptions 
   if (!started) {
     if (server != nullptr) server->Shutdown();
     return absl::UnavailableError(
-        absl::StrCat("grpc: cannot listen on ", options.listen_address));
+        absl::StrCat("grpc: cannot listen on ", options.listen_address,
+                     options.own_address.empty() ? "" : " and ", options.own_address));
   }
   async_queues->Start();
   auto grpc_server = std::unique_ptr<GrpcServer>(new GrpcServer(
-      health, std::move(server), std::move(service_names), port, std::move(async_queues)));
+      health, std::move(server), std::move(service_names), port, own_port,
+      std::move(async_queues)));
   grpc_server->SetServing(true);
   spdlog::info("grpc server listening {}", Fields()
                                                .Add("address", options.listen_address)
-                                               .Add("port", port));
+                                               .Add("port", port)
+                                               .Add("own_port", own_port)
+                                               .Add("reuse_port", options.reuse_port));
   return grpc_server;
 }
 

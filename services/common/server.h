@@ -59,13 +59,20 @@ struct GrpcServerOptions {
   // It bounds what one connection can pin down; a relay that multiplexes many users (the web
   // app) opens more connections.
   int max_streams_per_connection = kDefaultMaxStreamsPerConnection;
+  // Share `listen_address`'s port with other processes on this machine (SO_REUSEPORT): replicas
+  // behind one port, the kernel spreading new connections over them. Off, a port already in use
+  // is an error, so two servers never share one by accident.
+  bool reuse_port = false;
+  // A second "host:port" this server listens on: its own when replicas share
+  // `listen_address` (own_port() is its port). Empty: none.
+  std::string own_address = {};
 };
 
 class GrpcServer {
  public:
   // INVALID_ARGUMENT for an empty address or a non-positive message or stream limit; UNAVAILABLE, naming
-  // the address, when it cannot listen there (including a port another process already uses:
-  // SO_REUSEPORT is turned off, so two servers never share a port by accident).
+  // the address, when it cannot listen there (including a port another process already uses,
+  // unless `reuse_port`).
   static absl::StatusOr<std::unique_ptr<GrpcServer>> Start(GrpcServerOptions options);
 
   GrpcServer(const GrpcServer&) = delete;
@@ -75,6 +82,8 @@ class GrpcServer {
 
   // The port it listens on.
   int port() const { return port_; }
+  // The port of `own_address`; 0 without one.
+  int own_port() const { return own_port_; }
 
   // Sets the health status of "" and of every registered service's name. Ignored once
   // Shutdown has begun.
@@ -89,7 +98,7 @@ class GrpcServer {
 
  private:
   GrpcServer(HealthService* health, std::unique_ptr<grpc::Server> server,
-             std::vector<std::string> service_names, int port,
+             std::vector<std::string> service_names, int port, int own_port,
              std::unique_ptr<CompletionQueueThreads> async_queues);
 
   // The server's health service, which the server owns.
@@ -99,6 +108,7 @@ class GrpcServer {
   // Every service the server has registered, including the health and reflection services.
   const std::vector<std::string> service_names_;
   const int port_;
+  const int own_port_;
   // The async services' queues and their threads (none without such services).
   const std::unique_ptr<CompletionQueueThreads> async_queues_;
 

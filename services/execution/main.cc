@@ -89,6 +89,10 @@ ABSL_FLAG(std::string, advertise_address, "",
 ABSL_FLAG(bool, place_matches, true,
           "Send a new match to the replica with the fewest live matches when this one plays "
           "more by a margin (docs/scaling.md); false: create every match where it is asked for.");
+ABSL_FLAG(std::string, replica_listen, "",
+          "A second host:port this replica alone listens on, when replicas share --listen "
+          "(--reuse_port): it is the address advertised to clients of its matches unless "
+          "--advertise_address says otherwise. Empty: none.");
 ABSL_FLAG(std::string, replica_name, "",
           "This replica's name for operators (a pod name); empty: the host name and process id.");
 
@@ -131,6 +135,7 @@ struct ExecutionConfig {
   std::string results_token;
   ReplicaLease::Options lease;
   std::string advertise_address;
+  std::string replica_listen;
   std::string replica_name;
   bool place_matches = true;
 };
@@ -224,6 +229,7 @@ absl::StatusOr<ExecutionConfig> ExecutionConfigFromFlags() {
                      ", not ", absl::FormatDuration(config.lease.adopt_interval)));
   }
   config.advertise_address = absl::GetFlag(FLAGS_advertise_address);
+  config.replica_listen = absl::GetFlag(FLAGS_replica_listen);
   config.replica_name = absl::GetFlag(FLAGS_replica_name);
   config.place_matches = absl::GetFlag(FLAGS_place_matches);
   if (config.replica_name.empty()) {
@@ -242,8 +248,9 @@ absl::StatusOr<ExecutionConfig> ExecutionConfigFromFlags() {
   return config;
 }
 
-// Where clients reach this replica: --advertise_address, else the --listen host with the port
-// the server got (this machine's name for a wildcard host).
+// Where clients reach this replica: --advertise_address, else the host of the address it
+// listens on (--replica_listen, else --listen) with the port the server got there (this
+// machine's name for a wildcard host).
 std::string AdvertisedAddress(const std::string& flag, const std::string& listen, int port) {
   if (!flag.empty()) return flag;
   std::string host(listen.substr(0, listen.rfind(':')));
@@ -454,14 +461,21 @@ int Run(int argc, char** argv) {
       .services = {&service},
       .metrics = &rpc_metrics,
       .max_streams_per_connection = common->max_streams_per_connection,
+      .reuse_port = common->reuse_port,
+      .own_address = config->replica_listen,
   });
   if (!server.ok()) {
     (*host)->Shutdown();
     committer.Stop();
     return StartupFailed("cannot start the gRPC server", server.status());
   }
-  const std::string advertised = AdvertisedAddress(config->advertise_address,
-                                                    common->listen_address, (*server)->port());
+  // A replica sharing its port is reached on its own address.
+  const std::string advertised =
+      config->replica_listen.empty()
+          ? AdvertisedAddress(config->advertise_address, common->listen_address,
+                              (*server)->port())
+          : AdvertisedAddress(config->advertise_address, config->replica_listen,
+                              (*server)->own_port());
   if (absl::Status s = (*store)->SetReplicaAddress(advertised); !s.ok()) {
     spdlog::warn("cannot record the replica's address {}", Fields().Add("error", s.ToString()));
   }

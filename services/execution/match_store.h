@@ -226,7 +226,8 @@ class MatchStore {
   virtual absl::Status RenewLease(absl::Duration lease) {
     return absl::UnimplementedError("this store keeps no replicas");
   }
-  // Where clients reach this replica from now on (once its port is known).
+  // Where clients reach this replica from now on (once its port is known). Earlier replicas
+  // registered at the same address are fenced: clients sent there would reach this one.
   virtual absl::Status SetReplicaAddress(const std::string& address) {
     return absl::UnimplementedError("this store keeps no replicas");
   }
@@ -253,8 +254,9 @@ class MatchStore {
   virtual absl::StatusOr<std::vector<ReplicaLoad>> ShareLoad(int64_t live_matches) {
     return absl::UnimplementedError("this store keeps no replicas");
   }
-  // Where ACTIVE match `id` is played: the address of its owner while the owner is not fenced;
-  // nullopt otherwise (ended, unowned, or its owner fenced and the match not adopted yet).
+  // Where match `id` is played: the address of its owner while the owner is not fenced; nullopt
+  // otherwise (unowned, or its owner fenced and the match not adopted yet). A match that ended
+  // keeps its owner, so a call that raced with its end is sent where it is answered right.
   virtual absl::StatusOr<std::optional<std::string>> ReplicaAddressOf(const std::string& id) {
     return absl::UnimplementedError("this store keeps no replicas");
   }

@@ -105,8 +105,17 @@ absl::Status PgMatchStore::SetReplicaAddress(const std::string& address) {
   const int64_t epoch = epoch_.load();
   if (epoch == 0) return NotRegistered();
   return pool_.Run([&](pqxx::work& tx) {
+    tx.exec0(absl::StrCat("SET LOCAL lock_timeout = '", kFenceLockTimeout, "'"));
     tx.exec_params0(absl::StrCat("UPDATE ", replicas_, " SET address = $2 WHERE epoch = $1"), epoch,
                     address);
+    // An earlier replica at this address (a process restarted in its place, a pod's recycled
+    // IP) is gone, or at least no longer reached there: clients sent to the address would
+    // reach this one, which does not play its matches. Fenced now, its matches are adopted at
+    // the next look instead of after its lease. (Fencing is always safe: it only stops writes.)
+    tx.exec_params0(absl::StrCat("UPDATE ", replicas_,
+                                 " SET fenced_time = clock_timestamp() WHERE address = $2"
+                                 " AND epoch <> $1 AND fenced_time IS NULL"),
+                    epoch, address);
   });
 }
 
@@ -115,8 +124,7 @@ absl::StatusOr<std::optional<std::string>> PgMatchStore::ReplicaAddressOf(
   return pool_.Run([&](pqxx::work& tx) -> std::optional<std::string> {
     const pqxx::result rows = tx.exec_params(
         absl::StrCat("SELECT r.address FROM ", matches_, " m JOIN ", replicas_,
-                     " r ON r.epoch = m.owner_epoch WHERE m.id = $1 AND m.state = ", kActive,
-                     " AND r.fenced_time IS NULL"),
+                     " r ON r.epoch = m.owner_epoch WHERE m.id = $1 AND r.fenced_time IS NULL"),
         id);
     if (rows.empty()) return std::nullopt;
     return rows[0][0].as<std::string>();

@@ -220,6 +220,7 @@ int Run(int argc, char** argv) {
       .services = {&service, &tournament_service, &ladder_service},
       .metrics = &rpc_metrics,
       .max_streams_per_connection = common->max_streams_per_connection,
+      .reuse_port = common->reuse_port,
   });
   if (!server.ok()) return StartupFailed("cannot start the gRPC server", server.status());
   if (matchmaker != nullptr) matchmaker->Start();

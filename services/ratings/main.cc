@@ -165,6 +165,7 @@ int Run(int argc, char** argv) {
       .services = {&service},
       .metrics = &rpc_metrics,
       .max_streams_per_connection = common->max_streams_per_connection,
+      .reuse_port = common->reuse_port,
   });
   if (!server.ok()) {
     batcher.Stop();

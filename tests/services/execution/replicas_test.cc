@@ -342,5 +342,26 @@ TEST_F(ReplicasTest, EachReplicaSharesItsLoadAndSeesTheLiveOnes) {
   EXPECT_EQ((*loads)[1].live_matches, 7);
 }
 
+TEST_F(ReplicasTest, AReplicaTakingTheAddressOfAnEarlierOneFencesIt) {
+  // A process restarted in its predecessor's place (same host and port): clients sent to the
+  // address reach the new one, which does not play the old one's matches.
+  std::unique_ptr<PgMatchStore> next = OtherStore();
+  std::unique_ptr<PgMatchStore> other = OtherStore();
+  Register(*store_, "a");
+  ASSERT_TRUE(store_->SetReplicaAddress("10.0.0.7:50051").ok());
+  const NewMatch m = CreateMatch(At(kT0));
+  Register(*other, "other");
+  ASSERT_TRUE(other->SetReplicaAddress("10.0.0.8:50051").ok());
+  const int64_t next_epoch = Register(*next, "a-again");
+  ASSERT_TRUE(next->SetReplicaAddress("10.0.0.7:50051").ok());
+  EXPECT_TRUE(IsFenced(store_->RenewLease(kLongLease)));
+  EXPECT_TRUE(other->RenewLease(kLongLease).ok());  // another address: untouched
+  // Its matches are anyone's at once, the new replica's included.
+  absl::StatusOr<std::vector<ActiveMatch>> adopted = next->AdoptMatches(10);
+  ASSERT_TRUE(adopted.ok()) << adopted.status();
+  EXPECT_THAT(*adopted, SizeIs(1));
+  EXPECT_EQ(Owner(m.id), next_epoch);
+}
+
 }  // namespace
 }  // namespace boneyard::execution
