@@ -77,11 +77,11 @@ ABSL_FLAG(std::string, results_token_file, "",
           "services accept results with (their --results_token_file); else "
           "$BONEYARD_RESULTS_TOKEN holds the token.");
 
-ABSL_FLAG(absl::Duration, lease, absl::Seconds(5),
+ABSL_FLAG(absl::Duration, lease, absl::Seconds(3),
           "How long this replica's lease lasts unrenewed (renewed every third of it): how soon "
           "another replica takes its matches over when it stops without giving them up "
           "(docs/scaling.md).");
-ABSL_FLAG(absl::Duration, adopt_interval, absl::Seconds(1),
+ABSL_FLAG(absl::Duration, adopt_interval, absl::Milliseconds(500),
           "How often to look for matches whose replica's lease has lapsed, to take them over.");
 ABSL_FLAG(std::string, advertise_address, "",
           "host:port where clients reach this replica (told to clients of matches it plays); "

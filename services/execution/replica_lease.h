@@ -36,9 +36,9 @@ class ReplicaLease {
   struct Options {
     // How long the lease lasts unrenewed: how soon the others take over from a replica that
     // stopped (killed, paused, cut off). Renewed every third of it.
-    absl::Duration lease = absl::Seconds(5);
+    absl::Duration lease = absl::Seconds(3);
     // How often to look for matches to adopt.
-    absl::Duration adopt_interval = absl::Seconds(1);
+    absl::Duration adopt_interval = absl::Milliseconds(500);
     // The most matches one look takes (others are left for the next look, or another replica).
     int adopt_limit = 500;
   };

@@ -219,7 +219,8 @@ TEST_F(ReplicaFailoverTest, ADrainingReplicaHandsItsMatchesOverAndItsPlayersFoll
 }
 
 TEST_F(ReplicaFailoverTest, AKilledReplicasMatchesAreAdoptedAndPlayedOutWithoutLossOrFork) {
-  ASSERT_NO_FATAL_FAILURE(StartReplicas({"--lease=2s", "--adopt_interval=200ms"}));
+  // The default lease and adopt interval (3 s, 500 ms).
+  ASSERT_NO_FATAL_FAILURE(StartReplicas({}));
   ASSERT_NO_FATAL_FAILURE(StartMatches());
   WaitForProgress(4);
 
@@ -227,7 +228,7 @@ TEST_F(ReplicaFailoverTest, AKilledReplicasMatchesAreAdoptedAndPlayedOutWithoutL
   ASSERT_TRUE(replicas_[0]->Kill(SIGKILL).ok());
   ASSERT_NO_FATAL_FAILURE(ExpectEveryMatchPlayedOutWithoutLossOrFork());
   std::vector<absl::Duration> adopted = Recoveries(0);
-  std::cout << "after the kill -9 (lease 2s, adopt interval 200ms), each of its matches was "
+  std::cout << "after the kill -9 (lease 3s, adopt interval 500ms), each of its matches was "
                "played on in: "
             << absl::StrJoin(adopted, ", ",
                              [](std::string* out, absl::Duration d) {
