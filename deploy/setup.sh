@@ -18,7 +18,8 @@ packages=(
   python3             # tests/bench/run.sh formats its results with python3
   python3-grpcio      # docs/examples/ladder_bot.py, the Python remote bot (and its test)
   python3-protobuf
-  jq                  # deploy/local/demo.sh reads `boneyard games --json`
+  jq                  # deploy/local/demo.sh reads `boneyard games --json`; tests/deploy
+  curl                # tests/deploy/local_replicas_test.sh signs in to the web app
   tmux
   pkg-config
   protobuf-compiler   # proto/: protoc

@@ -9,12 +9,12 @@
 #   deploy/local/up.sh --replicas 3    three of each gRPC service (docs/scaling.md)
 #   deploy/local/down.sh        stops them all
 #
-# With --replicas N (default 1, at most 9) N ratings, N execution and N matchmaking processes
+# With --replicas N (default 1, at most 9) N ratings, execution, matchmaking and web processes
 # share each service's port (--reuse_port: the kernel spreads new connections over them), so
 # clients use the same addresses as with one. Replica k (2..N) is named NAME-k (log, pid file),
 # its metrics on the first's port + 100*(k-1); execution replica k is also reached on its own
-# port, the shared one + 100*k (--replica_listen: where calls about its matches are sent). The
-# web app stays one process: its sessions live in its memory. Started again with the same N,
+# port, the shared one + 100*k (--replica_listen: where calls about its matches are sent). N web
+# processes share the web port too (sessions live in PostgreSQL). Started again with the same N,
 # up.sh starts only the replicas that are not running (a rolling restart: stop one, run up.sh).
 #
 # Everything lives under var/ (git-ignored): var/pg (the cluster), var/operator_token (the
@@ -202,14 +202,19 @@ for ((k = 1; k <= replicas; k++)); do
   wait_serving "$name" "$from"
 done
 echo "up: matchmaking serving on $matchmaking_listen ($replicas replica(s); metrics http://$matchmaking_metrics/metrics, log $var/log/matchmaking.log)"
-# shellcheck disable=SC2086
-start web "$bin/boneyard-web" \
-  --listen="$web_listen" --metrics_listen="$web_metrics" \
-  --database_url="$database_url" --operator_token_file="$token_file" \
-  --execution_target="$listen" --matchmaking_target="$matchmaking_listen" \
-  --ratings_target="$ratings_listen" --execution_metrics_url="http://$metrics/metrics" \
-  --matchmaking_metrics_url="http://$matchmaking_metrics/metrics" \
-  ${BONEYARD_WEB_FLAGS:-}
+for ((k = 1; k <= replicas; k++)); do
+  name=$(replica_name web "$k")
+  from=$(log_size "$name")
+  # shellcheck disable=SC2086
+  start "$name" "$bin/boneyard-web" \
+    --listen="$web_listen" --metrics_listen="$(with_port "$web_metrics" $((100 * (k - 1))))" \
+    --database_url="$database_url" --operator_token_file="$token_file" \
+    --execution_target="$listen" --matchmaking_target="$matchmaking_listen" \
+    --ratings_target="$ratings_listen" --execution_metrics_url="http://$metrics/metrics" \
+    --matchmaking_metrics_url="http://$matchmaking_metrics/metrics" "${shared[@]}" \
+    ${BONEYARD_WEB_FLAGS:-}
+  wait_serving "$name" "$from"
+done
 wait_ready web bash -c "exec 3<>/dev/tcp/${web_listen%:*}/${web_listen##*:}"
 echo "up: web app on http://$web_listen/ (sign in with the operator token; log $var/log/web.log)"
 echo "up: operator token in $token_file; for the CLI:"

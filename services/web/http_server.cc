@@ -368,6 +368,10 @@ class BeastServer final : public HttpServer {
     const tcp::endpoint endpoint(address, static_cast<unsigned short>(port));
     acceptor_.open(endpoint.protocol(), error);
     if (!error) acceptor_.set_option(asio::socket_base::reuse_address(true), error);
+    if (!error && options_.reuse_port) {
+      acceptor_.set_option(asio::detail::socket_option::boolean<SOL_SOCKET, SO_REUSEPORT>(true),
+                           error);
+    }
     if (!error) acceptor_.bind(endpoint, error);
     if (!error) acceptor_.listen(asio::socket_base::max_listen_connections, error);
     if (error) {

@@ -24,6 +24,9 @@ struct HttpServerOptions {
   // with +1/-1 as event streams open and close; either may be empty.
   std::function<void(double seconds)> on_relayed = nullptr;
   std::function<void(int delta)> on_streams = nullptr;
+  // Share the port with other web replicas on this machine (SO_REUSEPORT; deploy/local/up.sh
+  // --replicas): the kernel spreads new connections over them.
+  bool reuse_port = false;
 };
 
 class HttpServer {

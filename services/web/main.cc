@@ -132,7 +132,8 @@ int Run(int argc, char** argv) {
   Backends backends(BackendTargets{.execution = absl::GetFlag(FLAGS_execution_target),
                                    .matchmaking = absl::GetFlag(FLAGS_matchmaking_target),
                                    .ratings = absl::GetFlag(FLAGS_ratings_target)});
-  SessionStore sessions;
+  // Shared with every web replica through the database (the web schema, as the audit log's).
+  SessionStore sessions(**pool, "\"web\"", common->operator_token);
   auto watch_hub = std::make_unique<WatchHub>(backends.execution());
   auto overview = std::make_unique<Overview>(
       backends,
@@ -155,7 +156,8 @@ int Run(int argc, char** argv) {
                         .threads = http_threads,
                         .max_body_bytes = 64 * 1024,
                         .on_relayed = [&metrics](double seconds) { metrics.Relayed(seconds); },
-                        .on_streams = [&metrics](int delta) { metrics.Streams(delta); }},
+                        .on_streams = [&metrics](int delta) { metrics.Streams(delta); },
+                        .reuse_port = common->reuse_port},
       [raw = api.get()](HttpRequest request, std::shared_ptr<Exchange> exchange) {
         raw->Handle(std::move(request), std::move(exchange));
       });

@@ -4,18 +4,23 @@
 // or the player's token — never sent back to the browser), and the CSRF token
 // the pages echo in X-CSRF-Token.
 //
-// Sessions live in this process's memory: a restart of the web service signs
-// everyone out (a browser signs in again; matches and tickets are unaffected).
+// Sessions live in PostgreSQL (the web schema's `sessions`, migration 0002),
+// so every web replica knows every session and a restart signs no one out
+// (docs/scaling.md). The table alone signs no one in: a session is found by
+// the SHA-256 of its id, and its credential is sealed (sealed.h) under a key
+// derived from the operator token, which the database does not hold. Times
+// are the database's clock, shared by the replicas.
 #ifndef BONEYARD_SERVICES_WEB_SESSIONS_H_
 #define BONEYARD_SERVICES_WEB_SESSIONS_H_
 
-#include <map>
 #include <optional>
 #include <string>
 
-#include "absl/base/thread_annotations.h"
-#include "absl/synchronization/mutex.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "absl/time/time.h"
+#include "services/common/pg_pool.h"
+#include "services/web/sealed.h"
 
 namespace boneyard::web {
 
@@ -32,28 +37,27 @@ struct Session {
 
 class SessionStore {
  public:
-  // Sessions unused this long end.
-  explicit SessionStore(absl::Duration idle_limit = absl::Hours(12), int max_sessions = 100000);
+  // Sessions unused for `idle_limit` end; past `max_sessions` the least
+  // recently used go. `pool` must outlive the store and hold the web schema
+  // (AuditLog::Open applies its migrations); `secret` keys the sealing.
+  SessionStore(PgPool& pool, std::string quoted_schema, absl::string_view secret,
+               absl::Duration idle_limit = absl::Hours(12), int max_sessions = 100000);
 
-  // A new session; returns its id (the cookie's value) and fills the CSRF token
-  // and actor.
-  std::string Create(Session& session);
-  // The session of a cookie value, which counts as use.
-  std::optional<Session> Find(const std::string& id);
-  void End(const std::string& id);
-  int size();
+  // A new session; returns its id (the cookie's value) and fills the CSRF
+  // token and actor.
+  absl::StatusOr<std::string> Create(Session& session);
+  // The session of a cookie value, which counts as use; nullopt for none
+  // (unknown, ended, idle too long, or sealed under another operator token).
+  absl::StatusOr<std::optional<Session>> Find(const std::string& id);
+  absl::Status End(const std::string& id);
+  absl::StatusOr<int> size();
 
  private:
-  struct Entry {
-    Session session;
-    absl::Time last_used;
-  };
-  void DropExpired(absl::Time now) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
-
+  PgPool& pool_;
+  const std::string table_;
+  const Sealer sealer_;
   const absl::Duration idle_limit_;
   const int max_sessions_;
-  absl::Mutex mu_;
-  std::map<std::string, Entry> sessions_ ABSL_GUARDED_BY(mu_);
 };
 
 }  // namespace boneyard::web

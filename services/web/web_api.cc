@@ -314,7 +314,11 @@ HttpResponse WebApi::Public(const HttpRequest& request, const std::vector<std::s
 absl::StatusOr<Session> WebApi::Require(const HttpRequest& request, std::optional<Role> role) {
   std::optional<std::string> id = CookieValue(request.cookie, kCookie);
   std::optional<Session> session;
-  if (id.has_value()) session = parts_.sessions->Find(*id);
+  if (id.has_value()) {
+    absl::StatusOr<std::optional<Session>> found = parts_.sessions->Find(*id);
+    if (!found.ok()) return found.status();  // the database: UNAVAILABLE, retry
+    session = *std::move(found);
+  }
   if (!session.has_value()) return absl::UnauthenticatedError("sign in first");
   if (role.has_value() && session->role != *role) {
     return absl::PermissionDeniedError(*role == Role::kOperator ? "operators only"
@@ -374,20 +378,23 @@ HttpResponse WebApi::SignIn(const HttpRequest& request) {
   } else {
     return ErrorResponse(absl::InvalidArgumentError("role: must be \"operator\" or \"player\""));
   }
-  const std::string id = parts_.sessions->Create(session);
+  absl::StatusOr<std::string> id = parts_.sessions->Create(session);
+  if (!id.ok()) return ErrorResponse(id.status());
   if (session.role == Role::kOperator) {
     Record(session, "sign_in", "", "", absl::OkStatus());
   }
   HttpResponse response = JsonResponse(SessionJson(session));
-  response.headers.emplace_back(
-      "Set-Cookie", SessionCookie(id, parts_.secure_cookies, false));
+  response.headers.emplace_back("Set-Cookie", SessionCookie(*id, parts_.secure_cookies, false));
   return response;
 }
 
 HttpResponse WebApi::SignOut(const HttpRequest& request) {
   absl::StatusOr<Session> session = Require(request, std::nullopt);
   if (!session.ok()) return ErrorResponse(session.status());
-  parts_.sessions->End(*CookieValue(request.cookie, kCookie));
+  if (absl::Status ended = parts_.sessions->End(*CookieValue(request.cookie, kCookie));
+      !ended.ok()) {
+    return ErrorResponse(ended);
+  }
   if (session->role == Role::kOperator) Record(*session, "sign_out", "", "", absl::OkStatus());
   HttpResponse response = JsonResponse("", 204);
   response.headers.emplace_back(

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Three replicas of every gRPC service (deploy/local/up.sh --replicas 3, a throw-away system on
-# free ports) under `boneyard load`: one execution replica is killed with SIGKILL and started
-# again, then every service is restarted one replica at a time (SIGTERM, up.sh starts it again)
-# while the load plays on. Passes when the load saw no error beyond the reconnections its
-# players make themselves, every match was played out or aborted at the end, and every finished
-# match's result reached ratings exactly once (ratings' results and each seat's game count equal
-# the finished matches). Prints the load's report and how long each restart took.
+# Three replicas of every service (deploy/local/up.sh --replicas 3, a throw-away system on free
+# ports) under `boneyard load`: one execution replica is killed with SIGKILL and started again,
+# then every service is restarted one replica at a time (SIGTERM, up.sh starts it again) while
+# the load plays on. Passes when the load saw no error beyond the reconnections its players make
+# themselves, every match was played out or aborted at the end, every finished match's result
+# reached ratings exactly once (ratings' results and each seat's game count equal the finished
+# matches), and an operator signed in to the web app before the restarts is still signed in
+# after every web replica has restarted. Prints the load's report and each restart's time.
 #
 #   tests/deploy/local_replicas_test.sh            (after a build: build/bin)
 set -euo pipefail
@@ -31,7 +32,7 @@ port_is_free() {
 for ((attempt = 0; attempt < 20; attempt++)); do
   base=$((20000 + (RANDOM % 110) * 100))
   ok=1
-  for offset in 0 1 2 3 4 5 6 7 8 101 102 104 106 201 202 204 206 301; do
+  for offset in 0 1 2 3 4 5 6 7 8 101 102 104 106 108 201 202 204 206 208 301; do
     port_is_free $((base + offset)) || ok=0
   done
   ((ok)) && break
@@ -73,8 +74,13 @@ stop_and_restart() {
   echo "restarted $name after SIG$signal in $((($(date +%s%N) - started) / 1000000)) ms"
 }
 
+# An operator signs in to the web app (whichever replica the connection reaches).
+web="http://$BONEYARD_WEB_LISTEN"
+curl -sf -c "$var/cookies" -H 'Content-Type: application/json' \
+  -d "{\"role\":\"operator\",\"token\":\"$BONEYARD_OPERATOR_TOKEN\"}" "$web/api/session" >/dev/null
+
 stop_and_restart execution-2 KILL
-for service in ratings execution matchmaking; do
+for service in ratings execution matchmaking web; do
   for name in "$service" "$service-2" "$service-3"; do
     stop_and_restart "$name" TERM
   done
@@ -108,5 +114,7 @@ games=$(sql "SELECT string_agg(games_played::text, ',' ORDER BY player_id) FROM 
 echo "finished matches $finished, results at ratings $results, games per seat $games"
 check "every finished match's result was applied exactly once" \
   test "$finished" -gt 0 -a "$results" = "$finished" -a "$games" = "$finished,$finished"
+check "the operator is still signed in after every web replica restarted" \
+  curl -sf -b "$var/cookies" -o /dev/null "$web/api/session"
 check "no match was left active" test "$(sql "SELECT count(*) FROM exec.matches WHERE state = 1")" = 0
 exit "$failed"
