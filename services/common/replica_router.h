@@ -62,7 +62,7 @@ class ReplicaRouter {
 
   // After a call about `match` failed with `status`: true when it names the replica that plays
   // the match (now remembered), so the call is worth making again at once on StubFor(match).
-  // An UNAVAILABLE answer without one from a replica other than home forgets the match's place.
+  // An UNAVAILABLE answer without one forgets the match's place (the next call asks home).
   bool Reroute(const std::string& match, const grpc::Status& status);
 
   // `invoke(stub, context)` with a fresh context readied by `prepare`, on StubFor(match), again

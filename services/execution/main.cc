@@ -79,13 +79,14 @@ ABSL_FLAG(std::string, results_token_file, "",
 
 ABSL_FLAG(absl::Duration, lease, absl::Seconds(3),
           "How long this replica's lease lasts unrenewed (renewed every third of it): how soon "
-          "another replica takes its matches over when it stops without giving them up "
+          "another replica takes its matches over when it stops without handing them over "
           "(docs/scaling.md).");
 ABSL_FLAG(absl::Duration, adopt_interval, absl::Milliseconds(500),
           "How often to look for matches whose replica's lease has lapsed, to take them over.");
 ABSL_FLAG(std::string, advertise_address, "",
           "host:port where clients reach this replica (told to clients of matches it plays); "
-          "empty: the --listen host (this machine's name for a wildcard) and the port it got.");
+          "empty: the host of --replica_listen, else of --listen (this machine's name for a "
+          "wildcard), and the port it got there.");
 ABSL_FLAG(bool, place_matches, true,
           "Send a new match to the replica with the fewest live matches when this one plays "
           "more by a margin (docs/scaling.md); false: create every match where it is asked for.");
