@@ -496,8 +496,8 @@ bool NotCreatedThere(grpc::StatusCode code) {
 
 }  // namespace
 
-void ExecutionServiceImpl::CreateMatch(grpc::ServerContext& context, v1::CreateMatchRequest request,
-                                       CreateDone done) {
+void ExecutionServiceImpl::HandleCreateMatch(grpc::ServerContext& context,
+                                             v1::CreateMatchRequest request, CreateDone done) {
   std::optional<std::string> token = BearerToken(context);
   if (placement_ != nullptr && context.client_metadata().count(kPlacedHeader) == 0) {
     if (std::optional<std::string> there = placement_->Choose(host_.live_matches())) {
@@ -540,7 +540,7 @@ ExecutionServiceImpl::ExecutionServiceImpl(MatchHost& host, int queues, Placemen
       create_match_(
           [this](auto&&... args) { RequestCreateMatch(args...); },
           [this](grpc::ServerContext& context, v1::CreateMatchRequest request, auto done) {
-            CreateMatch(context, std::move(request), std::move(done));
+            HandleCreateMatch(context, std::move(request), std::move(done));
           }),
       get_match_([this](auto&&... args) { RequestGetMatch(args...); },
                  [this](grpc::ServerContext&, v1::GetMatchRequest request, auto done) {

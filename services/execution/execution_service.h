@@ -76,7 +76,8 @@ class ExecutionServiceImpl final : public ExecutionServiceBase, public AsyncServ
 
  private:
   using CreateDone = std::function<void(absl::StatusOr<v1::CreateMatchResponse>)>;
-  void CreateMatch(grpc::ServerContext& context, v1::CreateMatchRequest request, CreateDone done);
+  void HandleCreateMatch(grpc::ServerContext& context, v1::CreateMatchRequest request,
+                         CreateDone done);
   void CreateOn(const std::string& address, std::optional<std::string> token,
                 v1::CreateMatchRequest request, CreateDone done);
 
