@@ -50,7 +50,7 @@ inline constexpr absl::string_view kRateBotsUsage =
 inline constexpr absl::string_view kLoadUsage =
     "boneyard load --matches K --game G [--rules k=v,...] [--seats N] [--duration 30s] "
     "[--warmup 0s] [--finish N] [--metrics-url URL] [--channels N] [--seed S] [--think-time 0s] "
-    "[--lean-views] [--reconnect-for 0s] [--json]";
+    "[--lean-views] [--reconnect-for 0s] [--verify] [--json]";
 inline constexpr absl::string_view kParkedUsage =
     "boneyard parked [list [--page-size N] [--page-token T] | retry NAME | drop NAME] [--json]";
 inline constexpr absl::string_view kLeaderboardUsage =

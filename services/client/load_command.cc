@@ -23,7 +23,10 @@
 // the replica that plays it; with --reconnect-for D a player whose stream breaks (its replica
 // killed) reopens it for up to D before that counts as an error, and a creation whose answer
 // was lost (its replica stopping) is sent again for up to D — safely: each carries a request id
-// — and the report counts both.
+// — and the report counts both. With --verify every finished match's record is read at the end
+// and checked against what its players were shown (each event at its sequence: nothing
+// acknowledged lost, nothing forked), and each match's longest wait between two views is
+// reported (a killed replica's matches wait for their adoption).
 // Errors are failed creations, players ending with an error and rejected actions other than
 // stale ones (ABORTED, a normal race). The service's resident memory comes from its metrics
 // page (`process_resident_memory_bytes`), read once at the end of the window.
@@ -108,6 +111,8 @@ struct LoadConfig {
   // before it counts as an error; zero: at once. Answers naming the replica that plays a match
   // are always followed (docs/scaling.md).
   absl::Duration reconnect_for;
+  // Check every finished match's record against what its players were shown.
+  bool verify = false;
   std::string target;
   std::string operator_token;
 };
@@ -132,6 +137,13 @@ struct LoadReport {
   int64_t reconnects = 0;
   // Creations sent again after their answer was lost (--reconnect-for).
   int64_t creations_resent = 0;
+  // --verify: finished matches checked, those whose record differs from what their players were
+  // shown (an acknowledged action lost, or one sequence shown as two events), the first such,
+  // and each checked match's longest wait between two views, sorted.
+  int64_t verified_matches = 0;
+  int64_t verify_mismatches = 0;
+  std::string first_mismatch;
+  std::vector<double> longest_wait_ms;
   std::vector<std::string> error_examples;
   std::vector<double> latencies_ms;  // sorted
   // The latency split at the moment the service applied the action (its event's create_time):
@@ -186,10 +198,20 @@ class LoadRun {
     v1::CreateMatchRequest request;  // to send again
     absl::Time first_sent;
   };
+  // What one match's players were shown (--verify).
+  struct Shown {
+    absl::Mutex mu;
+    std::map<int64_t, std::string> events ABSL_GUARDED_BY(mu);  // sequence -> "seat: action"
+    std::vector<std::string> forks ABSL_GUARDED_BY(mu);         // a sequence shown as two events
+    absl::Time last_view ABSL_GUARDED_BY(mu) = absl::InfinitePast();
+    absl::Duration longest_wait ABSL_GUARDED_BY(mu);
+    bool ended ABSL_GUARDED_BY(mu) = false;
+  };
   struct Slot {
     std::string name;
     std::vector<std::unique_ptr<RemotePlayer>> players;
     std::atomic<int> remaining{0};
+    std::shared_ptr<Shown> shown;  // with --verify
   };
   struct Event {
     std::unique_ptr<Created> created;  // set: a CreateMatch answered
@@ -209,6 +231,9 @@ class LoadRun {
   void Harvest(const Slot& slot, bool final);
   void AddError(const std::string& message);
   void StopAndDrain();
+  // --verify: each finished match's record against what its players were shown.
+  void VerifyRecords();
+  static void Show(Shown& shown, const v1::SeatView& view);
   struct AbortBatch {
     absl::Mutex mu;
     size_t pending ABSL_GUARDED_BY(mu) = 0;
@@ -234,6 +259,8 @@ class LoadRun {
   ReplicaRouter replicas_;
   int creating_ = 0;
   std::map<int64_t, std::unique_ptr<Slot>> slots_;  // by match index; main thread only
+  // Finished matches to check at the end (--verify), with what their players were shown.
+  std::vector<std::pair<std::string, std::shared_ptr<Shown>>> to_verify_;
   LoadReport report_;
   // When the window opens (the warm-up is over).
   absl::Time measure_from_;
@@ -308,6 +335,10 @@ void LoadRun::StartPlayers(const v1::CreateMatchResponse& response) {
     }
     if (config_.lean_views) options.view_mask = PlayingViewMask();
     options.reconnect = ReconnectPolicy{.give_up_after = config_.reconnect_for};
+    if (config_.verify) {
+      if (slot->shown == nullptr) slot->shown = std::make_shared<Shown>();
+      options.on_view = [shown = slot->shown](const v1::SeatView& view) { Show(*shown, view); };
+    }
     options.follow_replica = follow_;
     options.on_done = [this, index, raw = slot.get()](const absl::Status&) {
       if (raw->remaining.fetch_sub(1) == 1) Post(Event{nullptr, index});
@@ -400,6 +431,7 @@ absl::Status LoadRun::Run() {
     auto it = slots_.find(event->finished_slot);
     if (it == slots_.end()) continue;
     Harvest(*it->second, /*final=*/true);
+    if (it->second->shown != nullptr) to_verify_.emplace_back(it->second->name, it->second->shown);
     if (absl::Now() >= measure_from_) ++report_.matches_finished;
     slots_.erase(it);
     if (config_.finish.has_value() && report_.matches_finished >= *config_.finish) break;
@@ -416,6 +448,7 @@ absl::Status LoadRun::Run() {
     }
   }
   StopAndDrain();
+  if (config_.verify) VerifyRecords();
 
   report_.latencies_ms = SortedMs(latencies_);
   report_.to_applied_ms = SortedMs(to_applied_);
@@ -474,6 +507,59 @@ void LoadRun::AbortMatches(const std::vector<std::string>& names) {
   if (report_.first_abort_failure.empty() && !batch->failures.empty()) {
     report_.first_abort_failure = batch->failures.front();
   }
+}
+
+void LoadRun::Show(Shown& shown, const v1::SeatView& view) {
+  const absl::Time now = absl::Now();
+  absl::MutexLock lock(&shown.mu);
+  if (shown.last_view != absl::InfinitePast()) {
+    shown.longest_wait = std::max(shown.longest_wait, now - shown.last_view);
+  }
+  shown.last_view = now;
+  if (view.terminal()) shown.ended = true;
+  if (!view.has_last_event() || view.last_event().reason() != v1::MatchEvent::PLAYED) return;
+  std::string event =
+      absl::StrCat(view.last_event().seat(), ": ", view.last_event().action().text());
+  auto [it, inserted] = shown.events.emplace(view.last_event().sequence(), event);
+  if (!inserted && it->second != event) {
+    shown.forks.push_back(absl::StrCat("#", it->first, " shown as ", it->second, " and ", event));
+  }
+}
+
+void LoadRun::VerifyRecords() {
+  std::vector<absl::Duration> waits;
+  for (const auto& [name, shown] : to_verify_) {
+    absl::MutexLock lock(&shown->mu);
+    if (!shown->ended) continue;  // its players gave up: counted as errors already
+    ++report_.verified_matches;
+    waits.push_back(shown->longest_wait);
+    std::string mismatch;
+    if (!shown->forks.empty()) mismatch = shown->forks.front();
+    v1::GetRecordRequest request;
+    request.set_name(absl::StrCat(name, "/record"));
+    v1::Record record;
+    grpc::ClientContext context;
+    PrepareUnaryContext(context, config_.operator_token);
+    const grpc::Status status = replicas_.Home().GetRecord(&context, request, &record);
+    std::vector<std::string> recorded;  // the record's actions in order: sequence k is k-1
+    for (const v1::Record::Round& round : record.rounds()) {
+      for (const v1::Record::RecordedAction& a : round.actions()) {
+        recorded.push_back(absl::StrCat(a.seat(), ": ", a.action()));
+      }
+    }
+    if (!status.ok()) mismatch = DescribeRpcError("GetRecord", FromGrpc(status));
+    for (const auto& [sequence, event] : shown->events) {
+      if (!mismatch.empty()) break;
+      if (sequence < 1 || sequence > static_cast<int64_t>(recorded.size()) ||
+          recorded[static_cast<size_t>(sequence - 1)] != event) {
+        mismatch = absl::StrCat("#", sequence, " shown as ", event, ", not in the record");
+      }
+    }
+    if (mismatch.empty()) continue;
+    ++report_.verify_mismatches;
+    if (report_.first_mismatch.empty()) report_.first_mismatch = absl::StrCat(name, ": ", mismatch);
+  }
+  report_.longest_wait_ms = SortedMs(waits);
 }
 
 void LoadRun::StopAndDrain() {
@@ -588,6 +674,13 @@ void PrintReport(const LoadConfig& config, const LoadReport& report, bool json, 
         {"errors", report.errors},
         {"reconnects", report.reconnects},
         {"creations_resent", report.creations_resent},
+        {"verified_matches", report.verified_matches},
+        {"verify_mismatches", report.verify_mismatches},
+        {"first_mismatch", report.first_mismatch},
+        {"longest_wait_ms",
+         {{"p50", MsJson(report.longest_wait_ms, 0.50)},
+          {"p99", MsJson(report.longest_wait_ms, 0.99)},
+          {"max", MsJson(report.longest_wait_ms, 1.0)}}},
         {"error_examples", report.error_examples},
         {"metrics_url", config.metrics_url}};
     out["service_resident_memory_bytes"] = report.resident_memory_bytes.has_value()
@@ -642,6 +735,15 @@ void PrintReport(const LoadConfig& config, const LoadReport& report, bool json, 
          << "errors:      " << report.errors << "\n"
          << "reconnects:  " << report.reconnects << " streams, " << report.creations_resent
          << " creations sent again\n";
+  if (config.verify) {
+    io.out << "verified:    " << report.verified_matches << " finished matches' records against "
+           << "what their players were shown: " << report.verify_mismatches << " differ"
+           << (report.first_mismatch.empty() ? "" : absl::StrCat(" (", report.first_mismatch, ")"))
+           << "\n"
+           << "longest wait between two views of a match: p50 " << Ms(report.longest_wait_ms, 0.5)
+           << ", p99 " << Ms(report.longest_wait_ms, 0.99) << ", max "
+           << Ms(report.longest_wait_ms, 1.0) << "\n";
+  }
   for (const std::string& example : report.error_examples) io.out << "  " << example << "\n";
   if (report.resident_memory_bytes.has_value()) {
     io.out << absl::StrFormat("service rss: %.1f MiB (%s at %s)\n",
@@ -683,6 +785,7 @@ int RunLoad(const std::vector<std::string>& args, cli::Io& io) {
                                    {"think-time", cli::FlagKind::kValue},
                                    {"lean-views", cli::FlagKind::kSwitch},
                                    {"reconnect-for", cli::FlagKind::kValue},
+                                   {"verify", cli::FlagKind::kSwitch},
                                    {"json", cli::FlagKind::kSwitch}},
                                   TokenUse::kOperator));
   if (!parsed.ok()) return cli::UsageError(io, parsed.status().message(), kLoadUsage);
@@ -742,6 +845,7 @@ int RunLoad(const std::vector<std::string>& args, cli::Io& io) {
   absl::StatusOr<absl::Duration> reconnect_for = NonNegativeDurationFlag(*parsed, "reconnect-for");
   if (!reconnect_for.ok()) return cli::UsageError(io, reconnect_for.status().message(), kLoadUsage);
   config.reconnect_for = *reconnect_for;
+  config.verify = parsed->Has("verify");
   config.target = ResolveTarget(parsed->Value("target"));
   if (std::optional<int> code = GetOperatorToken(*parsed, io, kLoadUsage, config.operator_token)) {
     return *code;

@@ -3,7 +3,9 @@
 # ports) under `boneyard load`: one execution replica is killed with SIGKILL and started again,
 # then every service is restarted one replica at a time (SIGTERM, up.sh starts it again) while
 # the load plays on. Passes when the load saw no error beyond the reconnections its players make
-# themselves, every match was played out or aborted at the end, every finished match's result
+# themselves, every match was played out or aborted at the end, every finished match's record
+# holds every event its players were shown at its place (boneyard load --verify: nothing
+# acknowledged lost, nothing applied twice or forked), every finished match's result
 # reached ratings exactly once (ratings' results and each seat's game count equal the finished
 # matches), and an operator signed in to the web app before the restarts is still signed in
 # after every web replica has restarted. Prints the load's report and each restart's time.
@@ -57,7 +59,7 @@ database_url=$("$root/deploy/local/pg.sh" url "$var/pg" "$base")
 
 "$bin/boneyard" load --target "$BONEYARD_EXECUTION_LISTEN" --matches 100 --game muggins \
   --rules target=61 --lean-views --think-time 40ms --duration "${load_seconds}s" \
-  --reconnect-for 30s --metrics-url "http://$BONEYARD_METRICS_LISTEN/metrics" --json \
+  --reconnect-for 30s --verify --metrics-url "http://$BONEYARD_METRICS_LISTEN/metrics" --json \
   >"$var/load.json" &
 load_pid=$!
 sleep 3
@@ -87,7 +89,8 @@ for service in ratings execution matchmaking web; do
 done
 wait "$load_pid"
 jq -c '{matches_created, matches_finished, matches_aborted_at_end, abort_failures,
-        actions_acknowledged, errors, reconnects, creations_resent, error_examples}' "$var/load.json"
+        actions_acknowledged, errors, reconnects, creations_resent, verified_matches,
+        verify_mismatches, first_mismatch, longest_wait_ms, error_examples}' "$var/load.json"
 
 failed=0
 # check DESCRIPTION COMMAND...: one line, ok or FAIL.
@@ -101,6 +104,8 @@ holds() { jq -e "$1" "$var/load.json" >/dev/null; }
 check "the load saw no error (its players reconnected on their own)" holds '.errors == 0'
 check "matches finished, and every match still playing at the end was aborted" \
   holds '.abort_failures == 0 and .matches_finished > 0'
+check "every finished match's record holds every event its players were shown, at its place" \
+  holds '.verified_matches > 0 and .verify_mismatches == 0'
 
 sql() { psql "$database_url" -Atq -c "$1"; }
 # The outbox delivers each finished match's result; wait for it to drain.
