@@ -112,6 +112,9 @@ constexpr int kExitBadFlags = 2;
 // stops at once, serving nothing more (a supervisor starts a new replica, under a new epoch).
 constexpr int kExitFenced = 3;
 constexpr absl::Duration kMinLease = absl::Milliseconds(300);
+// Every replica's dispatchers deliver from one outbox: an item one takes is claimed for this
+// long, longer than a delivery's deadline; a replica that dies holding it delays it by as much.
+constexpr absl::Duration kOutboxClaim = absl::Seconds(30);
 constexpr absl::Duration kMaxLease = absl::Minutes(10);
 
 // The largest thread counts the flags accept.
@@ -399,6 +402,7 @@ int Run(int argc, char** argv) {
         **store, *sink,
         OutboxDispatcher::Options{
             .receiver = receiver,
+            .claim_for = kOutboxClaim,
             .on_parked = [&counter] { counter.Increment(); },
             .on_backlog = [&backlog](int64_t n) { backlog.Set(static_cast<double>(n)); }}));
     sinks.push_back(std::move(sink));

@@ -273,6 +273,20 @@ class MatchStore {
   // first.
   virtual absl::StatusOr<std::vector<OutboxItem>> PendingOutbox(const std::string& receiver,
                                                                 int limit, absl::Time now) = 0;
+  // PendingOutbox for one of several replicas delivering the same outbox: the items returned
+  // are claimed — not due again until `claim_for` after `now` — so replicas polling at once
+  // deliver different items instead of all of them each (docs/scaling.md). A replica that dies
+  // holding a claim only delays those items by `claim_for`. Where a store does not claim, it is
+  // PendingOutbox.
+  virtual absl::StatusOr<std::vector<OutboxItem>> ClaimOutbox(const std::string& receiver,
+                                                              int limit, absl::Time now,
+                                                              absl::Duration claim_for) {
+    return PendingOutbox(receiver, limit, now);
+  }
+  // Claimed items left undelivered (a pass that stopped early) due again at `now`.
+  virtual absl::Status ReleaseOutbox(const std::vector<int64_t>& outbox_ids, absl::Time now) {
+    return absl::OkStatus();
+  }
   // How many of `receiver`'s items wait for delivery (due or backing off; parked ones not):
   // the delivery backlog operators watch. UNIMPLEMENTED where a store does not count.
   virtual absl::StatusOr<int64_t> CountPendingOutbox(const std::string& receiver) {

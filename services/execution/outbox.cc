@@ -63,10 +63,27 @@ absl::StatusOr<int> OutboxDispatcher::DeliverDue() {
   const int batch = std::max(1, options_.batch);
   int delivered = 0;
   for (;;) {
-    absl::StatusOr<std::vector<OutboxItem>> items = store_.PendingOutbox(options_.receiver, batch, absl::Now());
+    const absl::Time now = absl::Now();
+    absl::StatusOr<std::vector<OutboxItem>> items =
+        options_.claim_for > absl::ZeroDuration()
+            ? store_.ClaimOutbox(options_.receiver, batch, now, options_.claim_for)
+            : store_.PendingOutbox(options_.receiver, batch, now);
     if (!items.ok()) return items.status();
-    for (const OutboxItem& item : *items) {
-      if (Stopping()) return delivered;
+    // Items claimed but not tried when the pass stops early are due again at once.
+    auto release_from = [&](size_t first) {
+      std::vector<int64_t> ids;
+      for (size_t i = first; i < items->size(); ++i) ids.push_back((*items)[i].id);
+      if (absl::Status s = store_.ReleaseOutbox(ids, absl::Now()); !s.ok()) {
+        spdlog::warn("outbox: releasing {} claimed items failed (due again after the claim): {}",
+                     ids.size(), s.ToString());
+      }
+    };
+    for (size_t index = 0; index < items->size(); ++index) {
+      const OutboxItem& item = (*items)[index];
+      if (Stopping()) {
+        release_from(index);
+        return delivered;
+      }
       const absl::Status status = sink_.Deliver(item);
       if (status.ok()) {
         // Should this fail, the item is delivered again later; the sink is idempotent.
@@ -94,6 +111,7 @@ absl::StatusOr<int> OutboxDispatcher::DeliverDue() {
           !s.ok()) {
         return s;
       }
+      release_from(index + 1);
       return delivered;
     }
     if (static_cast<int>(items->size()) < batch) return delivered;

@@ -55,6 +55,10 @@ class OutboxDispatcher {
     std::string receiver = kRatingsReceiver;
     absl::Duration poll_interval = absl::Seconds(1);
     int batch = 100;  // items per PendingOutbox query
+    // Positive: the items are claimed for this long (MatchStore::ClaimOutbox), so the
+    // dispatchers of several replicas deliver different items; zero: PendingOutbox, every
+    // dispatcher sees every due item (one process).
+    absl::Duration claim_for = absl::ZeroDuration();
     absl::Duration initial_backoff = absl::Seconds(1);
     absl::Duration max_backoff = absl::Minutes(5);
     std::function<void()> on_parked = nullptr;  // may be empty: for a metric

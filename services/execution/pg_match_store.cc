@@ -629,6 +629,53 @@ absl::StatusOr<std::vector<OutboxItem>> PgMatchStore::PendingOutbox(const std::s
   });
 }
 
+absl::StatusOr<std::vector<OutboxItem>> PgMatchStore::ClaimOutbox(const std::string& receiver,
+                                                                  int limit, absl::Time now,
+                                                                  absl::Duration claim_for) {
+  if (limit < 1) {
+    return absl::InvalidArgumentError(absl::StrCat("outbox limit ", limit, " is not positive"));
+  }
+  // SKIP LOCKED: replicas claiming at once take different items.
+  const std::string query = absl::StrCat(
+      "UPDATE ", outbox_, " SET next_attempt_time = $4::timestamptz WHERE id IN (SELECT id FROM ",
+      outbox_,
+      " WHERE receiver = $3 AND delivered_time IS NULL AND parked_time IS NULL"
+      " AND next_attempt_time <= $1::timestamptz ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED)"
+      " RETURNING id, match_id, payload, attempts");
+  return pool_.Run([&](pqxx::work& tx) -> absl::StatusOr<std::vector<OutboxItem>> {
+    std::vector<OutboxItem> items;
+    for (const pqxx::row& row :
+         tx.exec_params(query, PgTime(now), limit, receiver, PgTime(now + claim_for))) {
+      OutboxItem item;
+      item.id = row[0].as<int64_t>();
+      item.receiver = receiver;
+      item.match_id = row[1].as<std::string>();
+      if (absl::Status s = Parse(row[2], "outbox payload", item.match_id, &item.match); !s.ok()) {
+        return s;
+      }
+      item.attempts = row[3].as<int>();
+      items.push_back(std::move(item));
+    }
+    // Oldest first, as PendingOutbox (RETURNING keeps no order).
+    std::sort(items.begin(), items.end(),
+              [](const OutboxItem& a, const OutboxItem& b) { return a.id < b.id; });
+    return items;
+  });
+}
+
+absl::Status PgMatchStore::ReleaseOutbox(const std::vector<int64_t>& outbox_ids, absl::Time now) {
+  if (outbox_ids.empty()) return absl::OkStatus();
+  std::vector<std::string> ids;
+  for (int64_t id : outbox_ids) ids.push_back(absl::StrCat(id));
+  return pool_.Run([&](pqxx::work& tx) {
+    tx.exec_params0(
+        absl::StrCat("UPDATE ", outbox_,
+                     " SET next_attempt_time = $2::timestamptz WHERE id = ANY($1::bigint[])"
+                     " AND delivered_time IS NULL AND parked_time IS NULL"),
+        pg_text::TextArray(ids), PgTime(now));
+  });
+}
+
 absl::Status PgMatchStore::MarkDelivered(int64_t outbox_id, absl::Time when) {
   // A repeated mark keeps the first delivery time.
   const std::string query = absl::StrCat(

@@ -79,6 +79,10 @@ class PgMatchStore final : public MatchStore {
   absl::StatusOr<std::optional<std::string>> ReplicaAddressOf(const std::string& id) override;
   absl::Status ReleaseLease() override;
   absl::StatusOr<int> HandOver() override;
+  absl::StatusOr<std::vector<OutboxItem>> ClaimOutbox(const std::string& receiver, int limit,
+                                                      absl::Time now,
+                                                      absl::Duration claim_for) override;
+  absl::Status ReleaseOutbox(const std::vector<int64_t>& outbox_ids, absl::Time now) override;
   absl::StatusOr<std::vector<ReplicaLoad>> ShareLoad(int64_t live_matches) override;
   absl::StatusOr<std::vector<ActiveMatch>> TakeHandedOver(int limit) override;
   absl::StatusOr<std::vector<ActiveMatch>> AdoptMatches(int limit) override;

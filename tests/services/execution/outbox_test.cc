@@ -4,7 +4,9 @@
 #include <algorithm>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -18,6 +20,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "services/execution/match_store.h"
+#include "services/execution/pg_match_store.h"
 #include "tests/services/execution/exec_pg_test.h"
 
 namespace boneyard::execution {
@@ -303,6 +306,61 @@ TEST_F(OutboxTest, BackoffDoublesFromTheInitialBackoffUpToTheMaximum) {
   EXPECT_EQ(dispatcher.Backoff(8), absl::Seconds(256));
   EXPECT_EQ(dispatcher.Backoff(9), absl::Minutes(5));
   EXPECT_EQ(dispatcher.Backoff(1'000'000), absl::Minutes(5));
+}
+
+// Claiming (several replicas on one outbox): a pass that fails on one item releases the rest it
+// claimed, so they are not held for the claim's length.
+TEST_F(OutboxTest, AClaimingPassThatFailsReleasesTheItemsItDidNotTry) {
+  const std::string first = FinishMatch();
+  const std::string second = FinishMatch();
+  const std::string third = FinishMatch();
+  TestSink sink(/*failures=*/1000, /*failing=*/{first});
+  OutboxDispatcher dispatcher(*store_, sink,
+                              {.claim_for = absl::Hours(1),
+                               .initial_backoff = absl::Hours(1),
+                               .max_backoff = absl::Hours(2)});
+  absl::StatusOr<int> delivered = dispatcher.DeliverDue();
+  ASSERT_TRUE(delivered.ok()) << delivered.status();
+  EXPECT_EQ(*delivered, 0);
+  delivered = dispatcher.DeliverDue();  // not an hour later: released, not claimed
+  ASSERT_TRUE(delivered.ok()) << delivered.status();
+  EXPECT_EQ(*delivered, 2);
+  EXPECT_THAT(sink.delivered_ids(), ElementsAre(second, third));
+}
+
+// A sink that takes a moment, so two dispatchers' passes overlap.
+class SlowSink : public TestSink {
+ public:
+  SlowSink() : TestSink(/*failures=*/0) {}
+  absl::Status Deliver(const OutboxItem& item) override {
+    absl::SleepFor(absl::Milliseconds(3));
+    return TestSink::Deliver(item);
+  }
+};
+
+// Two replicas' dispatchers on one outbox at once, claiming: every result delivered by exactly
+// one of them.
+TEST_F(OutboxTest, TheDispatchersOfTwoReplicasDeliverEachResultOnce) {
+  constexpr int kMatches = 24;
+  for (int i = 0; i < kMatches; ++i) FinishMatch();
+  absl::StatusOr<std::unique_ptr<PgMatchStore>> other = PgMatchStore::Open(*pool_, schema_);
+  ASSERT_TRUE(other.ok()) << other.status();
+  SlowSink here_sink;
+  SlowSink there_sink;
+  OutboxDispatcher here(*store_, here_sink, {.batch = 3, .claim_for = absl::Seconds(30)});
+  OutboxDispatcher there(**other, there_sink, {.batch = 3, .claim_for = absl::Seconds(30)});
+  std::thread thread([&] { ASSERT_TRUE(there.DeliverDue().ok()); });
+  ASSERT_TRUE(here.DeliverDue().ok());
+  thread.join();
+  std::vector<std::string> all = here_sink.delivered_ids();
+  const std::vector<std::string> theirs = there_sink.delivered_ids();
+  all.insert(all.end(), theirs.begin(), theirs.end());
+  std::sort(all.begin(), all.end());
+  EXPECT_EQ(all.size(), static_cast<size_t>(kMatches));  // none twice
+  EXPECT_EQ(std::unique(all.begin(), all.end()), all.end());
+  EXPECT_FALSE(theirs.empty());  // both took part
+  EXPECT_FALSE(here_sink.delivered_ids().empty());
+  EXPECT_EQ(Count("outbox", "delivered_time IS NULL"), 0);
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <latch>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <thread>
 #include <tuple>
@@ -786,6 +787,51 @@ TEST_F(StoreTest, WorksInASchemaThatNeedsQuoting) {
     tx.exec0("DROP SCHEMA " + tx.quote_name(odd) + " CASCADE");
   });
   EXPECT_TRUE(status.ok()) << status;
+}
+
+TEST_F(StoreTest, ReplicasClaimingTheOutboxAtOnceTakeDifferentItems) {
+  // Two replicas' dispatchers on one outbox: each item claimed by one, not due again for the
+  // claim's length unless released; one that fails is due at its backoff as before.
+  absl::StatusOr<std::unique_ptr<PgMatchStore>> other = PgMatchStore::Open(*pool_, schema_);
+  ASSERT_TRUE(other.ok()) << other.status();
+  const absl::Time end = At(kT0 + 10);
+  std::vector<MatchEnd> ends;
+  for (int i = 0; i < 6; ++i) {
+    NewMatch m = MakeMatch(At(kT0 + i));
+    ASSERT_TRUE(store_->CreateMatch(m).ok());
+    ends.push_back(Finished(m.id, 1, end));
+  }
+  ASSERT_TRUE(store_->Commit({{}, ends}).ok());
+  constexpr absl::Duration kClaim = absl::Seconds(30);
+  absl::StatusOr<std::vector<OutboxItem>> mine =
+      store_->ClaimOutbox(kRatingsReceiver, 4, end, kClaim);
+  absl::StatusOr<std::vector<OutboxItem>> theirs =
+      (*other)->ClaimOutbox(kRatingsReceiver, 10, end, kClaim);
+  ASSERT_TRUE(mine.ok() && theirs.ok());
+  ASSERT_THAT(*mine, SizeIs(4));
+  ASSERT_THAT(*theirs, SizeIs(2));  // the rest
+  std::set<int64_t> ids;
+  for (const auto* items : {&*mine, &*theirs}) {
+    for (const OutboxItem& item : *items) ids.insert(item.id);
+  }
+  EXPECT_EQ(ids.size(), 6u);
+  EXPECT_LT((*mine)[0].id, (*mine)[3].id);  // oldest first
+  // Claimed: nothing due now, all due again once the claim has run out.
+  absl::StatusOr<std::vector<OutboxItem>> again =
+      store_->ClaimOutbox(kRatingsReceiver, 10, end + absl::Seconds(1), kClaim);
+  ASSERT_TRUE(again.ok());
+  EXPECT_THAT(*again, SizeIs(0));
+  // Released (a pass that stopped early), due at once; delivered ones never again.
+  ASSERT_TRUE(store_->MarkDelivered((*mine)[0].id, end).ok());
+  ASSERT_TRUE(store_->ReleaseOutbox({(*mine)[0].id, (*mine)[1].id}, end).ok());
+  again = (*other)->ClaimOutbox(kRatingsReceiver, 10, end + absl::Seconds(1), kClaim);
+  ASSERT_TRUE(again.ok());
+  ASSERT_THAT(*again, SizeIs(1));
+  EXPECT_EQ((*again)[0].id, (*mine)[1].id);
+  again = store_->ClaimOutbox(kRatingsReceiver, 10, end + kClaim + absl::Milliseconds(500), kClaim);
+  ASSERT_TRUE(again.ok());
+  // The undelivered ones whose claims ran out: all but the one claimed a second after `end`.
+  EXPECT_THAT(*again, SizeIs(4));
 }
 
 }  // namespace
