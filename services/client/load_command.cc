@@ -408,9 +408,11 @@ absl::Status LoadRun::Run() {
         StartPlayers(created.response);
         continue;
       }
-      // A replica going away mid-call: sent again (the same request_id) while players would
+      // A replica going away mid-call (UNAVAILABLE, or CANCELLED by a server stopping: this
+      // tool cancels no creation): sent again, with the same request_id, while players would
       // still be reconnecting.
-      if (created.status.error_code() == grpc::StatusCode::UNAVAILABLE &&
+      if ((created.status.error_code() == grpc::StatusCode::UNAVAILABLE ||
+           created.status.error_code() == grpc::StatusCode::CANCELLED) &&
           absl::Now() - created.first_sent < config_.reconnect_for) {
         ++report_.creations_resent;
         StartCreate(created.request, created.first_sent);

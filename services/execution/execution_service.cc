@@ -487,11 +487,17 @@ class WatchCall final
 constexpr char kPlacedHeader[] = "boneyard-placed";
 constexpr absl::Duration kPlacementDeadline = absl::Seconds(10);
 
-// Codes of a placed CreateMatch after which the match is surely not created there: the replica
-// was not reached, or refused the credential (replicas configured with different tokens).
-bool NotCreatedThere(grpc::StatusCode code) {
-  return code == grpc::StatusCode::UNAVAILABLE || code == grpc::StatusCode::UNAUTHENTICATED ||
-         code == grpc::StatusCode::PERMISSION_DENIED || code == grpc::StatusCode::UNIMPLEMENTED;
+// Whether a placed CreateMatch that failed with `code` may be created here instead: when the
+// replica was not reached or refused the credential (replicas configured with different
+// tokens); and, for a request with a request id — which makes creating it twice impossible —
+// also when the call broke without an answer (that replica stopping).
+bool CreateHereInstead(grpc::StatusCode code, bool has_request_id) {
+  if (code == grpc::StatusCode::UNAVAILABLE || code == grpc::StatusCode::UNAUTHENTICATED ||
+      code == grpc::StatusCode::PERMISSION_DENIED || code == grpc::StatusCode::UNIMPLEMENTED) {
+    return true;
+  }
+  return has_request_id &&
+         (code == grpc::StatusCode::CANCELLED || code == grpc::StatusCode::DEADLINE_EXCEEDED);
 }
 
 }  // namespace
@@ -526,7 +532,9 @@ void ExecutionServiceImpl::CreateOn(const std::string& address, std::optional<st
   peers_.At(address).async()->CreateMatch(
       &call->context, &call->request, &call->response, [this, call, address](grpc::Status status) {
         if (status.ok()) return call->done(std::move(call->response));
-        if (!NotCreatedThere(status.error_code())) return call->done(FromGrpcStatus(status));
+        if (!CreateHereInstead(status.error_code(), !call->request.request_id().empty())) {
+          return call->done(FromGrpcStatus(status));
+        }
         spdlog::warn("placement: {} did not take a new match ({}); created here", address,
                      status.error_message());
         host_.CreateMatch(std::move(call->token), std::move(call->request), std::move(call->done));

@@ -62,7 +62,8 @@ class ExecutionServiceImpl final : public ExecutionServiceBase, public AsyncServ
   // more (docs/performance.md).
   // With `placement`, a CreateMatch that another replica should play (placement.h) is sent
   // there (marked, so it is not sent on again) and its answer returned; when that replica
-  // cannot be reached or refuses the call's credential, the match is created here.
+  // cannot be reached or refuses the call's credential (or, for a request with a request id,
+  // the call broke without an answer), the match is created here.
   explicit ExecutionServiceImpl(MatchHost& host, int queues = 0, Placement* placement = nullptr);
 
   ExecutionServiceImpl(const ExecutionServiceImpl&) = delete;
