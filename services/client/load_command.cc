@@ -175,7 +175,8 @@ absl::StatusOr<double> FetchMetric(const std::string& url, absl::string_view met
 
 class LoadRun {
  public:
-  explicit LoadRun(const LoadConfig& config) : config_(config), replicas_(config.target) {
+  explicit LoadRun(const LoadConfig& config)
+      : config_(config), replicas_(std::make_shared<ReplicaRouter>(config.target)) {
     for (const std::shared_ptr<grpc::Channel>& channel :
          MakeChannels(config.target, config.channels)) {
       stubs_.push_back(v1::ExecutionService::NewStub(channel));
@@ -255,8 +256,8 @@ class LoadRun {
                                                         absl::BitGen(), 0, ~uint64_t{0})));
   int64_t next_request_ = 0;
   // The replicas players and aborts follow their matches to, one channel each.
-  const StubFactory follow_ = PlaintextStubs();
-  ReplicaRouter replicas_;
+  const std::shared_ptr<ReplicaRouter> replicas_;
+  const StubFactory follow_ = StubsOf(replicas_);
   int creating_ = 0;
   std::map<int64_t, std::unique_ptr<Slot>> slots_;  // by match index; main thread only
   // Finished matches to check at the end (--verify), with what their players were shown.
@@ -474,7 +475,7 @@ void LoadRun::StartAbort(const std::string& name, v1::ExecutionService::Stub& st
         // Played by another replica: abort it there (a bounded number of times).
         if (std::optional<v1::WrongReplica> where = GetStatusDetail<v1::WrongReplica>(answer);
             where.has_value() && follows < kMaxAbortFollows) {
-          StartAbort(name, replicas_.At(where->address()), batch, follows + 1);
+          StartAbort(name, replicas_->At(where->address()), batch, follows + 1);
           return;
         }
         absl::MutexLock lock(&batch->mu);
@@ -542,7 +543,7 @@ void LoadRun::VerifyRecords() {
     v1::Record record;
     grpc::ClientContext context;
     PrepareUnaryContext(context, config_.operator_token);
-    const grpc::Status status = replicas_.Home().GetRecord(&context, request, &record);
+    const grpc::Status status = replicas_->Home().GetRecord(&context, request, &record);
     std::vector<std::string> recorded;  // the record's actions in order: sequence k is k-1
     for (const v1::Record::Round& round : record.rounds()) {
       for (const v1::Record::RecordedAction& a : round.actions()) {

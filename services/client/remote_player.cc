@@ -621,21 +621,15 @@ std::optional<v1::SeatView> RemotePlayer::Core::last_view() const {
   return last_view_;
 }
 
-StubFactory PlaintextStubs() {
-  struct Cache {
-    absl::Mutex mu;
-    absl::flat_hash_map<std::string, std::shared_ptr<v1::ExecutionService::StubInterface>> stubs
-        ABSL_GUARDED_BY(mu);
+StubFactory StubsOf(std::shared_ptr<ReplicaRouter> router) {
+  return [router = std::move(router)](
+             const std::string& address) -> std::shared_ptr<v1::ExecutionService::StubInterface> {
+    // The router keeps its stubs for its life; the pointer keeps the router alive.
+    return std::shared_ptr<v1::ExecutionService::StubInterface>(router, &router->At(address));
   };
-  auto cache = std::make_shared<Cache>();
-  return
-      [cache](const std::string& address) -> std::shared_ptr<v1::ExecutionService::StubInterface> {
-        absl::MutexLock lock(&cache->mu);
-        std::shared_ptr<v1::ExecutionService::StubInterface>& stub = cache->stubs[address];
-        if (stub == nullptr) stub = v1::ExecutionService::NewStub(MakeChannel(address));
-        return stub;
-      };
 }
+
+StubFactory PlaintextStubs() { return StubsOf(std::make_shared<ReplicaRouter>("")); }
 
 RemotePlayer::RemotePlayer(v1::ExecutionService::StubInterface& stub, std::string match,
                            std::string seat_token, Chooser chooser, RemotePlayerOptions options)

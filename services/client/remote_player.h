@@ -43,6 +43,7 @@
 #include "boneyard/v1/execution.grpc.pb.h"
 #include "google/protobuf/field_mask.pb.h"
 #include "services/client/client_queues.h"
+#include "services/common/replica_router.h"
 
 namespace boneyard::client {
 
@@ -70,8 +71,10 @@ struct ReconnectPolicy {
 using StubFactory =
     std::function<std::shared_ptr<v1::ExecutionService::StubInterface>(const std::string&)>;
 
-// The usual StubFactory: a plaintext channel to the address, one per address for all the
-// players given the same factory (thousands of players follow to a handful of replicas).
+// The stubs `router` keeps, one per address for all the players given the factory (thousands
+// of players follow to a handful of replicas).
+StubFactory StubsOf(std::shared_ptr<ReplicaRouter> router);
+// StubsOf a router of its own: plaintext channels.
 StubFactory PlaintextStubs();
 
 struct RemotePlayerOptions {

@@ -52,7 +52,6 @@ class ReplicaRouter {
   // `home`: where calls go when a match's replica is not known (host:port).
   explicit ReplicaRouter(std::string home, ChannelFactory channels = PlaintextChannel);
 
-  const std::string& home() const { return home_; }
   v1::ExecutionService::Stub& Home() { return At(home_); }
   // The stub for the replica at `address`, made on first use and kept.
   v1::ExecutionService::Stub& At(const std::string& address);

@@ -603,38 +603,52 @@ absl::StatusOr<int64_t> PgMatchStore::CountPendingOutbox(const std::string& rece
   });
 }
 
+namespace {
+
+// Outbox rows (id, match_id, payload, attempts) as items of `receiver`, in id order.
+absl::StatusOr<std::vector<OutboxItem>> OutboxItems(const pqxx::result& rows,
+                                                    const std::string& receiver) {
+  std::vector<OutboxItem> items;
+  for (const pqxx::row& row : rows) {
+    OutboxItem item;
+    item.id = row[0].as<int64_t>();
+    item.receiver = receiver;
+    item.match_id = row[1].as<std::string>();
+    if (absl::Status s = Parse(row[2], "outbox payload", item.match_id, &item.match); !s.ok()) {
+      return s;
+    }
+    item.attempts = row[3].as<int>();
+    items.push_back(std::move(item));
+  }
+  // Oldest first (an UPDATE's RETURNING keeps no order).
+  std::sort(items.begin(), items.end(),
+            [](const OutboxItem& a, const OutboxItem& b) { return a.id < b.id; });
+  return items;
+}
+
+absl::Status CheckOutboxLimit(int limit) {
+  if (limit >= 1) return absl::OkStatus();
+  return absl::InvalidArgumentError(absl::StrCat("outbox limit ", limit, " is not positive"));
+}
+
+}  // namespace
+
 absl::StatusOr<std::vector<OutboxItem>> PgMatchStore::PendingOutbox(const std::string& receiver,
                                                                     int limit, absl::Time now) {
-  if (limit < 1) {
-    return absl::InvalidArgumentError(absl::StrCat("outbox limit ", limit, " is not positive"));
-  }
+  if (absl::Status s = CheckOutboxLimit(limit); !s.ok()) return s;
   const std::string query =
       absl::StrCat("SELECT id, match_id, payload, attempts FROM ", outbox_,
                    " WHERE receiver = $3 AND delivered_time IS NULL AND parked_time IS NULL"
                    " AND next_attempt_time <= $1::timestamptz ORDER BY id LIMIT $2");
   return pool_.Run([&](pqxx::work& tx) -> absl::StatusOr<std::vector<OutboxItem>> {
-    std::vector<OutboxItem> items;
-    for (const pqxx::row& row : tx.exec_params(query, PgTime(now), limit, receiver)) {
-      OutboxItem item;
-      item.id = row[0].as<int64_t>();
-      item.receiver = receiver;
-      item.match_id = row[1].as<std::string>();
-      if (absl::Status s = Parse(row[2], "outbox payload", item.match_id, &item.match); !s.ok()) {
-        return s;
-      }
-      item.attempts = row[3].as<int>();
-      items.push_back(std::move(item));
-    }
-    return items;
+    return OutboxItems(tx.exec_params(query, PgTime(now), limit, receiver), receiver);
   });
 }
 
 absl::StatusOr<std::vector<OutboxItem>> PgMatchStore::ClaimOutbox(const std::string& receiver,
                                                                   int limit, absl::Time now,
                                                                   absl::Duration claim_for) {
-  if (limit < 1) {
-    return absl::InvalidArgumentError(absl::StrCat("outbox limit ", limit, " is not positive"));
-  }
+  if (absl::Status s = CheckOutboxLimit(limit); !s.ok()) return s;
   // SKIP LOCKED: replicas claiming at once take different items.
   const std::string query = absl::StrCat(
       "UPDATE ", outbox_, " SET next_attempt_time = $4::timestamptz WHERE id IN (SELECT id FROM ",
@@ -643,23 +657,8 @@ absl::StatusOr<std::vector<OutboxItem>> PgMatchStore::ClaimOutbox(const std::str
       " AND next_attempt_time <= $1::timestamptz ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED)"
       " RETURNING id, match_id, payload, attempts");
   return pool_.Run([&](pqxx::work& tx) -> absl::StatusOr<std::vector<OutboxItem>> {
-    std::vector<OutboxItem> items;
-    for (const pqxx::row& row :
-         tx.exec_params(query, PgTime(now), limit, receiver, PgTime(now + claim_for))) {
-      OutboxItem item;
-      item.id = row[0].as<int64_t>();
-      item.receiver = receiver;
-      item.match_id = row[1].as<std::string>();
-      if (absl::Status s = Parse(row[2], "outbox payload", item.match_id, &item.match); !s.ok()) {
-        return s;
-      }
-      item.attempts = row[3].as<int>();
-      items.push_back(std::move(item));
-    }
-    // Oldest first, as PendingOutbox (RETURNING keeps no order).
-    std::sort(items.begin(), items.end(),
-              [](const OutboxItem& a, const OutboxItem& b) { return a.id < b.id; });
-    return items;
+    return OutboxItems(tx.exec_params(query, PgTime(now), limit, receiver, PgTime(now + claim_for)),
+                       receiver);
   });
 }
 

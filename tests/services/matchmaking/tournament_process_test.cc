@@ -5,7 +5,8 @@
 // round 3: every round paired once, every game created once on execution and its result counted
 // once, the stored pairings the Dutch system's own for the stored results (re-paired from the
 // exported TRF), and a watcher started after the restarts sees the rounds and the final
-// standings.
+// standings. Then the same with two matchmaking processes directing at once (docs/scaling.md),
+// execution delivering each result to either, one killed -9 mid-round 2 and restarted in round 3.
 #include <grpcpp/grpcpp.h>
 #include <unistd.h>
 
@@ -48,6 +49,89 @@ int64_t Count(PgPool& pool, const std::string& sql) {
   return n.ok() ? *n : -1;
 }
 
+// Waits (a minute at most) until `sql` counts more than zero.
+void WaitFor(PgPool& pool, const std::string& sql) {
+  const absl::Time deadline = absl::Now() + absl::Seconds(60);
+  while (absl::Now() < deadline && Count(pool, sql) == 0) absl::SleepFor(absl::Milliseconds(20));
+}
+
+// Creates tournaments/swiss (Muggins, `rounds` rounds, `entrants` built-in bots) and starts it.
+void StartSwiss(v1::TournamentService::Stub& stub, const std::string& operator_token, int entrants,
+                int rounds) {
+  v1::CreateTournamentRequest create;
+  create.set_tournament_id("swiss");
+  v1::Tournament& settings = *create.mutable_tournament();
+  settings.set_display_name("Muggins Swiss");
+  settings.set_game("muggins");
+  settings.set_format(v1::Tournament::SWISS);
+  settings.set_rounds(rounds);
+  settings.add_tiebreaks("BH");
+  settings.add_tiebreaks("SB");
+  v1::Tournament tournament;
+  ASSERT_TRUE(stub.CreateTournament(Context(operator_token).get(), create, &tournament).ok());
+  for (int i = 0; i < entrants; ++i) {
+    v1::RegisterPlayerRequest request;
+    request.set_tournament("tournaments/swiss");
+    request.mutable_bot()->set_kind(i % 2 == 0 ? "random" : "greedy");
+    v1::Entrant entrant;
+    grpc::Status status = stub.RegisterPlayer(Context(operator_token).get(), request, &entrant);
+    ASSERT_TRUE(status.ok()) << status.error_message();
+  }
+  v1::StartTournamentRequest start;
+  start.set_name("tournaments/swiss");
+  ASSERT_TRUE(stub.StartTournament(Context(operator_token).get(), start, &tournament).ok());
+}
+
+// Every update a watcher of tournaments/swiss sees until the event finishes.
+void WatchToTheEnd(v1::TournamentService::Stub& stub, const std::string& log,
+                   std::vector<v1::TournamentUpdate>& updates) {
+  v1::WatchTournamentRequest watch;
+  watch.set_tournament("tournaments/swiss");
+  auto watch_context = Context("", 120);
+  std::unique_ptr<grpc::ClientReader<v1::TournamentUpdate>> reader =
+      stub.WatchTournament(watch_context.get(), watch);
+  v1::TournamentUpdate update;
+  while (reader->Read(&update)) updates.push_back(update);
+  grpc::Status watched = reader->Finish();
+  ASSERT_TRUE(watched.ok()) << watched.error_message() << "\n" << log;
+  ASSERT_FALSE(updates.empty());
+}
+
+// The finished Swiss: `entrants` rows of standings worth a point a board (three games and a
+// bye a round); a round each, three boards and a bye each, a game per board, each created once
+// on `execution` (for the tournament) and each result in.
+void ExpectEverythingOnce(const v1::TournamentUpdate& last, PgPool& pool,
+                          testing::ServiceProcess& execution, int entrants, int rounds) {
+  EXPECT_EQ(last.tournament().state(), v1::Tournament::FINISHED);
+  EXPECT_EQ(last.tournament().current_round(), rounds);
+  ASSERT_EQ(last.standings().rows_size(), entrants);
+  double points = 0;
+  for (const v1::StandingRow& row : last.standings().rows()) points += row.points();
+  EXPECT_DOUBLE_EQ(points, rounds * 4.0);
+
+  EXPECT_EQ(Count(pool, "SELECT count(*) FROM matchmaking.tournament_rounds"), rounds);
+  EXPECT_EQ(Count(pool, "SELECT count(*) FROM matchmaking.tournament_pairings"), rounds * 4);
+  EXPECT_EQ(Count(pool, "SELECT count(*) FROM matchmaking.tournament_games"), rounds * 3);
+  EXPECT_EQ(Count(pool,
+                  "SELECT count(*) FROM matchmaking.tournament_games WHERE result IS "
+                  "NOT NULL AND match_name IS NOT NULL"),
+            rounds * 3);
+  auto execution_stub = v1::ExecutionService::NewStub(
+      grpc::CreateChannel(execution.target(), grpc::InsecureChannelCredentials()));
+  v1::ListMatchesRequest list;
+  list.set_page_size(100);
+  v1::ListMatchesResponse matches;
+  ASSERT_TRUE(
+      execution_stub->ListMatches(Context(execution.operator_token()).get(), list, &matches).ok());
+  EXPECT_EQ(matches.matches_size(), rounds * 3) << "a game created twice";
+  std::set<std::string> names;
+  for (const v1::Match& m : matches.matches()) {
+    names.insert(m.name());
+    EXPECT_EQ(m.queue(), "tournaments/swiss");
+  }
+  EXPECT_EQ(names.size(), static_cast<size_t>(rounds * 3));
+}
+
 TEST(TournamentProcessTest, ASwissRunsToTheEndAcrossAKillWithNothingPairedOrCountedTwice) {
   constexpr int kEntrants = 7;
   constexpr int kRounds = 4;
@@ -88,28 +172,7 @@ TEST(TournamentProcessTest, ASwissRunsToTheEndAcrossAKillWithNothingPairedOrCoun
       grpc::CreateChannel((*matchmaking)->target(), grpc::InsecureChannelCredentials()));
   const std::string operator_token = (*matchmaking)->operator_token();
 
-  v1::CreateTournamentRequest create;
-  create.set_tournament_id("swiss");
-  v1::Tournament& settings = *create.mutable_tournament();
-  settings.set_display_name("Muggins Swiss");
-  settings.set_game("muggins");
-  settings.set_format(v1::Tournament::SWISS);
-  settings.set_rounds(kRounds);
-  settings.add_tiebreaks("BH");
-  settings.add_tiebreaks("SB");
-  v1::Tournament tournament;
-  ASSERT_TRUE(stub->CreateTournament(Context(operator_token).get(), create, &tournament).ok());
-  for (int i = 0; i < kEntrants; ++i) {
-    v1::RegisterPlayerRequest request;
-    request.set_tournament("tournaments/swiss");
-    request.mutable_bot()->set_kind(i % 2 == 0 ? "random" : "greedy");
-    v1::Entrant entrant;
-    grpc::Status status = stub->RegisterPlayer(Context(operator_token).get(), request, &entrant);
-    ASSERT_TRUE(status.ok()) << status.error_message();
-  }
-  v1::StartTournamentRequest start;
-  start.set_name("tournaments/swiss");
-  ASSERT_TRUE(stub->StartTournament(Context(operator_token).get(), start, &tournament).ok());
+  ASSERT_NO_FATAL_FAILURE(StartSwiss(*stub, operator_token, kEntrants, kRounds));
   absl::StatusOr<std::unique_ptr<PgPool>> pool = PgPool::Connect((*db)->url(), 1);
   ASSERT_TRUE(pool.ok()) << pool.status();
   EXPECT_EQ(Count(**pool, "SELECT count(*) FROM matchmaking.tournament_games"), 3);
@@ -125,78 +188,28 @@ TEST(TournamentProcessTest, ASwissRunsToTheEndAcrossAKillWithNothingPairedOrCoun
   matchmaking = start_matchmaking(execution->service->target());
   ASSERT_TRUE(matchmaking.ok()) << matchmaking.status();
   testing::ServiceProcess& mm = **matchmaking;
-  const absl::Time kill_deadline = absl::Now() + absl::Seconds(60);
-  while (absl::Now() < kill_deadline &&
-         Count(**pool,
-               "SELECT count(*) FROM matchmaking.tournament_games WHERE round = 2 AND "
-               "match_name IS NOT NULL") == 0) {
-    absl::SleepFor(absl::Milliseconds(20));
-  }
+  WaitFor(**pool,
+          "SELECT count(*) FROM matchmaking.tournament_games WHERE round = 2 AND "
+          "match_name IS NOT NULL");
   ASSERT_GT(Count(**pool, "SELECT count(*) FROM matchmaking.tournament_rounds"), 1) << mm.log();
   ASSERT_TRUE(mm.Kill(SIGKILL).ok());
   ASSERT_TRUE(mm.Restart().ok()) << mm.log();
   // And execution, killed -9 once round 3 has games being played: it resumes them from its
   // event log and its outbox still delivers every result, once.
-  const absl::Time exec_deadline = absl::Now() + absl::Seconds(60);
-  while (absl::Now() < exec_deadline &&
-         Count(**pool,
-               "SELECT count(*) FROM matchmaking.tournament_games WHERE round = 3 AND "
-               "match_name IS NOT NULL") == 0) {
-    absl::SleepFor(absl::Milliseconds(20));
-  }
+  WaitFor(**pool,
+          "SELECT count(*) FROM matchmaking.tournament_games WHERE round = 3 AND "
+          "match_name IS NOT NULL");
   ASSERT_TRUE(execution->service->Kill(SIGKILL).ok());
   ASSERT_TRUE(execution->service->Restart().ok()) << execution->service->log();
 
   // A watcher after the restart: updates until the event finishes.
-  v1::WatchTournamentRequest watch;
-  watch.set_tournament("tournaments/swiss");
-  auto watch_context = Context("", 120);
-  std::unique_ptr<grpc::ClientReader<v1::TournamentUpdate>> reader =
-      stub->WatchTournament(watch_context.get(), watch);
-  v1::TournamentUpdate update;
-  std::vector<v1::TournamentUpdate::Kind> kinds;
-  v1::TournamentUpdate last;
-  while (reader->Read(&update)) {
-    kinds.push_back(update.kind());
-    last = update;
-  }
-  grpc::Status watched = reader->Finish();
-  ASSERT_TRUE(watched.ok()) << watched.error_message() << "\n" << mm.log();
-  ASSERT_FALSE(kinds.empty());
-  EXPECT_EQ(kinds.front(), v1::TournamentUpdate::SNAPSHOT);
-  EXPECT_EQ(kinds.back(), v1::TournamentUpdate::FINISHED);
-  EXPECT_EQ(last.tournament().state(), v1::Tournament::FINISHED);
-  EXPECT_EQ(last.tournament().current_round(), kRounds);
-  ASSERT_EQ(last.standings().rows_size(), kEntrants);
-  double points = 0;
-  for (const v1::StandingRow& row : last.standings().rows()) points += row.points();
-  // Each round: three games worth one point between their players, and a bye worth one.
-  EXPECT_DOUBLE_EQ(points, kRounds * 4.0);
-
-  // Exactly once: a round each, three boards and a bye each, a game per board, each created
-  // once on execution and each result in.
-  EXPECT_EQ(Count(**pool, "SELECT count(*) FROM matchmaking.tournament_rounds"), kRounds);
-  EXPECT_EQ(Count(**pool, "SELECT count(*) FROM matchmaking.tournament_pairings"), kRounds * 4);
-  EXPECT_EQ(Count(**pool, "SELECT count(*) FROM matchmaking.tournament_games"), kRounds * 3);
-  EXPECT_EQ(Count(**pool,
-                  "SELECT count(*) FROM matchmaking.tournament_games WHERE result IS "
-                  "NOT NULL AND match_name IS NOT NULL"),
-            kRounds * 3);
-  auto execution_stub = v1::ExecutionService::NewStub(
-      grpc::CreateChannel(execution->service->target(), grpc::InsecureChannelCredentials()));
-  v1::ListMatchesRequest list;
-  list.set_page_size(100);
-  v1::ListMatchesResponse matches;
-  ASSERT_TRUE(execution_stub
-                  ->ListMatches(Context(execution->service->operator_token()).get(), list, &matches)
-                  .ok());
-  EXPECT_EQ(matches.matches_size(), kRounds * 3) << "a game created twice";
-  std::set<std::string> names;
-  for (const v1::Match& m : matches.matches()) {
-    names.insert(m.name());
-    EXPECT_EQ(m.queue(), "tournaments/swiss");
-  }
-  EXPECT_EQ(names.size(), static_cast<size_t>(kRounds * 3));
+  std::vector<v1::TournamentUpdate> updates;
+  ASSERT_NO_FATAL_FAILURE(WatchToTheEnd(*stub, mm.log(), updates));
+  EXPECT_EQ(updates.front().kind(), v1::TournamentUpdate::SNAPSHOT);
+  EXPECT_EQ(updates.back().kind(), v1::TournamentUpdate::FINISHED);
+  // Exactly once.
+  ASSERT_NO_FATAL_FAILURE(
+      ExpectEverythingOnce(updates.back(), **pool, *execution->service, kEntrants, kRounds));
 
   // Reproducible: each stored round is what the Dutch system pairs from the rounds before it.
   v1::ExportTrfRequest export_request;
@@ -221,6 +234,71 @@ TEST(TournamentProcessTest, ASwissRunsToTheEndAcrossAKillWithNothingPairedOrCoun
   }
   ASSERT_TRUE(mm.Stop().ok()) << mm.log();
   std::filesystem::remove_all(dir_template);
+}
+
+TEST(TournamentProcessTest, TwoMatchmakingProcessesRunASwissOnceAcrossAKill) {
+  constexpr int kEntrants = 7;
+  constexpr int kRounds = 4;
+  absl::StatusOr<std::unique_ptr<testing::TestDatabase>> db = testing::TestDatabase::Create();
+  ASSERT_TRUE(db.ok()) << db.status();
+  absl::StatusOr<int> port_a = testing::PickFreePort();
+  absl::StatusOr<int> port_b = testing::PickFreePort();
+  ASSERT_TRUE(port_a.ok() && port_b.ok());
+  char dir_template[] = "/tmp/boneyard-mm-replicas.XXXXXX";
+  ASSERT_NE(mkdtemp(dir_template), nullptr);
+  const std::string dir = dir_template;
+  // The replicas share their tokens, as pods share a Secret.
+  const std::string results_token_file = dir + "/results_token";
+  const std::string operator_token_file = dir + "/operator_token";
+  {
+    std::ofstream(results_token_file) << "results-token-for-the-replicas-test";
+    std::ofstream(operator_token_file) << "operator-token-for-the-replicas-test";
+  }
+  // Results go to whichever matchmaking answers first (gRPC's pick_first over the list).
+  absl::StatusOr<testing::ServiceOnNewDatabase> execution = testing::StartOnNewDatabase(
+      BONEYARD_EXECUTION_BINARY,
+      {absl::StrCat("--matchmaking_target=ipv4:127.0.0.1:", *port_a, ",127.0.0.1:", *port_b),
+       "--results_token_file=" + results_token_file});
+  ASSERT_TRUE(execution.ok()) << execution.status();
+  auto start_matchmaking = [&](int port) {
+    return testing::ServiceProcess::Start(
+        BONEYARD_MATCHMAKING_BINARY,
+        {"--database_url=" + (*db)->url(), "--log_level=info",
+         "--execution_target=" + execution->service->target(),
+         "--execution_token_file=" + execution->service->operator_token_file(),
+         "--results_token_file=" + results_token_file,
+         "--operator_token_file=" + operator_token_file, "--pass_interval=50ms"},
+        testing::ServiceProcess::kDefaultReadyTimeout, port);
+  };
+  absl::StatusOr<std::unique_ptr<testing::ServiceProcess>> a = start_matchmaking(*port_a);
+  ASSERT_TRUE(a.ok()) << a.status();
+  absl::StatusOr<std::unique_ptr<testing::ServiceProcess>> b = start_matchmaking(*port_b);
+  ASSERT_TRUE(b.ok()) << b.status();
+  // Set up through b, watched through b: a is the one that goes.
+  auto stub = v1::TournamentService::NewStub(
+      grpc::CreateChannel((*b)->target(), grpc::InsecureChannelCredentials()));
+  ASSERT_NO_FATAL_FAILURE(StartSwiss(*stub, (*b)->operator_token(), kEntrants, kRounds));
+  absl::StatusOr<std::unique_ptr<PgPool>> pool = PgPool::Connect((*db)->url(), 1);
+  ASSERT_TRUE(pool.ok()) << pool.status();
+
+  // a goes in the middle of round 2 (some of its games created) and comes back in round 3.
+  WaitFor(**pool,
+          "SELECT count(*) FROM matchmaking.tournament_games WHERE round = 2 AND match_name IS "
+          "NOT NULL");
+  ASSERT_TRUE((*a)->Kill(SIGKILL).ok());
+  WaitFor(**pool,
+          "SELECT count(*) FROM matchmaking.tournament_games WHERE round = 3 AND match_name IS "
+          "NOT NULL");
+  ASSERT_TRUE((*a)->Restart().ok()) << (*a)->log();
+
+  // Exactly once, with two directors.
+  std::vector<v1::TournamentUpdate> updates;
+  ASSERT_NO_FATAL_FAILURE(WatchToTheEnd(*stub, (*b)->log(), updates));
+  ASSERT_NO_FATAL_FAILURE(
+      ExpectEverythingOnce(updates.back(), **pool, *execution->service, kEntrants, kRounds));
+  ASSERT_TRUE((*a)->Stop().ok()) << (*a)->log();
+  ASSERT_TRUE((*b)->Stop().ok()) << (*b)->log();
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace
