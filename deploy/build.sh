@@ -5,8 +5,10 @@
 #                                        boneyard-ratings, boneyard-matchmaking and boneyard-web
 #                                        (what demo.sh and up.sh run), in the
 #                                        same build/ tree, so a later full build reuses them
-#        deploy/build.sh PRESET          a preset from CMakePresets.json: release, sanitize,
-#                                        clang-thread-safety
+#        deploy/build.sh --target NAME   only NAME (repeatable), e.g. release_stage: what
+#                                        tests/run.sh's Release stage needs
+#        deploy/build.sh PRESET          a preset from CMakePresets.json: release, sanitize
+#                                        (clang, ASan + UBSan, -Wthread-safety), fuzz
 # Works from any directory: it always builds the checkout it lives in.
 set -euo pipefail
 
@@ -18,15 +20,25 @@ programs=(boneyard boneyard-execution boneyard-ratings boneyard-matchmaking bone
 
 preset=""
 targets=()
-for arg in "$@"; do
-  case "$arg" in
-    --programs) targets=("${programs[@]}") ;;
+usage="usage: deploy/build.sh [--programs] [--target NAME]... [PRESET]"
+while (($# > 0)); do
+  case "$1" in
+    --programs) targets+=("${programs[@]}") ;;
+    --target)
+      if (($# < 2)); then
+        echo "deploy/build.sh: --target needs a target's name ($usage)" >&2
+        exit 2
+      fi
+      targets+=("$2")
+      shift
+      ;;
     -*)
-      echo "deploy/build.sh: unknown flag '$arg' (usage: deploy/build.sh [--programs] [PRESET])" >&2
+      echo "deploy/build.sh: unknown flag '$1' ($usage)" >&2
       exit 2
       ;;
-    *) preset=$arg ;;
+    *) preset=$1 ;;
   esac
+  shift
 done
 
 "$root/deploy/setup.sh"

@@ -1,22 +1,30 @@
 #!/usr/bin/env bash
 # The test command (also what CI runs, via .ci/run):
 #   1. deploy/setup.sh                      Debian packages
-#   2. Release build (build/)               deploy/build.sh
+#   2. Release build (build/)               deploy/build.sh --target release_stage: the programs,
+#                                           the benchmarks and the engine's tests (gcc, -O2)
 #   3. a private PostgreSQL                 deploy/local/pg.sh in a temporary folder, on a free
 #                                           loopback port; BONEYARD_TEST_DATABASE_URL points the
 #                                           services tests at it; stopped and removed on exit
-#   4. every test on the Release build      ctest --test-dir build
-#   5. sanitize preset (build-sanitize/)    ASan + UBSan build
-#   6. engine tests under the sanitizers    ctest --test-dir build-sanitize -L engine
-#   7. clang-thread-safety (build-clang/)   compile only (engine, services, CLI; no tests): proves
-#                                           -Wthread-safety passes
+#   4. engine tests on the Release build    ctest --test-dir build -L engine: the full
+#                                           conformance playouts
+#   5. sanitize preset (build-sanitize/)    clang, ASan + UBSan, -Wthread-safety as an error:
+#                                           every program and every test
+#   6. every test under the sanitizers      ctest --test-dir build-sanitize: engine, CLI, the
+#                                           four services' unit and process tests, the web app's
+#                                           API and browser suites against sanitized services,
+#                                           the replicas' fault test
+#   7. sanitizer reports                    every sanitized process (the services that tests
+#                                           start too, whose output is not the test's) writes
+#                                           its reports to one folder: any report fails here
 #   8. fuzz preset (build-fuzz/)            the libFuzzer programs (clang, ASan + UBSan)
 #   9. a short fuzz run                     tests/fuzz/run.sh: each target for
 #                                           BONEYARD_FUZZ_SECONDS (30) from its seed corpus
 # Stages after a failure still run where they can, so one run reports everything; the exit
-# status is non-zero if any stage failed.
+# status is non-zero if any stage failed. The summary gives each stage's time.
 #
-# BONEYARD_SKIP_SANITIZE=1 skips stages 5-9 for quick local runs. It is ignored when CI=true.
+# BONEYARD_SKIP_SANITIZE=1 skips stages 5-9 for quick local runs, and the Release stage then
+# builds and runs every test instead. It is ignored when CI=true.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -24,6 +32,9 @@ cd "$root"
 
 # Sanitizer reports should say where, and UB should stop the test rather than scroll past.
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
+# The sanitizer runtimes' own suppressions (third-party code only; each says why).
+sanitizer_dir="$root/tests/sanitizers"
+export LSAN_OPTIONS="${LSAN_OPTIONS:-suppressions=$sanitizer_dir/lsan.supp:print_suppressions=0}"
 
 logdir=$(mktemp -d)
 pgdir=""  # the test PostgreSQL's folder, once start_test_database has made it
@@ -51,33 +62,35 @@ run_stage() {
   shift
   echo
   echo "==== ${name}: $*"
+  local started=$SECONDS
   if "$@"; then
-    summary+=("PASS  ${name}")
+    summary+=("PASS  ${name} ($((SECONDS - started)) s)")
     return 0
   fi
-  summary+=("FAIL  ${name}")
+  summary+=("FAIL  ${name} ($((SECONDS - started)) s)")
   failed=1
   return 1
 }
 
-# run_ctest_stage NAME CTEST-ARGS...: like run_stage, and adds ctest's test count to the summary.
+# run_ctest_stage NAME CTEST-COMMAND CTEST-ARGS...: like run_stage, and adds ctest's test count
+# to the summary. CTEST-COMMAND is ctest or run_sanitized_ctest.
 # ctest's own output (including its closing "N% tests passed" line) stays on screen via tee.
 run_ctest_stage() {
-  local name=$1
-  shift
+  local name=$1 command=$2
+  shift 2
   local log
   log="$logdir/ctest-${#summary[@]}.log"
   echo
   echo "==== ${name}: ctest $*"
-  local rc=0
-  ctest "$@" 2>&1 | tee "$log" || rc=$?
+  local rc=0 started=$SECONDS
+  "$command" "$@" 2>&1 | tee "$log" || rc=$?
   local count
   count=$(sed -n 's/.*tests failed out of \([0-9][0-9]*\).*/\1/p' "$log" | tail -n 1)
   if ((rc == 0)); then
-    summary+=("PASS  ${name}: ${count:-?} tests")
+    summary+=("PASS  ${name}: ${count:-?} tests ($((SECONDS - started)) s)")
     return 0
   fi
-  summary+=("FAIL  ${name} (see ctest output above)")
+  summary+=("FAIL  ${name} ($((SECONDS - started)) s; see ctest output above)")
   failed=1
   return 1
 }
@@ -119,6 +132,38 @@ skip_stage() {
   summary+=("SKIP  $1 ($2)")
 }
 
+# run_sanitized_ctest CTEST-ARGS...: ctest with every sanitized process's reports written to
+# $reports (one file a process), so that a report from a service a test started in the
+# background, whose output nobody reads, is seen by check_sanitizer_reports.
+reports="$logdir/sanitizer-reports"
+# shellcheck disable=SC2317  # called through run_ctest_stage
+run_sanitized_ctest() {
+  mkdir -p "$reports"
+  ASAN_OPTIONS="log_path=$reports/asan:${ASAN_OPTIONS:-detect_leaks=1}" \
+    UBSAN_OPTIONS="log_path=$reports/ubsan:$UBSAN_OPTIONS" \
+    BONEYARD_CONFORMANCE_PLAYOUTS=${BONEYARD_CONFORMANCE_PLAYOUTS:-150} \
+    ctest "$@"
+}
+
+# check_sanitizer_reports: fails, printing them, when any sanitized process wrote a report.
+# shellcheck disable=SC2317  # called through run_stage
+check_sanitizer_reports() {
+  shopt -s nullglob
+  local files=("$reports"/*)
+  shopt -u nullglob
+  if ((${#files[@]} == 0)); then
+    echo "no sanitizer reports"
+    return 0
+  fi
+  local file
+  for file in "${files[@]}"; do
+    echo "---- ${file##*/}"
+    head -n 120 "$file"
+  done
+  echo "tests/run.sh: ${#files[@]} sanitizer report(s)" >&2
+  return 1
+}
+
 print_summary() {
   echo
   echo "==== summary"
@@ -144,48 +189,55 @@ if ! run_stage "setup" deploy/setup.sh; then
   exit 1
 fi
 
-# --no-tests=error: a build that registers no tests must not look like a pass.
-if run_stage "build release" deploy/build.sh; then
-  # A failed start fails this stage (and the services tests, which then find no database).
-  run_stage "start postgresql" start_test_database || true
-  run_ctest_stage "ctest release (all)" \
-    --test-dir build --output-on-failure -j2 --no-tests=error || true
-else
-  skip_stage "ctest release (all)" "release build failed"
-fi
-
 if [[ "${BONEYARD_SKIP_SANITIZE:-0}" == "1" ]]; then
   if [[ "${CI:-}" == "true" ]]; then
-    echo "==== BONEYARD_SKIP_SANITIZE=1 ignored: CI=true always runs the sanitizer and clang builds"
+    echo "==== BONEYARD_SKIP_SANITIZE=1 ignored: CI=true always runs the sanitizer builds"
   else
     skip_sanitize=1
   fi
 fi
 
+# Without the sanitized build the Release build runs everything; with it, the engine's tests
+# only (with their full playouts), every other test running once, under the sanitizers.
+release_build=(deploy/build.sh --target release_stage)
+release_tests=(-L engine)
+if ((skip_sanitize)); then
+  release_build=(deploy/build.sh)
+  release_tests=()
+fi
+
+# --no-tests=error: a build that registers no tests must not look like a pass.
+if run_stage "build release" "${release_build[@]}"; then
+  # A failed start fails this stage (and the services tests, which then find no database).
+  run_stage "start postgresql" start_test_database || true
+  run_ctest_stage "ctest release (${release_tests[*]:-all})" ctest \
+    --test-dir build --output-on-failure -j2 --no-tests=error "${release_tests[@]}" || true
+else
+  skip_stage "ctest release" "release build failed"
+fi
+
 if ((skip_sanitize)); then
   echo
   echo "!!!! ======================================================================== !!!!"
-  echo "!!!! BONEYARD_SKIP_SANITIZE=1: sanitizer, clang and fuzz builds SKIPPED        !!!!"
-  echo "!!!! This run does NOT prove the engine is ASan/UBSan/thread-safety clean.     !!!!"
+  echo "!!!! BONEYARD_SKIP_SANITIZE=1: sanitizer and fuzz builds SKIPPED               !!!!"
+  echo "!!!! This run does NOT prove the code is ASan/UBSan/thread-safety clean.       !!!!"
   echo "!!!! ======================================================================== !!!!"
   skip_stage "build sanitize" "BONEYARD_SKIP_SANITIZE=1"
-  skip_stage "ctest sanitize (engine)" "BONEYARD_SKIP_SANITIZE=1"
-  skip_stage "build clang-thread-safety" "BONEYARD_SKIP_SANITIZE=1"
+  skip_stage "ctest sanitize (all)" "BONEYARD_SKIP_SANITIZE=1"
   skip_stage "build fuzz" "BONEYARD_SKIP_SANITIZE=1"
   skip_stage "fuzz (short)" "BONEYARD_SKIP_SANITIZE=1"
 else
   if run_stage "build sanitize" deploy/build.sh sanitize; then
+    [[ -n "$pgdir" ]] || run_stage "start postgresql" start_test_database || true
     # The Release stage already plays 2,000 conformance playouts per configuration. Under the
-    # sanitizers, which run the engine about seven times slower, 150 per configuration (7,650
-    # matches at most, fewer for the long games) reach the same code for memory and UB errors
-    # and keep the whole run well inside CI's time: 300 took ten of this stage's eleven minutes.
-    BONEYARD_CONFORMANCE_PLAYOUTS=${BONEYARD_CONFORMANCE_PLAYOUTS:-150} \
-      run_ctest_stage "ctest sanitize (engine)" \
-      --test-dir build-sanitize --output-on-failure -j2 --no-tests=error -L engine || true
+    # sanitizers, which run the engine about seven times slower, 150 per configuration
+    # (run_sanitized_ctest) reach the same code for memory and UB errors.
+    run_ctest_stage "ctest sanitize (all)" run_sanitized_ctest \
+      --test-dir build-sanitize --output-on-failure -j2 --no-tests=error || true
+    run_stage "sanitizer reports" check_sanitizer_reports || true
   else
-    skip_stage "ctest sanitize (engine)" "sanitize build failed"
+    skip_stage "ctest sanitize (all)" "sanitize build failed"
   fi
-  run_stage "build clang-thread-safety" deploy/build.sh clang-thread-safety || true
   if run_stage "build fuzz" deploy/build.sh fuzz; then
     run_stage "fuzz (short)" tests/fuzz/run.sh "$root/build-fuzz" || true
   else
@@ -193,5 +245,7 @@ else
   fi
 fi
 
+echo
+echo "==== tests/run.sh took $SECONDS s"
 print_summary
 exit "$failed"

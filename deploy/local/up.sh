@@ -32,6 +32,7 @@
 # BONEYARD_MATCHMAKING_METRICS_LISTEN, BONEYARD_PG_PORT; BONEYARD_VAR_DIR moves var/ (the demo
 # runs a throw-away system that way); BONEYARD_EXECUTION_FLAGS, BONEYARD_RATINGS_FLAGS and
 # BONEYARD_MATCHMAKING_FLAGS add flags. Matchmaking presents the operator token to execution.
+# BONEYARD_BIN_DIR: where the programs are (default build/bin; with it, nothing is built).
 #
 # Ratings starts first; were it down, execution's outbox keeps the results and retries.
 set -euo pipefail
@@ -71,10 +72,11 @@ web_listen=${BONEYARD_WEB_LISTEN:-127.0.0.1:8080}
 web_metrics=${BONEYARD_WEB_METRICS_LISTEN:-127.0.0.1:9467}
 pg_port=${BONEYARD_PG_PORT:-5433}
 var="${BONEYARD_VAR_DIR:-$root/var}"
-bin="$root/build/bin"
+# BONEYARD_BIN_DIR runs the programs of another build tree (the tests run the sanitized ones).
+bin="${BONEYARD_BIN_DIR:-$root/build/bin}"
 mkdir -p "$var/log" "$var/run"
 
-if [[ "${BONEYARD_SKIP_BUILD:-0}" != "1" ]]; then
+if [[ "${BONEYARD_SKIP_BUILD:-0}" != "1" && -z "${BONEYARD_BIN_DIR:-}" ]]; then
   "$root/deploy/build.sh" --programs
 fi
 

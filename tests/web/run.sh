@@ -6,6 +6,8 @@
 # Screenshots go to ARTIFACTS (default build/web-artifacts). Stops everything on exit.
 #
 #   tests/web/run.sh [ARTIFACTS]        (after deploy/build.sh; ctest runs it as web_browser_tests)
+#
+# BONEYARD_BIN_DIR: the programs to test (default build/bin; ctest passes its own tree's).
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
