@@ -23,7 +23,9 @@ absl::StatusOr<std::string> ReplayJson(const v1::Record& proto) {
         const int seats = static_cast<int>(view["hand_counts"].size());
         for (int s = 1; s < seats; ++s) {
           nlohmann::json& hand = hands.emplace_back(nlohmann::json::array());
-          for (const Tile& tile : state.ViewFor(s)->hand) hand.push_back(tile.ToString());
+          // Hold the view: a range-for over `ViewFor(s)->hand` would read a destroyed view.
+          const std::unique_ptr<View> seat_view = state.ViewFor(s);
+          for (const Tile& tile : seat_view->hand) hand.push_back(tile.ToString());
         }
         steps.push_back({{"index", steps.size()},
                          {"round", state.Round()},

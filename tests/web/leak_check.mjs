@@ -22,7 +22,7 @@ export function tilesIn(text) {
 
 // Who holds what after each action of the record, by `${round}:${q}` for the global sequence q
 // (q actions played): a round's last action and the next round's deal share a q.
-function replayHoldings(record) {
+export function replayHoldings(record) {
   const positions = new Map();
   let q = 0;
   record.rounds.forEach((round, r) => {
