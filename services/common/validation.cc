@@ -132,6 +132,65 @@ absl::Status CheckText(absl::string_view field, absl::string_view value, std::si
   return CheckChars(field, value, max_bytes, Charset::kText);
 }
 
+absl::Status CheckResourceId(absl::string_view field, absl::string_view value,
+                             std::size_t max_bytes) {
+  const auto allowed = [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           c == '_' || c == '-';
+  };
+  if (value.empty() || value.size() > max_bytes ||
+      !std::all_of(value.begin(), value.end(), allowed)) {
+    return Invalid(field, absl::StrCat(Quote(value), " is not 1-", max_bytes,
+                                       " characters of [A-Za-z0-9_-]"));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckDisplayName(absl::string_view field, absl::string_view value,
+                              std::size_t max_chars) {
+  // Four bytes a character at most: the byte limit refuses a huge value before it is counted.
+  if (absl::Status s = CheckChars(field, value, 4 * max_chars, Charset::kText);
+      !s.ok()) {
+    return s;
+  }
+  std::size_t characters = 0;
+  uint32_t first = 0;
+  uint32_t last = 0;
+  for (std::size_t i = 0; i < value.size();) {
+    const std::size_t length = Utf8SequenceLength(value, i);
+    const uint32_t code = CodePoint(value, i, length);
+    if (code == '\t' || code == '\n') {
+      return Invalid(field, absl::StrCat(Quote(value), " holds a tab or a line break"));
+    }
+    if (characters == 0) first = code;
+    last = code;
+    ++characters;
+    i += length;
+  }
+  if (characters < 1 || characters > max_chars) {
+    return Invalid(field, absl::StrCat("must have 1 to ", max_chars, " characters, not ",
+                                       characters));
+  }
+  if (IsSpace(first) || IsSpace(last)) {
+    return Invalid(field, absl::StrCat(Quote(value), " starts or ends with white space"));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckTextChars(absl::string_view field, absl::string_view value,
+                            std::size_t max_chars) {
+  if (absl::Status s = CheckChars(field, value, 4 * max_chars, Charset::kText); !s.ok()) {
+    return s;
+  }
+  std::size_t characters = 0;
+  for (std::size_t i = 0; i < value.size(); i += Utf8SequenceLength(value, i)) ++characters;
+  if (characters > max_chars) {
+    return Invalid(field, absl::StrCat(Quote(value), " is longer than ", max_chars,
+                                       " characters (", characters, ")"));
+  }
+  return absl::OkStatus();
+}
+
 absl::Status CheckEnum(absl::string_view field, int value,
                        const google::protobuf::EnumDescriptor* type) {
   if (type->FindValueByNumber(value) != nullptr) return absl::OkStatus();
@@ -157,6 +216,42 @@ absl::Status CheckDuration(absl::string_view field, const google::protobuf::Dura
   if ((seconds > 0 && nanos < 0) || (seconds < 0 && nanos > 0)) {
     return Invalid(field, absl::StrCat("seconds ", seconds, " and nanos ", nanos,
                                        " have different signs"));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckTimestamp(absl::string_view field, const google::protobuf::Timestamp& value) {
+  // 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z in seconds since the Unix epoch.
+  constexpr int64_t kMinSeconds = -62'135'596'800;
+  constexpr int64_t kMaxSeconds = 253'402'300'799;
+  if (value.seconds() < kMinSeconds || value.seconds() > kMaxSeconds) {
+    return Invalid(field, absl::StrCat("seconds ", value.seconds(),
+                                       " is outside the years 0001 to 9999"));
+  }
+  if (value.nanos() < 0 || value.nanos() >= 1'000'000'000) {
+    return Invalid(field, absl::StrCat("nanos ", value.nanos(), " is out of range (0 to 10^9 - 1)"));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckNonNegativeDuration(absl::string_view field,
+                                      const google::protobuf::Duration& value,
+                                      absl::Duration max) {
+  if (absl::Status s = CheckDuration(field, value); !s.ok()) return s;
+  const absl::Duration d = absl::Seconds(value.seconds()) + absl::Nanoseconds(value.nanos());
+  if (d < absl::ZeroDuration()) {
+    return Invalid(field, absl::StrCat(absl::FormatDuration(d), " is negative"));
+  }
+  if (d > max) {
+    return Invalid(field, absl::StrCat(absl::FormatDuration(d), " is longer than ",
+                                       absl::FormatDuration(max)));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckCount(absl::string_view field, int count, int max_items) {
+  if (count > max_items) {
+    return Invalid(field, absl::StrCat(count, " items; at most ", max_items));
   }
   return absl::OkStatus();
 }

@@ -15,7 +15,9 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "absl/time/time.h"
 #include "google/protobuf/duration.pb.h"
+#include "google/protobuf/timestamp.pb.h"
 #include "google/protobuf/generated_enum_reflection.h"
 
 namespace boneyard::validation {
@@ -36,6 +38,8 @@ inline constexpr std::size_t kMaxPageTokenBytes = 512;
 // A list's page size: 0 asks for the default; more than the maximum is read as the maximum.
 inline constexpr int kDefaultPageSize = 50;
 inline constexpr int kMaxPageSize = 1000;
+// The longest a move may be given (ClockSettings.per_move): a week, for games by correspondence.
+inline constexpr absl::Duration kMaxPerMove = absl::Hours(7 * 24);
 // How much of a bad value an error message quotes.
 inline constexpr std::size_t kQuotedBytes = 32;
 
@@ -57,6 +61,20 @@ absl::Status CheckOptionalId(absl::string_view field, absl::string_view value,
 // tab and newline; may be empty.
 absl::Status CheckText(absl::string_view field, absl::string_view value, std::size_t max_bytes);
 
+// An id that appears in paths and URLs ("tournaments/{id}"): 1 to `max_bytes` of
+// [A-Za-z0-9_-], so that it needs no escaping anywhere and cannot look like a path.
+absl::Status CheckResourceId(absl::string_view field, absl::string_view value,
+                             std::size_t max_bytes = kMaxIdBytes);
+
+// A name people read (a display name): 1 to `max_chars` characters of valid UTF-8, no control
+// characters (tab and newline included), and no white space at either end (so never blank).
+absl::Status CheckDisplayName(absl::string_view field, absl::string_view value,
+                              std::size_t max_chars);
+
+// Free text of at most `max_chars` characters (code points), as CheckText otherwise.
+absl::Status CheckTextChars(absl::string_view field, absl::string_view value,
+                            std::size_t max_chars);
+
 // A value of an enum field is one the schema declares (open enums carry any number).
 absl::Status CheckEnum(absl::string_view field, int value,
                        const google::protobuf::EnumDescriptor* type);
@@ -72,6 +90,18 @@ absl::StatusOr<int> PageSize(int requested);
 // A valid google.protobuf.Duration: |seconds| <= 315,576,000,000 (10,000 years), |nanos| <
 // 10^9, and both of one sign.
 absl::Status CheckDuration(absl::string_view field, const google::protobuf::Duration& value);
+
+// A google.protobuf.Timestamp the services can store and print: from 0001-01-01T00:00:00Z to
+// 9999-12-31T23:59:59.999999999Z, with 0 <= nanos < 10^9 (what RFC 3339 can write).
+absl::Status CheckTimestamp(absl::string_view field, const google::protobuf::Timestamp& value);
+
+// A Duration that is valid (CheckDuration), not negative and at most `max`.
+absl::Status CheckNonNegativeDuration(absl::string_view field,
+                                      const google::protobuf::Duration& value,
+                                      absl::Duration max);
+
+// A repeated field of at most `max_items` items.
+absl::Status CheckCount(absl::string_view field, int count, int max_items);
 
 }  // namespace boneyard::validation
 

@@ -706,14 +706,14 @@ absl::StatusOr<v1::Challenge> LadderLogic::AcceptChallenge(
 
 absl::StatusOr<v1::Challenge> LadderLogic::DeclineChallenge(
     const Token& token, const v1::DeclineChallengeRequest& request) {
-  std::optional<std::string> caller;
-  absl::StatusOr<ChallengeRow> row = LoadChallenge(request.name(), token, caller);
-  if (!row.ok()) return row.status();
   if (absl::Status s =
-          validation::CheckText("reason", request.reason(), 4 * kMaxDeclineReasonChars);
+          validation::CheckTextChars("reason", request.reason(), kMaxDeclineReasonChars);
       !s.ok()) {
     return s;
   }
+  std::optional<std::string> caller;
+  absl::StatusOr<ChallengeRow> row = LoadChallenge(request.name(), token, caller);
+  if (!row.ok()) return row.status();
   // The operator may also end an ACCEPTED challenge whose match will never report (aborted).
   const bool by_operator = !caller.has_value();
   const bool by_challenger = caller.has_value() && *caller == row->challenger;

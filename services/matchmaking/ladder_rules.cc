@@ -89,12 +89,10 @@ absl::Status CheckFillBot(const v1::Ladder& ladder, const LadderTable& table) {
 }
 
 absl::Status CheckClock(const v1::ClockSettings& clock) {
-  if (absl::Status s = validation::CheckDuration("ladder.clock.per_move", clock.per_move());
+  if (absl::Status s = validation::CheckNonNegativeDuration(
+          "ladder.clock.per_move", clock.per_move(), validation::kMaxPerMove);
       !s.ok()) {
     return s;
-  }
-  if (FromDuration(clock.per_move()) < absl::ZeroDuration()) {
-    return Invalid("ladder.clock.per_move", "is negative");
   }
   if (absl::Status s = validation::CheckEnum("ladder.clock.timeout_policy", clock.timeout_policy());
       !s.ok()) {

@@ -165,26 +165,7 @@ std::string TokenHash(absl::string_view token) {
 std::string FoldDisplayName(absl::string_view name) { return absl::AsciiStrToLower(name); }
 
 absl::Status CheckDisplayName(absl::string_view name) {
-  // Four bytes a character at most: the byte limit lets CheckText refuse a huge value before
-  // anything counts it.
-  if (absl::Status s =
-          validation::CheckText("display_name", name, 4 * kMaxDisplayNameChars);
-      !s.ok()) {
-    return s;
-  }
-  int characters = 0;
-  for (char c : name) {
-    if (c == '\t' || c == '\n') return Invalid("display_name", "holds a tab or a line break");
-    characters += (static_cast<unsigned char>(c) & 0xC0) != 0x80;  // not a continuation byte
-  }
-  if (characters < 1 || characters > kMaxDisplayNameChars) {
-    return Invalid("display_name", absl::StrCat("must have 1 to ", kMaxDisplayNameChars,
-                                                " characters, not ", characters));
-  }
-  if (absl::StripAsciiWhitespace(name) != name) {
-    return Invalid("display_name", "starts or ends with white space");
-  }
-  return absl::OkStatus();
+  return validation::CheckDisplayName("display_name", name, kMaxDisplayNameChars);
 }
 
 absl::StatusOr<MatchmakingLogic::ListPage> MatchmakingLogic::OpenPage(

@@ -50,6 +50,15 @@ absl::Status CheckSeats(const Format& format, const GameSpec& spec,
                         const std::map<std::string, OptionValue>& values) {
   const int fewest =
       format.kind == FormatKind::kFreeForAll ? format.min_players : format.seats();
+  // Matches are created with the queue's rules as written: a `players` other than every table
+  // the format forms would have execution refuse them, and their tickets cancelled.
+  if (auto players = values.find("players"); players != values.end()) {
+    const int64_t* given = std::get_if<int64_t>(&players->second);
+    if (given == nullptr || fewest != format.seats() || *given != format.seats()) {
+      return Invalid("queue.rules.players",
+                     "is set by queue.format (the table each match is formed for); leave it out");
+    }
+  }
   for (int players = fewest; players <= format.seats(); ++players) {
     absl::StatusOr<std::shared_ptr<const Game>> game = GameFor(spec, values, players);
     if (!game.ok()) return game.status();
@@ -106,12 +115,11 @@ absl::Status CheckBots(const v1::Queue& queue) {
 }  // namespace
 
 absl::Status CheckQueueSettings(const v1::Queue& queue) {
-  if (absl::Status s = validation::CheckText("queue.display_name", queue.display_name(),
-                                             4 * kMaxQueueDisplayNameChars);
+  if (absl::Status s = validation::CheckDisplayName("queue.display_name", queue.display_name(),
+                                                    kMaxQueueDisplayNameChars);
       !s.ok()) {
     return s;
   }
-  if (queue.display_name().empty()) return Invalid("queue.display_name", "is empty");
   if (absl::Status s = validation::CheckId("queue.game", queue.game()); !s.ok()) return s;
   const GameSpec* spec = DefaultRegistry().Find(queue.game());
   if (spec == nullptr) {
@@ -144,6 +152,12 @@ absl::Status CheckQueueSettings(const v1::Queue& queue) {
            {"queue.max_wait", &queue.max_wait()},
            {"queue.clock.per_move", &clock.per_move()}}) {
     if (absl::Status s = CheckWait(field, *duration); !s.ok()) return s;
+  }
+  if (absl::Status s = validation::CheckNonNegativeDuration("queue.clock.per_move",
+                                                            clock.per_move(),
+                                                            validation::kMaxPerMove);
+      !s.ok()) {
+    return s;
   }
   // The ranges are the matching library's; the engine then checks it can seat them.
   const QueueRules rules = MatchingRulesOf(queue);

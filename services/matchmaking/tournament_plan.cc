@@ -432,12 +432,18 @@ std::string GameRequestId(const std::string& tournament_id, int round, int board
 }
 
 absl::Status CheckTournamentSettings(const v1::Tournament& t) {
-  if (absl::Status s = validation::CheckText("tournament.display_name", t.display_name(),
-                                             4 * kMaxTournamentDisplayNameChars);
+  if (absl::Status s = validation::CheckDisplayName("tournament.display_name", t.display_name(),
+                                                    kMaxTournamentDisplayNameChars);
       !s.ok()) {
     return s;
   }
-  if (t.display_name().empty()) return InvalidSetting("display_name", "is empty");
+  if (t.has_registration_close_time()) {
+    if (absl::Status s = validation::CheckTimestamp("tournament.registration_close_time",
+                                                    t.registration_close_time());
+        !s.ok()) {
+      return s;
+    }
+  }
   if (absl::Status s = validation::CheckId("tournament.game", t.game()); !s.ok()) return s;
   const GameSpec* spec = DefaultRegistry().Find(t.game());
   if (spec == nullptr) {
@@ -476,7 +482,8 @@ absl::Status CheckTournamentSettings(const v1::Tournament& t) {
     }
     if (absl::Status s = SideSeats(NormalizedSettings(t)).status(); !s.ok()) return s;
   }
-  if (absl::Status s = validation::CheckDuration("tournament.clock.per_move", t.clock().per_move());
+  if (absl::Status s = validation::CheckNonNegativeDuration(
+          "tournament.clock.per_move", t.clock().per_move(), validation::kMaxPerMove);
       !s.ok()) {
     return s;
   }
@@ -488,6 +495,11 @@ absl::Status CheckTournamentSettings(const v1::Tournament& t) {
   if (t.clock().timeout_policy() != v1::ClockSettings::TIMEOUT_POLICY_UNSPECIFIED &&
       FromDuration(t.clock().per_move()) <= absl::ZeroDuration()) {
     return InvalidSetting("clock.timeout_policy", "is set without tournament.clock.per_move");
+  }
+  if (absl::Status s = validation::CheckCount("tournament.tiebreaks", t.tiebreaks_size(),
+                                              kMaxTieBreaks);
+      !s.ok()) {
+    return s;
   }
   for (const std::string& name : t.tiebreaks()) {
     if (!t::ParseTieBreak(name).ok()) {
@@ -518,9 +530,16 @@ absl::Status CheckTournamentSettings(const v1::Tournament& t) {
         !s.ok()) {
       return s;
     }
+    if (t.forbidden_pairs(i).first() == t.forbidden_pairs(i).second()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(field, ": pairs a player with itself (",
+                       validation::Quote(t.forbidden_pairs(i).first()), ")"));
+    }
   }
-  if (t.forbidden_pairs_size() > kMaxTournamentEntrants) {
-    return InvalidSetting("forbidden_pairs", "too many");
+  if (absl::Status s = validation::CheckCount("tournament.forbidden_pairs",
+                                              t.forbidden_pairs_size(), kMaxTournamentEntrants);
+      !s.ok()) {
+    return s;
   }
   return absl::OkStatus();
 }
@@ -595,10 +614,32 @@ absl::StatusOr<std::array<std::vector<int>, 2>> SideSeats(const v1::Tournament& 
   const int team_size = std::max(1, settings.team_size());
   const bool has_players = std::any_of(spec->options.begin(), spec->options.end(),
                                        [](const OptionSpec& o) { return o.name == "players"; });
-  if (has_players) (*values)["players"] = static_cast<int64_t>(2 * team_size);
+  const int64_t seated = 2 * team_size;
+  // The games are created with the event's rules as written: a `players` that is not the
+  // table the format seats would have every game of a round refused by execution.
+  if (auto players = values->find("players"); players != values->end()) {
+    const int64_t* given = std::get_if<int64_t>(&players->second);
+    if (given == nullptr || *given != seated) {
+      return InvalidSetting("rules.players",
+                            absl::StrCat("is set by team_size (", seated,
+                                         " players here); leave it out"));
+    }
+  }
+  std::map<std::string, OptionValue> others = *values;
+  others.erase("players");
+  if (has_players) (*values)["players"] = seated;
   absl::StatusOr<std::shared_ptr<const Game>> game =
       DefaultRegistry().CreateGame(spec->name, *values);
-  if (!game.ok()) return InvalidSetting("rules", game.status().message());
+  if (!game.ok()) {
+    // The rules alone, at the game's own number of players, tell whose error it is: the
+    // table's size (team_size) or the other options (rules).
+    if (has_players && DefaultRegistry().CreateGame(spec->name, others).ok()) {
+      return InvalidSetting("team_size",
+                            absl::StrCat(settings.game(), " cannot seat two sides of ", team_size,
+                                         ": ", game.status().message()));
+    }
+    return InvalidSetting("rules", game.status().message());
+  }
   const Teams& teams = (*game)->teams();
   std::array<std::vector<int>, 2> sides;
   if (team_size == 1) {

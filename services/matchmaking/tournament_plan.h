@@ -40,6 +40,8 @@ inline constexpr int kMaxSwissRounds = 99;
 inline constexpr int kMaxBestOf = 9;
 inline constexpr int kDefaultFastAbove = 1000;
 inline constexpr int kMaxTournamentDisplayNameChars = 80;
+// Tie-breaks an event may list: there are seven kinds, some with a parameter (BH/C1).
+inline constexpr int kMaxTieBreaks = 16;
 
 // INVALID_ARGUMENT "tournament.{field}: {why}": how every settings check names its field.
 absl::Status InvalidSetting(absl::string_view field, absl::string_view why);

@@ -903,15 +903,27 @@ absl::StatusOr<TrfFile> ParseTrfFile(std::string_view text) {
         status = Set(rounds_setting, *rounds, line, "the number of rounds");
       }
     } else if (upper == "XXC" || code == "152") {
+      // JaVaFo's XXC also takes `rank` (pair by rank, which we always do); any other word is
+      // not a colour we know, and must not leave the default colour standing unseen.
+      bool named = false;
       for (std::string_view token : Tokens(line.text)) {
         const std::string t = absl::AsciiStrToLower(Piece(token));
         Colour colour = Colour::kNone;
         if (t == "white1" || (code == "152" && t == "w")) colour = Colour::kWhite;
         if (t == "black1" || (code == "152" && t == "b")) colour = Colour::kBlack;
+        if (colour == Colour::kNone && (code == "152" || t != "rank")) {
+          status = LineError(line.number, Cat(code, " names no colour we know: ", Quote(token),
+                                              code == "152" ? " (W or B)" : " (white1 or black1)"));
+          break;
+        }
         if (colour != Colour::kNone) {
+          named = true;
           status = Set(colour_setting, static_cast<int>(colour), line, "the initial colour");
           if (!status.ok()) break;
         }
+      }
+      if (status.ok() && !named) {
+        status = LineError(line.number, Cat(code, " names no initial colour"));
       }
     } else if (upper == "XXS") {
       status = ParseXxs(line, points);

@@ -3,6 +3,7 @@
 #include "services/common/validation.h"
 
 #include <string>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "boneyard/v1/execution.pb.h"
@@ -118,6 +119,85 @@ TEST(CheckDuration, TheProtobufRules) {
   EXPECT_FALSE(CheckDuration("d", duration(0, 1'000'000'000)).ok());
   EXPECT_FALSE(CheckDuration("d", duration(-1, 5)).ok());
   EXPECT_FALSE(CheckDuration("d", duration(1, -5)).ok());
+}
+
+TEST(CheckTimestamp, YearsOneToNineThousandNineHundredNinetyNineAndNanosInRange) {
+  auto at = [](int64_t seconds, int32_t nanos) {
+    google::protobuf::Timestamp t;
+    t.set_seconds(seconds);
+    t.set_nanos(nanos);
+    return t;
+  };
+  EXPECT_TRUE(CheckTimestamp("t", at(0, 0)).ok());
+  EXPECT_TRUE(CheckTimestamp("t", at(-62'135'596'800, 0)).ok());           // 0001-01-01
+  EXPECT_TRUE(CheckTimestamp("t", at(253'402'300'799, 999'999'999)).ok());  // 9999-12-31
+  EXPECT_THAT(CheckTimestamp("close", at(253'402'300'800, 0)).message(),
+              StartsWith("close: seconds 253402300800 is outside the years 0001 to 9999"));
+  EXPECT_FALSE(CheckTimestamp("t", at(-62'135'596'801, 0)).ok());
+  EXPECT_THAT(CheckTimestamp("t", at(5, -1)).message(), HasSubstr("nanos -1"));
+  EXPECT_FALSE(CheckTimestamp("t", at(5, 1'000'000'000)).ok());
+}
+
+TEST(CheckNonNegativeDuration, RefusesNegativeAndOverTheBound) {
+  google::protobuf::Duration d;
+  EXPECT_TRUE(CheckNonNegativeDuration("d", d, absl::Hours(1)).ok());
+  d.set_seconds(3600);
+  EXPECT_TRUE(CheckNonNegativeDuration("d", d, absl::Hours(1)).ok());
+  d.set_nanos(1);
+  EXPECT_THAT(CheckNonNegativeDuration("per_move", d, absl::Hours(1)).message(),
+              StartsWith("per_move: "));
+  d.set_seconds(-60);
+  d.set_nanos(0);
+  EXPECT_THAT(CheckNonNegativeDuration("d", d, absl::Hours(1)).message(), HasSubstr("negative"));
+  d.set_seconds(-1);
+  d.set_nanos(5);  // invalid before anything else: mixed signs
+  EXPECT_THAT(CheckNonNegativeDuration("d", d, absl::Hours(1)).message(),
+              HasSubstr("different signs"));
+}
+
+TEST(CheckResourceId, LettersDigitsDashAndUnderscoreOnly) {
+  EXPECT_TRUE(CheckResourceId("id", "Spring-cup_2026").ok());
+  for (const std::string& bad : std::vector<std::string>{"", "50%", "a/b", "..", "a.b", "c u p", "caf\xc3\xa9",
+                                "cup\xe2\x80\xae", std::string(65, 'a')}) {
+    EXPECT_THAT(CheckResourceId("tournament_id", bad).message(), StartsWith("tournament_id: "))
+        << bad;
+  }
+}
+
+TEST(CheckDisplayName, CountsCharactersAndRefusesBlankEdgesAndLineBreaks) {
+  EXPECT_TRUE(CheckDisplayName("n", "Thursday Swiss", 80).ok());
+  EXPECT_TRUE(CheckDisplayName("n", std::string(80, 'x'), 80).ok());
+  // 80 two-byte letters are 80 characters, not 160.
+  std::string accents;
+  for (int i = 0; i < 80; ++i) accents += "\xc3\xa9";
+  EXPECT_TRUE(CheckDisplayName("n", accents, 80).ok());
+  EXPECT_THAT(CheckDisplayName("name", std::string(81, 'x'), 80).message(),
+              HasSubstr("must have 1 to 80 characters, not 81"));
+  EXPECT_FALSE(CheckDisplayName("n", "", 80).ok());
+  EXPECT_THAT(CheckDisplayName("n", "   ", 80).message(), HasSubstr("white space"));
+  EXPECT_FALSE(CheckDisplayName("n", " x", 80).ok());
+  EXPECT_FALSE(CheckDisplayName("n", "x\xe3\x80\x80", 80).ok());  // ideographic space
+  EXPECT_THAT(CheckDisplayName("n", "a\tb", 80).message(), HasSubstr("tab"));
+  EXPECT_FALSE(CheckDisplayName("n", "a\x01" "b", 80).ok());
+  EXPECT_FALSE(CheckDisplayName("n", "\xff", 80).ok());
+}
+
+TEST(CheckTextChars, CountsCharactersNotBytes) {
+  EXPECT_TRUE(CheckTextChars("reason", "", 200).ok());
+  EXPECT_TRUE(CheckTextChars("reason", std::string(200, 'n'), 200).ok());
+  std::string two_byte;
+  for (int i = 0; i < 200; ++i) two_byte += "\xc3\xa9";
+  EXPECT_TRUE(CheckTextChars("reason", two_byte, 200).ok());
+  EXPECT_THAT(CheckTextChars("reason", std::string(201, 'n'), 200).message(),
+              HasSubstr("longer than 200 characters (201)"));
+  EXPECT_THAT(CheckTextChars("reason", std::string(1 << 20, 'n'), 200).message(),
+              HasSubstr("bytes"));  // refused by size before it is counted
+}
+
+TEST(CheckCount, AtMostTheLimit) {
+  EXPECT_TRUE(CheckCount("tiebreaks", 16, 16).ok());
+  EXPECT_THAT(CheckCount("tiebreaks", 10000, 16).message(),
+              StartsWith("tiebreaks: 10000 items; at most 16"));
 }
 
 }  // namespace

@@ -106,5 +106,33 @@ TEST(CheckQueueSettings, RefusesBotLevelsThatAreNotTheGamesOrNotInOrder) {
   EXPECT_EQ(refusal(queue).rfind("queue.bot_fill.levels:", 0), 0u) << refusal(queue);
 }
 
+// Matches are created with the queue's rules as written, so a `players` the format does not
+// seat, which execution would refuse match after match, is refused with the queue (issue 43).
+TEST(CheckQueueSettings, RefusesAPlayersRuleTheFormatDoesNotSeat) {
+  v1::Queue queue = DuelWithBots();
+  for (int64_t players : {int64_t{-1}, int64_t{3}, std::numeric_limits<int64_t>::max()}) {
+    (*queue.mutable_rules())["players"].set_int_value(players);
+    const absl::Status status = CheckQueueSettings(queue);
+    EXPECT_TRUE(absl::IsInvalidArgument(status)) << players << ": " << status;
+    EXPECT_EQ(status.message().rfind("queue.rules.players:", 0), 0u) << status;
+  }
+  (*queue.mutable_rules())["players"].set_int_value(2);  // what the format seats: harmless
+  EXPECT_TRUE(CheckQueueSettings(queue).ok()) << CheckQueueSettings(queue);
+}
+
+TEST(CheckQueueSettings, RefusesBlankNamesAndClocksPastAWeekOrNegative) {
+  v1::Queue queue = DuelWithBots();
+  for (const std::string& name : {std::string("  "), std::string(81, 'q'), std::string(" q")}) {
+    queue.set_display_name(name);
+    EXPECT_EQ(CheckQueueSettings(queue).message().rfind("queue.display_name:", 0), 0u) << name;
+  }
+  queue = DuelWithBots();
+  for (int64_t seconds : {int64_t{-60}, int64_t{8 * 24 * 3600}}) {
+    queue.mutable_clock()->mutable_per_move()->set_seconds(seconds);
+    EXPECT_EQ(CheckQueueSettings(queue).message().rfind("queue.clock.per_move:", 0), 0u)
+        << seconds << ": " << CheckQueueSettings(queue);
+  }
+}
+
 }  // namespace
 }  // namespace boneyard::matchmaking

@@ -395,7 +395,7 @@ TEST(TrfTest, InitialColourFromXxcOr152OrInferred) {
   };
   // TPN 1 had black in round 1.
   EXPECT_EQ(colour(players), Colour::kBlack);
-  EXPECT_EQ(colour(players + "XXC rank white1\n"), Colour::kWhite);  // unknown tokens ignored
+  EXPECT_EQ(colour(players + "XXC rank white1\n"), Colour::kWhite);  // JaVaFo's `rank` allowed
   EXPECT_EQ(colour(players + "152 B\n"), Colour::kBlack);
   // TPN 1 was paired but forfeited without a colour: TPN 2's white is the second colour.
   const std::string forfeit =
@@ -405,6 +405,11 @@ TEST(TrfTest, InitialColourFromXxcOr152OrInferred) {
   EXPECT_EQ(colour("001    1\n"), Colour::kWhite);  // nothing to go by
 
   EXPECT_THAT(ErrorFor(players + "XXC white1\nXXC black1\n"), HasSubstr("line 4"));
+  // A word that is no colour is an error, never the default colour read in silence.
+  EXPECT_THAT(ErrorFor(players + "XXC purple\n"), HasSubstr("names no colour we know"));
+  EXPECT_THAT(ErrorFor(players + "XXC white2\n"), HasSubstr("\"white2\""));
+  EXPECT_THAT(ErrorFor(players + "XXC rank\n"), HasSubstr("names no initial colour"));
+  EXPECT_THAT(ErrorFor(players + "152 X\n"), HasSubstr("(W or B)"));
 }
 
 TEST(TrfTest, PointLines) {
