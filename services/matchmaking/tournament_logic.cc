@@ -25,6 +25,13 @@
 namespace boneyard::matchmaking {
 namespace {
 
+// A tournament's id, when the operator chooses one, goes into paths and URLs
+// ("tournaments/{id}", /tournaments/{id} on the web): letters, digits, '-' and '_' only.
+absl::Status CheckNewTournamentId(const std::string& id) {
+  if (id.empty()) return absl::OkStatus();
+  return validation::CheckResourceId("tournament_id", id);
+}
+
 // The largest TRF file ImportTournament reads: 1,024 entrants of 99 rounds need about 1.1 MB.
 constexpr size_t kMaxTrfBytes = 2 << 20;
 // The most half-point byes an entrant may ask for.
@@ -157,10 +164,7 @@ absl::StatusOr<TournamentData> TournamentLogic::Change(const std::string& id,
 absl::StatusOr<v1::Tournament> TournamentLogic::CreateTournament(
     const Token& token, const v1::CreateTournamentRequest& request) {
   if (absl::Status s = RequireOperator(token); !s.ok()) return s;
-  if (absl::Status s = validation::CheckOptionalId("tournament_id", request.tournament_id());
-      !s.ok()) {
-    return s;
-  }
+  if (absl::Status s = CheckNewTournamentId(request.tournament_id()); !s.ok()) return s;
   if (absl::Status s = CheckTournamentSettings(request.tournament()); !s.ok()) return s;
   v1::Tournament settings = NormalizedSettings(request.tournament());
   const std::string id = request.tournament_id().empty() ? absl::BytesToHexString(RandomBytes(8))
@@ -544,9 +548,11 @@ absl::StatusOr<v1::Round> TournamentLogic::GetPairings(const Token& token,
   if (!name.ok()) return name.status();
   absl::StatusOr<TournamentData> data = Load(name->first);
   if (!data.ok()) return data.status();
-  if (name->second > data->tournament.current_round) {
-    return absl::NotFoundError(absl::StrCat(request.round(), " is not paired yet"));
-  }
+  // Every round that has a row, as ListRounds lists them: a league writes its whole season's
+  // fixtures at the start, and its rounds to come are SCHEDULED, with their dates.
+  const bool listed = std::any_of(data->rounds.begin(), data->rounds.end(),
+                                  [&](const RoundRow& r) { return r.round == name->second; });
+  if (!listed) return absl::NotFoundError(absl::StrCat(request.round(), " is not paired yet"));
   return RoundOf(*data, name->second, *viewer);
 }
 
@@ -646,10 +652,7 @@ absl::StatusOr<std::vector<ImportedEntrantRow>> TournamentLogic::ImportedEntrant
 absl::StatusOr<v1::Tournament> TournamentLogic::ImportTournament(
     const Token& token, const v1::ImportTournamentRequest& request) {
   if (absl::Status s = RequireOperator(token); !s.ok()) return s;
-  if (absl::Status s = validation::CheckOptionalId("tournament_id", request.tournament_id());
-      !s.ok()) {
-    return s;
-  }
+  if (absl::Status s = CheckNewTournamentId(request.tournament_id()); !s.ok()) return s;
   if (request.trf().size() > kMaxTrfBytes) {
     return Invalid("trf", absl::StrCat(request.trf().size(), " bytes; at most ", kMaxTrfBytes));
   }

@@ -591,6 +591,16 @@ TEST_F(LadderServiceTest, HostileInputIsRefusedNamingTheFieldAndChangesNothing) 
                 "a control character");
   decline.set_reason(kMegabyte);
   ExpectRefused(l_->DeclineChallenge(Context(robo).get(), decline, &out), "reason", "a megabyte");
+  // The schema's limit is 200 characters, not bytes: 201 plain letters are one too many, and
+  // 200 two-byte letters are fine as far as the length goes.
+  decline.set_reason(std::string(201, 'n'));
+  ExpectRefused(l_->DeclineChallenge(Context(robo).get(), decline, &out), "reason",
+                "201 characters");
+  // Checked before the challenge is looked up: a bad reason for no challenge is still the reason.
+  decline.set_name("challenges/ffff");
+  ExpectRefused(l_->DeclineChallenge(Context(robo).get(), decline, &out), "reason",
+                "a bad reason for an unknown challenge");
+  decline.set_name(first.name());
 
   // Lists.
   v1::ListLaddersRequest list;

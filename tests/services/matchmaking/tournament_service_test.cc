@@ -215,6 +215,46 @@ TEST_F(TournamentServiceTest, OnlyTheOperatorCreatesAndBadSettingsAreRefusedByFi
   bad.set_table_size(8);
   ExpectRefused(Create(bad, &out), "tournament.table_size", "partner rotation at 8 seats");
   ExpectRefused(Create(Swiss(), &out, "bad id!"), "tournament_id", "a malformed id");
+  // Values that were once stored and broke the event later (issue 43): a time no list could
+  // print, a negative clock execution refuses, ids the web's routes cannot reach, names and
+  // lists past their documented limits, a pair of one player, a team size named as the rules.
+  for (const char* id : {"50%", "a/b", "..", "cup\u202e", "c u p"}) {
+    ExpectRefused(Create(Swiss(), &out, id), "tournament_id", id);
+  }
+  for (const auto& [seconds, nanos] : std::vector<std::pair<int64_t, int32_t>>{
+           {253'402'300'800, 0}, {-62'135'596'801, 0}, {1'900'000'000, -1}}) {
+    bad = Swiss();
+    bad.mutable_registration_close_time()->set_seconds(seconds);
+    bad.mutable_registration_close_time()->set_nanos(nanos);
+    ExpectRefused(Create(bad, &out), "tournament.registration_close_time",
+                  absl::StrCat(seconds, "s ", nanos, "ns"));
+  }
+  bad = Swiss();
+  bad.mutable_clock()->mutable_per_move()->set_seconds(-60);
+  ExpectRefused(Create(bad, &out), "tournament.clock.per_move", "a negative clock");
+  bad.mutable_clock()->mutable_per_move()->set_seconds(8 * 24 * 3600);
+  ExpectRefused(Create(bad, &out), "tournament.clock.per_move", "eight days a move");
+  bad = Swiss();
+  bad.set_display_name(std::string(81, 'x'));
+  ExpectRefused(Create(bad, &out), "tournament.display_name", "81 characters");
+  bad.set_display_name("   ");
+  ExpectRefused(Create(bad, &out), "tournament.display_name", "only spaces");
+  bad.set_display_name("");
+  ExpectRefused(Create(bad, &out), "tournament.display_name", "empty");
+  bad = Swiss();
+  for (int i = 0; i < 10000; ++i) bad.add_tiebreaks("BH");
+  ExpectRefused(Create(bad, &out), "tournament.tiebreaks", "10,000 tie-breaks");
+  bad = Swiss();
+  v1::ForbiddenPair* pair = bad.add_forbidden_pairs();
+  pair->set_first("ann");
+  pair->set_second("ann");
+  ExpectRefused(Create(bad, &out), "tournament.forbidden_pairs[0]", "a player with itself");
+  bad = Swiss();
+  bad.set_team_size(3);
+  ExpectRefused(Create(bad, &out), "tournament.team_size", "teams of three at Muggins");
+  bad = Swiss();
+  (*bad.mutable_rules())["players"].set_int_value(-1);
+  ExpectRefused(Create(bad, &out), "tournament.rules.players", "players -1");
   EXPECT_EQ(EventSnapshot(), "");  // nothing stored by any of them
 
   ASSERT_TRUE(Create(Swiss(), &out).ok());
@@ -922,6 +962,42 @@ std::string FourPlayerFile(const std::string& name) {
   e.ByTpn(2).rounds[0] = {.opponent = 4, .colour = Colour::kWhite, .code = RoundCode::kDraw};
   e.ByTpn(4).rounds[0] = {.opponent = 2, .colour = Colour::kBlack, .code = RoundCode::kDraw};
   return tournament::WriteTrf(e);
+}
+
+// A league writes its whole season at the start: ListRounds lists the rounds to come, and
+// GetPairings shows each of them too, SCHEDULED with its date (docs/cli.md), not NOT_FOUND.
+TEST_F(TournamentServiceTest, ALeaguesRoundsToComeAreShownScheduledWithTheirDates) {
+  v1::Tournament league;
+  league.set_display_name("Long league");
+  league.set_game("muggins");
+  league.set_format(v1::Tournament::LEAGUE);
+  league.mutable_league()->mutable_round_interval()->set_seconds(7 * 24 * 3600);
+  v1::Tournament t;
+  ASSERT_TRUE(Create(league, &t, "long").ok());
+  for (int i = 0; i < 4; ++i) {
+    v1::RegisterPlayerRequest request;
+    request.set_tournament("tournaments/long");
+    request.mutable_bot()->set_kind("random");
+    v1::Entrant e;
+    ASSERT_TRUE(t_->RegisterPlayer(Context(kOperatorToken).get(), request, &e).ok());
+  }
+  v1::StartTournamentRequest start;
+  start.set_name("tournaments/long");
+  ASSERT_TRUE(t_->StartTournament(Context(kOperatorToken).get(), start, &t).ok());
+  ASSERT_EQ(t.rounds(), 3);
+  ASSERT_EQ(Rounds("tournaments/long").rounds_size(), 3);
+  v1::GetPairingsRequest get;
+  get.set_round("tournaments/long/rounds/3");
+  v1::Round round;
+  const grpc::Status status = t_->GetPairings(Context().get(), get, &round);
+  ASSERT_TRUE(status.ok()) << status.error_message();
+  EXPECT_EQ(round.state(), v1::Round::SCHEDULED);
+  EXPECT_EQ(round.pairings_size(), 2);
+  EXPECT_EQ(FromTimestamp(round.start_time()) - FromTimestamp(t.start_time()),
+            absl::Hours(2 * 7 * 24));
+  get.set_round("tournaments/long/rounds/4");
+  EXPECT_EQ(t_->GetPairings(Context().get(), get, &round).error_code(),
+            grpc::StatusCode::NOT_FOUND);
 }
 
 TEST_F(TournamentServiceTest, AnImportedFileContinuesAndBadImportsChangeNothing) {
