@@ -60,7 +60,7 @@ inline constexpr absl::string_view kRatingsUsage =
 
 inline constexpr absl::string_view kPlayerUsage =
     "boneyard player create ID [--name N] [--bot] | show ID | matches ID [--page-size N] "
-    "[--page-token T] [--json]";
+    "[--page-token T] | rotate-token ID [--json]";
 inline constexpr absl::string_view kTournamentUsage =
     "boneyard tournament pair-next FILE.trf [--fast] [--out FILE] | check FILE.trf | "
     "standings FILE.trf [--tiebreaks BH/C1,BH,SB,DE,WIN] | "

@@ -171,6 +171,16 @@ int RunPlayerCommand(const cli::ParsedArgs& args, cli::Io& io) {
                               response.player().display_name(), ")\ntoken: ", response.token(),
                               "\n(shown once: keep it, e.g. in a file for --player-token-file)\n"));
   }
+  if (sub == "rotate-token") {
+    v1::RotatePlayerTokenRequest request;
+    request.set_name(Named("players", *id));
+    v1::RotatePlayerTokenResponse response;
+    grpc::Status status = stub->RotatePlayerToken(CallContext(*token).get(), request, &response);
+    if (!status.ok()) return RpcFailure(io, "RotatePlayerToken", status);
+    return Print(args, io, response,
+                 absl::StrCat(response.player().name(), ": the old token no longer works\ntoken: ",
+                              response.token(), "\n(shown once: keep it)\n"));
+  }
   if (sub == "show") {
     v1::GetPlayerRequest request;
     request.set_name(Named("players", *id));

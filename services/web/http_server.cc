@@ -19,6 +19,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "nlohmann/json.hpp"
 #include "services/web/url.h"
 #include "spdlog/spdlog.h"
 
@@ -189,6 +190,16 @@ void Connection::OnRead(beast::error_code error) {
   request.content_type = std::string(raw[http::field::content_type]);
   request.cookie = std::string(raw[http::field::cookie]);
   request.csrf_token = std::string(raw["X-CSRF-Token"]);
+  if (absl::Status target = CheckTarget(request.path, request.query); !target.ok()) {
+    const nlohmann::json error = {
+        {"error", {{"code", "INVALID_ARGUMENT"}, {"message", std::string(target.message())}}}};
+    Reply(HttpResponse{
+        .status = 400,
+        .content_type = "application/json",
+        .body = error.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace),
+        .headers = {}});
+    return;
+  }
   handler_(std::move(request), shared_from_this());
 }
 

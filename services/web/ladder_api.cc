@@ -167,7 +167,7 @@ std::optional<HttpResponse> WebApi::RouteLadders(const HttpRequest& request,
     if (n == 3 && p[2] == "play" && method == "GET") {
       absl::StatusOr<std::pair<std::string, std::string>> seat = SeatOf(*session, name);
       if (!seat.ok()) return ErrorResponse(seat.status());
-      StartPlayRelay(b.execution(), seat->second, seat->first, exchange.StartEvents());
+      StartPlayRelay(b.execution(), seat->second, seat->first, SessionEvents(*session, exchange));
       return std::nullopt;
     }
     if (n == 3 && p[2] == "actions" && method == "POST") {

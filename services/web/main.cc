@@ -141,6 +141,10 @@ int Run(int argc, char** argv) {
                       .matchmaking_metrics_url = absl::GetFlag(FLAGS_matchmaking_metrics_url),
                       .interval = interval});
   auto party_feed = std::make_unique<PartyFeed>(backends);
+  // A player's session ends with the player's token: matchmaking says whether it still works.
+  auto credentials = std::make_unique<CredentialGuard>([&backends](const std::string& token) {
+    return backends.GetPlayer(token, "players/me").status();
+  });
   auto api = std::make_unique<WebApi>(WebApiParts{.backends = &backends,
                                                   .sessions = &sessions,
                                                   .audit = audit->get(),
@@ -148,6 +152,7 @@ int Run(int argc, char** argv) {
                                                   .overview = overview.get(),
                                                   .assets = assets->get(),
                                                   .party_feed = party_feed.get(),
+                                                  .credentials = credentials.get(),
                                                   .operator_token = common->operator_token,
                                                   .secure_cookies =
                                                       absl::GetFlag(FLAGS_secure_cookies)});
@@ -177,6 +182,7 @@ int Run(int argc, char** argv) {
   api.reset();        // requests in hand finish
   watch_hub.reset();
   party_feed.reset();
+  credentials.reset();
   overview.reset();
   spdlog::info("stopped");
   return EXIT_SUCCESS;

@@ -1,7 +1,9 @@
 #include "services/web/url.h"
 
 #include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "services/common/validation.h"
 
 namespace boneyard::web {
 namespace {
@@ -44,6 +46,29 @@ std::map<std::string, std::string> ParseQuery(absl::string_view query) {
     out[std::move(key)] = std::move(value);
   }
   return out;
+}
+
+absl::Status CheckTarget(absl::string_view path, const std::map<std::string, std::string>& query) {
+  // The byte limits are the HTTP parser's (it refuses a longer request line first); only the
+  // characters are checked here. Tabs and line breaks are control characters in a target too.
+  constexpr std::size_t kAnyLength = 1 << 20;
+  const auto check = [](absl::string_view field, absl::string_view value) -> absl::Status {
+    if (absl::Status s = validation::CheckText(field, value, kAnyLength); !s.ok()) return s;
+    if (value.find_first_of("\t\n") != absl::string_view::npos) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(field, ": ", validation::Quote(value), " holds a control character"));
+    }
+    return absl::OkStatus();
+  };
+  if (absl::Status s = check("path", path); !s.ok()) return s;
+  for (const auto& [key, value] : query) {
+    if (absl::Status s = check("a query parameter's name", key); !s.ok()) return s;
+    if (absl::Status s = check(absl::StrCat("query parameter ", validation::Quote(key)), value);
+        !s.ok()) {
+      return s;
+    }
+  }
+  return absl::OkStatus();
 }
 
 std::optional<std::string> CookieValue(absl::string_view header, absl::string_view name) {

@@ -184,7 +184,7 @@ std::optional<HttpResponse> WebApi::RouteApi(const HttpRequest& request,
         party = parts_.backends->LeaveParty(session->credential, name);
       }
       if (is({"parties", "*", "events"}, "GET")) {
-        parts_.party_feed->Watch(session->credential, name, exchange.StartEvents());
+        parts_.party_feed->Watch(session->credential, name, SessionEvents(*session, exchange));
         return std::nullopt;
       }
     }
@@ -225,14 +225,14 @@ std::optional<HttpResponse> WebApi::RouteApi(const HttpRequest& request,
         absl::StatusOr<v1::Ticket> ticket = parts_.backends->GetTicket(session->credential, name);
         if (!ticket.ok()) return ErrorResponse(ticket.status());
         StartTicketRelay(*parts_.backends->matchmaking(), session->credential, name,
-                         exchange.StartEvents());
+                         SessionEvents(*session, exchange));
         return std::nullopt;
       }
       if (is({"tickets", "*", "play"}, "GET")) {
         absl::StatusOr<std::pair<std::string, std::string>> seat = SeatOf(*session, name);
         if (!seat.ok()) return ErrorResponse(seat.status());
         StartPlayRelay(parts_.backends->execution(), seat->second, seat->first,
-                       exchange.StartEvents());
+                       SessionEvents(*session, exchange));
         return std::nullopt;
       }
       if (is({"tickets", "*", "actions"}, "POST")) {
@@ -320,6 +320,15 @@ absl::StatusOr<Session> WebApi::Require(const HttpRequest& request, std::optiona
     session = *std::move(found);
   }
   if (!session.has_value()) return absl::UnauthenticatedError("sign in first");
+  if (session->role == Role::kPlayer && parts_.credentials != nullptr) {
+    if (absl::Status valid = parts_.credentials->Check(session->credential); !valid.ok()) {
+      // Ended here for every web replica: the session's row goes.
+      if (absl::Status ended = parts_.sessions->End(*id); !ended.ok()) {
+        spdlog::warn("could not end a session whose token was revoked: {}", ended.ToString());
+      }
+      return valid;
+    }
+  }
   if (role.has_value() && session->role != *role) {
     return absl::PermissionDeniedError(*role == Role::kOperator ? "operators only"
                                                                 : "players only");
@@ -329,6 +338,14 @@ absl::StatusOr<Session> WebApi::Require(const HttpRequest& request, std::optiona
     return absl::PermissionDeniedError("X-CSRF-Token: missing or not this session's");
   }
   return *std::move(session);
+}
+
+std::shared_ptr<EventSink> WebApi::SessionEvents(const Session& session, Exchange& exchange) {
+  std::shared_ptr<EventSink> sink = exchange.StartEvents();
+  if (session.role == Role::kPlayer && parts_.credentials != nullptr) {
+    parts_.credentials->Track(session.credential, sink);
+  }
+  return sink;
 }
 
 void WebApi::Record(const Session& session, const std::string& action, const std::string& target,

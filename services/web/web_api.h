@@ -19,6 +19,7 @@
 #include "services/web/assets.h"
 #include "services/web/audit_log.h"
 #include "services/web/backends.h"
+#include "services/web/credential_guard.h"
 #include "services/web/http_message.h"
 #include "services/web/overview.h"
 #include "services/web/party_feed.h"
@@ -35,6 +36,9 @@ struct WebApiParts {
   Overview* overview;
   const Assets* assets;
   PartyFeed* party_feed;
+  // Ends players' sessions and streams once their token is rotated or revoked; may be null
+  // (tests of other parts), and then a session lasts as long as its cookie.
+  CredentialGuard* credentials = nullptr;
   std::string operator_token;
   // Cookies carry Secure: the service is reached over TLS through a proxy that terminates it
   // (the service itself serves plain HTTP).
@@ -95,6 +99,8 @@ class WebApi {
   // PERMISSION_DENIED for the other role or, on a state-changing request,
   // without the session's CSRF token.
   absl::StatusOr<Session> Require(const HttpRequest& request, std::optional<Role> role);
+  // Starts the request's event stream for `session`: a player's ends with the player's token.
+  std::shared_ptr<EventSink> SessionEvents(const Session& session, Exchange& exchange);
   void Record(const Session& session, const std::string& action, const std::string& target,
               const std::string& detail, const absl::Status& outcome);
 

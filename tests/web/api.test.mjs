@@ -7,6 +7,7 @@ import {
   Client, WEB, OPERATOR_TOKEN, cli, createMatch, createQueue, matchId, operator, player,
   openEvents, readEvents, until,
 } from './lib.mjs';
+import { replayHoldings, tilesIn } from './leak_check.mjs';
 
 function assertError(r, status, code, fieldOrText) {
   assert.equal(r.status, status, r.text);
@@ -203,6 +204,69 @@ test('a player plays through the API: bad actions are refused with the service\'
   await op.call('POST', `/api/matches/${matchId(match.name)}/abort`, { reason: 'api test done' });
 });
 
+test('a rotated token signs out every session made with it and ends the streams they opened',
+  async () => {
+    const queue = `apirotate${process.pid}`;
+    createQueue(queue, 'muggins', ['--format', 'duel', '--bot-fill', '0s', '--bot', 'greedy',
+      '--casual']);
+    const p = await player('rot');
+    // A second browser signed in with the same token (another web replica would be the same:
+    // each asks matchmaking, and the session's row is shared).
+    const other = new Client();
+    assert.equal((await other.signIn({ role: 'player', token: p.token })).status, 200);
+    const ticket = (await p.call('POST', '/api/tickets', { queue: `queues/${queue}` })).json;
+    const tid = ticket.name.split('/')[1];
+    const ticketEvents = await openEvents(p, `/api/tickets/${tid}/events`);
+    const matched = await ticketEvents.until((e) => e.event === 'ticket' && e.data.state === 'MATCHED');
+    const play = await openEvents(p, `/api/tickets/${tid}/play`);
+    const { data: view } = await play.until((e) => e.event === 'view'
+      && e.data.current_seat === e.data.seat);
+
+    const rotatedAt = Date.now();
+    const rotated = cli(['player', 'rotate-token', p.playerId]);
+    assert.ok(rotated.token && rotated.token !== p.token);
+    // Both streams end with an error naming the cause, without anyone calling in.
+    for (const [what, stream] of [['play', play], ['ticket', ticketEvents]]) {
+      await assert.rejects(stream.until(() => false, 15000), (e) => {
+        assert.match(e.message, /stream error: .*UNAUTHENTICATED.*rotated or revoked/, what);
+        return true;
+      });
+    }
+    console.log(`# streams ended ${Date.now() - rotatedAt} ms after the rotation`);
+    // Every session signed in with the old token is over, and its seat plays no more.
+    assertError(await p.call('POST', `/api/tickets/${tid}/actions`,
+      { action: view.legal_actions[0].text, seen_sequence: view.sequence }), 401, 'UNAUTHENTICATED',
+    'rotated or revoked');
+    assertError(await p.call('GET', '/api/session'), 401, 'UNAUTHENTICATED');
+    assertError(await other.call('GET', `/api/tickets/${tid}`), 401, 'UNAUTHENTICATED');
+    assert.equal((await readEvents(other, `/api/tickets/${tid}/play`, () => true)).status, 401);
+    const op = await operator();
+    const name = matched.data.assignments[0].match;
+    const match = (await op.call('GET', `/api/matches/${matchId(name)}`)).json;
+    assert.equal(Number(match.sequence), Number(view.sequence), 'no move was made with the old token');
+    // The new token signs in and plays the same seat.
+    const again = new Client();
+    assert.equal((await again.signIn({ role: 'player', token: rotated.token })).status, 200);
+    const r = await again.call('POST', `/api/tickets/${tid}/actions`,
+      { action: view.legal_actions[0].text, seen_sequence: view.sequence });
+    assert.equal(r.status, 200, r.text);
+    await op.call('POST', `/api/matches/${matchId(name)}/abort`, { reason: 'rotation test done' });
+  });
+
+test('a path or query value that is not valid UTF-8 is a 400 naming it, never a 500', async () => {
+  const p = await player('utf');
+  assertError(await p.call('GET', '/api/leaderboard/%FF'), 400, 'INVALID_ARGUMENT', 'path');
+  assertError(await p.call('GET', '/api/leaderboard/muggins?page_token=%FF'), 400,
+    'INVALID_ARGUMENT', 'query parameter "page_token"');
+  assertError(await p.call('GET', '/api/queues?game=%C3'), 400, 'INVALID_ARGUMENT',
+    'query parameter "game"');
+  assertError(await p.call('GET', '/api/players/a%00b'), 400, 'INVALID_ARGUMENT', 'path');
+  assertError(await p.call('GET', '/api/queues?%FF=1'), 400, 'INVALID_ARGUMENT', 'name');
+  assertError(await new Client().call('GET', '/%E2%28%A1'), 400, 'INVALID_ARGUMENT', 'path');
+  // Valid UTF-8 that is no known page or player is still what it was.
+  assert.equal((await p.call('GET', '/api/players/%C3%A9t%C3%A9')).status, 404);
+});
+
 test('registration refuses malformed ids and taken names', async () => {
   const c = new Client();
   assertError(await c.call('POST', '/api/players', { player_id: 'has space', display_name: 'X' }),
@@ -269,6 +333,22 @@ test('a finished match replays step by step with every hand; a match being playe
     assert.deepEqual([...r.json.steps[0].hands[0]].sort(), [...record.rounds[0].deal.hands[0].tiles].sort());
     r.json.steps.slice(1).forEach((step, i) => assert.equal(step.action, actions[i].action));
     assert.ok(r.json.steps.at(-1).terminal);
+    // Every seat's hand at every step is the one the record's deals and actions give, rebuilt
+    // here without the services' code (a dangling view once turned every hand but seat 0's
+    // into garbage).
+    const holdings = replayHoldings(record);
+    assert.ok(record.rounds.length > 1, 'the match should span rounds');
+    for (const step of r.json.steps) {
+      const at = holdings.get(`${step.round}:${step.index}`);
+      assert.ok(at, `the record has no round ${step.round} at step ${step.index}`);
+      assert.equal(step.hands.length, at.hands.length, `seats at step ${step.index}`);
+      step.hands.forEach((hand, seat) => {
+        const shown = hand.map((t) => [...tilesIn(t)][0]).sort();
+        assert.deepEqual(shown, [...at.hands[seat]].sort(),
+          `seat ${seat}'s hand at step ${step.index}: ${JSON.stringify(hand)}`);
+      });
+      assert.deepEqual(step.hand_counts, at.hands.map((h) => h.size), `counts at step ${step.index}`);
+    }
 
     const live = createMatch('muggins', ['player:holder', 'bot:random']);
     assertError(await p.call('GET', `/api/replays/${matchId(live.match.name)}`), 400,

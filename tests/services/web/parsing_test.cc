@@ -26,6 +26,19 @@ TEST(ParseQueryTest, SplitsPairsAndKeepsTheLastOfARepeatedKey) {
   EXPECT_EQ(q.size(), 4u);
 }
 
+TEST(CheckTargetTest, RefusesBadUtf8AndControlCharactersNamingThePart) {
+  EXPECT_TRUE(CheckTarget("/api/players/\xc3\xa9t\xc3\xa9", {{"game", "muggins"}}).ok());
+  EXPECT_TRUE(CheckTarget("/", {}).ok());
+  EXPECT_THAT(CheckTarget(PercentDecode("/api/leaderboard/%FF"), {}).message(),
+              ::testing::StartsWith("path: "));
+  EXPECT_THAT(CheckTarget("/a\nb", {}).message(), ::testing::StartsWith("path: "));
+  EXPECT_THAT(CheckTarget("/api/x", ParseQuery("page_token=%FF")).message(),
+              ::testing::StartsWith("query parameter \"page_token\": "));
+  EXPECT_THAT(CheckTarget("/api/x", ParseQuery("%C3=1")).message(),
+              ::testing::StartsWith("a query parameter's name: "));
+  EXPECT_FALSE(CheckTarget("/api/x", ParseQuery("game=a%00b")).ok());
+}
+
 TEST(CookieValueTest, FindsTheNamedCookieOnly) {
   EXPECT_EQ(CookieValue("a=1; boneyard_session=xyz; b=2", "boneyard_session"), "xyz");
   EXPECT_EQ(CookieValue("boneyard_session_old=1", "boneyard_session"), std::nullopt);
