@@ -85,6 +85,10 @@ constexpr uint64_t kThinkStream = 0x7468696e6b;  // "think"
 constexpr uint32_t kThinkSteps = 1000;
 // How many distinct error messages the report quotes.
 constexpr size_t kErrorExamples = 5;
+// --verify: how many differences the report lists, and how long a record is asked for again
+// after transient answers (a replica stopping or starting).
+constexpr size_t kMaxMismatchesShown = 20;
+constexpr absl::Duration kRecordRetryFor = absl::Seconds(30);
 
 struct LoadConfig {
   int concurrent = 0;
@@ -138,11 +142,15 @@ struct LoadReport {
   // Creations sent again after their answer was lost (--reconnect-for).
   int64_t creations_resent = 0;
   // --verify: finished matches checked, those whose record differs from what their players were
-  // shown (an acknowledged action lost, or one sequence shown as two events), the first such,
-  // and each checked match's longest wait between two views, sorted.
+  // shown (an acknowledged action lost, or one sequence shown as two events) with each
+  // difference (match, place, both events; the first kMaxMismatchesShown), those whose record
+  // could not be read even after retrying (a transient answer is retried, never counted as a
+  // difference), and each checked match's longest wait between two views, sorted.
   int64_t verified_matches = 0;
   int64_t verify_mismatches = 0;
+  int64_t verify_unreadable = 0;
   std::string first_mismatch;
+  std::vector<std::string> mismatches;
   std::vector<double> longest_wait_ms;
   std::vector<std::string> error_examples;
   std::vector<double> latencies_ms;  // sorted
@@ -234,6 +242,8 @@ class LoadRun {
   void StopAndDrain();
   // --verify: each finished match's record against what its players were shown.
   void VerifyRecords();
+  // The match's record, with transient answers retried for up to kRecordRetryFor.
+  absl::StatusOr<v1::Record> ReadRecord(const std::string& match);
   static void Show(Shown& shown, const v1::SeatView& view);
   struct AbortBatch {
     absl::Mutex mu;
@@ -529,38 +539,74 @@ void LoadRun::Show(Shown& shown, const v1::SeatView& view) {
   }
 }
 
+absl::StatusOr<v1::Record> LoadRun::ReadRecord(const std::string& match) {
+  v1::GetRecordRequest request;
+  request.set_name(absl::StrCat(match, "/record"));
+  absl::Duration backoff = absl::Milliseconds(100);
+  const absl::Time give_up = absl::Now() + kRecordRetryFor;
+  while (true) {
+    v1::Record record;
+    grpc::ClientContext context;
+    PrepareUnaryContext(context, config_.operator_token);
+    const grpc::Status status = replicas_->Home().GetRecord(&context, request, &record);
+    if (status.ok()) return record;
+    // A replica starting, stopping or moving the match answers for a moment what it cannot
+    // answer yet: only a lasting answer says anything about the record.
+    const absl::Status error = FromGrpc(status);
+    const bool transient = absl::IsUnavailable(error) || absl::IsDeadlineExceeded(error) ||
+                           absl::IsAborted(error) || absl::IsResourceExhausted(error) ||
+                           absl::IsCancelled(error);
+    if (!transient || absl::Now() + backoff > give_up) return error;
+    absl::SleepFor(backoff);
+    backoff = std::min(backoff * 2, absl::Seconds(2));
+  }
+}
+
 void LoadRun::VerifyRecords() {
   std::vector<absl::Duration> waits;
+  const auto differs = [this](const std::string& name, const std::string& what) {
+    ++report_.verify_mismatches;
+    const std::string line = absl::StrCat(name, ": ", what);
+    if (report_.first_mismatch.empty()) report_.first_mismatch = line;
+    if (report_.mismatches.size() < kMaxMismatchesShown) report_.mismatches.push_back(line);
+  };
   for (const auto& [name, shown] : to_verify_) {
     absl::MutexLock lock(&shown->mu);
     if (!shown->ended) continue;  // its players gave up: counted as errors already
     ++report_.verified_matches;
     waits.push_back(shown->longest_wait);
-    std::string mismatch;
-    if (!shown->forks.empty()) mismatch = shown->forks.front();
-    v1::GetRecordRequest request;
-    request.set_name(absl::StrCat(name, "/record"));
-    v1::Record record;
-    grpc::ClientContext context;
-    PrepareUnaryContext(context, config_.operator_token);
-    const grpc::Status status = replicas_->Home().GetRecord(&context, request, &record);
+    if (!shown->forks.empty()) {
+      differs(name, shown->forks.front());
+      continue;
+    }
+    absl::StatusOr<v1::Record> record = ReadRecord(name);
+    if (!record.ok()) {
+      ++report_.verify_unreadable;
+      if (report_.error_examples.size() < kErrorExamples) {
+        report_.error_examples.push_back(
+            absl::StrCat(name, ": ", DescribeRpcError("GetRecord", record.status())));
+      }
+      continue;
+    }
     std::vector<std::string> recorded;  // the record's actions in order: sequence k is k-1
-    for (const v1::Record::Round& round : record.rounds()) {
+    for (const v1::Record::Round& round : record->rounds()) {
       for (const v1::Record::RecordedAction& a : round.actions()) {
         recorded.push_back(absl::StrCat(a.seat(), ": ", a.action()));
       }
     }
-    if (!status.ok()) mismatch = DescribeRpcError("GetRecord", FromGrpc(status));
     for (const auto& [sequence, event] : shown->events) {
-      if (!mismatch.empty()) break;
-      if (sequence < 1 || sequence > static_cast<int64_t>(recorded.size()) ||
-          recorded[static_cast<size_t>(sequence - 1)] != event) {
-        mismatch = absl::StrCat("#", sequence, " shown as ", event, ", not in the record");
+      if (sequence < 1 || sequence > static_cast<int64_t>(recorded.size())) {
+        differs(name, absl::StrCat("#", sequence, " shown as \"", event,
+                                   "\", the record ends at #", recorded.size()));
+        break;
+      }
+      const std::string& in_record = recorded[static_cast<size_t>(sequence - 1)];
+      if (in_record != event) {
+        differs(name, absl::StrCat("#", sequence, " shown as \"", event, "\", recorded as \"",
+                                   in_record, "\""));
+        break;
       }
     }
-    if (mismatch.empty()) continue;
-    ++report_.verify_mismatches;
-    if (report_.first_mismatch.empty()) report_.first_mismatch = absl::StrCat(name, ": ", mismatch);
   }
   report_.longest_wait_ms = SortedMs(waits);
 }
@@ -679,7 +725,9 @@ void PrintReport(const LoadConfig& config, const LoadReport& report, bool json, 
         {"creations_resent", report.creations_resent},
         {"verified_matches", report.verified_matches},
         {"verify_mismatches", report.verify_mismatches},
+        {"verify_unreadable", report.verify_unreadable},
         {"first_mismatch", report.first_mismatch},
+        {"mismatches", report.mismatches},
         {"longest_wait_ms",
          {{"p50", MsJson(report.longest_wait_ms, 0.50)},
           {"p99", MsJson(report.longest_wait_ms, 0.99)},
@@ -740,9 +788,10 @@ void PrintReport(const LoadConfig& config, const LoadReport& report, bool json, 
          << " creations sent again\n";
   if (config.verify) {
     io.out << "verified:    " << report.verified_matches << " finished matches' records against "
-           << "what their players were shown: " << report.verify_mismatches << " differ"
-           << (report.first_mismatch.empty() ? "" : absl::StrCat(" (", report.first_mismatch, ")"))
-           << "\n"
+           << "what their players were shown: " << report.verify_mismatches << " differ, "
+           << report.verify_unreadable << " records unreadable\n";
+    for (const std::string& mismatch : report.mismatches) io.out << "  differs: " << mismatch << "\n";
+    io.out
            << "longest wait between two views of a match: p50 " << Ms(report.longest_wait_ms, 0.5)
            << ", p99 " << Ms(report.longest_wait_ms, 0.99) << ", max "
            << Ms(report.longest_wait_ms, 1.0) << "\n";
