@@ -19,6 +19,7 @@
 #include "boneyard/v1/game.pb.h"
 #include "boneyard/v1/matchmaking.pb.h"
 #include "boneyard/v1/ladder.pb.h"
+#include "boneyard/v1/ratings.pb.h"
 #include "boneyard/v1/tournament.pb.h"
 #include "engine/bots/bot.h"
 #include "engine/core/action.h"
@@ -52,12 +53,13 @@ using pb::util::TimeUtil;
 
 // ----- Helpers ------------------------------------------------------------------------------
 
-// The two schema files, through classes that are surely linked into this binary.
+// The six schema files, through classes that are surely linked into this binary.
 const pb::FileDescriptor* GameFile() { return v1::SeatView::descriptor()->file(); }
 const pb::FileDescriptor* ExecutionFile() { return v1::CreateMatchRequest::descriptor()->file(); }
 const pb::FileDescriptor* MatchmakingFile() { return v1::Ticket::descriptor()->file(); }
 const pb::FileDescriptor* TournamentFile() { return v1::Pairing::descriptor()->file(); }
 const pb::FileDescriptor* LadderFile() { return v1::Ladder::descriptor()->file(); }
+const pb::FileDescriptor* RatingsFile() { return v1::RatingModel::descriptor()->file(); }
 
 const pb::ServiceDescriptor* ExecutionServiceDescriptor() {
   return ExecutionFile()->FindServiceByName("ExecutionService");
@@ -263,7 +265,7 @@ TEST(ExecutionServiceTest, ResourcesHaveNamesAndStandardTimestamps) {
             "AUTO_PLAY_DEFAULT_BOT");
   // Every *_time field and every deadline is a Timestamp; every duration a Duration.
   for (const pb::FileDescriptor* file : {GameFile(), ExecutionFile(), MatchmakingFile(), TournamentFile(),
-                                         LadderFile()}) {
+                                         LadderFile(), RatingsFile()}) {
     for (const pb::Descriptor* d : MessagesOf(file)) {
       for (int i = 0; i < d->field_count(); ++i) {
         const FieldDescriptor* f = d->field(i);
@@ -283,7 +285,7 @@ TEST(ExecutionServiceTest, ResourcesHaveNamesAndStandardTimestamps) {
 
 TEST(SchemaLintTest, PackageIsVersioned) {
   for (const pb::FileDescriptor* file : {GameFile(), ExecutionFile(), MatchmakingFile(), TournamentFile(),
-                                         LadderFile()}) {
+                                         LadderFile(), RatingsFile()}) {
     EXPECT_EQ(file->package(), "boneyard.v1");
     EXPECT_EQ(file->name().rfind("boneyard/v1/", 0), 0u) << file->name();
     EXPECT_EQ(file->syntax(), pb::FileDescriptor::SYNTAX_PROTO3);
@@ -293,7 +295,7 @@ TEST(SchemaLintTest, PackageIsVersioned) {
 TEST(SchemaLintTest, EnumsStartWithUnspecifiedZero) {
   int enums = 0;
   for (const pb::FileDescriptor* file : {GameFile(), ExecutionFile(), MatchmakingFile(), TournamentFile(),
-                                         LadderFile()}) {
+                                         LadderFile(), RatingsFile()}) {
     for (const pb::EnumDescriptor* e : EnumsOf(file)) {
       ++enums;
       ASSERT_GT(e->value_count(), 1) << e->full_name();
@@ -324,7 +326,7 @@ TEST(SchemaLintTest, NamesFollowTheStyleGuide) {
            s.find('_') == std::string::npos;
   };
   for (const pb::FileDescriptor* file : {GameFile(), ExecutionFile(), MatchmakingFile(), TournamentFile(),
-                                         LadderFile()}) {
+                                         LadderFile(), RatingsFile()}) {
     for (const pb::Descriptor* d : MessagesOf(file)) {
       if (d->options().map_entry()) continue;
       EXPECT_TRUE(is_upper_camel(d->name())) << d->full_name();
@@ -360,7 +362,7 @@ class DescriptorSetTest : public ::testing::Test {
 
 TEST_F(DescriptorSetTest, MatchesTheCompiledSchema) {
   for (const pb::FileDescriptor* compiled : {GameFile(), ExecutionFile(), MatchmakingFile(), TournamentFile(),
-                                         LadderFile()}) {
+                                         LadderFile(), RatingsFile()}) {
     const pb::FileDescriptor* from_set = pool_.FindFileByName(compiled->name());
     ASSERT_NE(from_set, nullptr) << compiled->name();
     pb::FileDescriptorProto a, b;
@@ -388,7 +390,7 @@ TEST_F(DescriptorSetTest, EverythingHasAComment) {
   };
   for (const char* name : {"boneyard/v1/game.proto", "boneyard/v1/execution.proto",
                            "boneyard/v1/matchmaking.proto", "boneyard/v1/tournament.proto",
-                           "boneyard/v1/ladder.proto"}) {
+                           "boneyard/v1/ladder.proto", "boneyard/v1/ratings.proto"}) {
     const pb::FileDescriptor* file = pool_.FindFileByName(name);
     ASSERT_NE(file, nullptr) << name;
     for (int i = 0; i < file->service_count(); ++i) {
@@ -444,6 +446,43 @@ TEST_F(DescriptorSetTest, EveryRpcDocumentsItsErrors) {
 
 // The matchmaking service's schema (served from a later step of issue 19): every RPC documents
 // its errors, every list pages, the codes the issue names are where they apply.
+// The lint over every service of the six files (issue 43): each RPC is VerbNoun with a request
+// message of its own named after it, names the status codes it returns in its comment, and a
+// List RPC pages. A new RPC that does not follow them fails here.
+TEST_F(DescriptorSetTest, EveryRpcOfEveryFileFollowsTheConventions) {
+  const std::vector<std::string> codes = {
+      "INVALID_ARGUMENT", "NOT_FOUND",          "ALREADY_EXISTS", "FAILED_PRECONDITION",
+      "ABORTED",          "PERMISSION_DENIED",  "UNAUTHENTICATED", "RESOURCE_EXHAUSTED",
+      "UNAVAILABLE",      "DEADLINE_EXCEEDED"};
+  int rpcs = 0;
+  for (const char* name : {"boneyard/v1/game.proto", "boneyard/v1/execution.proto",
+                           "boneyard/v1/matchmaking.proto", "boneyard/v1/tournament.proto",
+                           "boneyard/v1/ladder.proto", "boneyard/v1/ratings.proto"}) {
+    const pb::FileDescriptor* file = pool_.FindFileByName(name);
+    ASSERT_NE(file, nullptr) << name;
+    for (int i = 0; i < file->service_count(); ++i) {
+      for (int j = 0; j < file->service(i)->method_count(); ++j) {
+        const pb::MethodDescriptor* m = file->service(i)->method(j);
+        ++rpcs;
+        EXPECT_TRUE(std::isupper(static_cast<unsigned char>(m->name()[0]))) << m->full_name();
+        EXPECT_EQ(m->input_type()->name(), m->name() + "Request") << m->full_name();
+        pb::SourceLocation location;
+        ASSERT_TRUE(m->GetSourceLocation(&location)) << m->full_name();
+        EXPECT_TRUE(std::any_of(codes.begin(), codes.end(), [&](const std::string& code) {
+          return location.leading_comments.find(code) != std::string::npos;
+        })) << m->full_name() << " names none of the status codes it returns";
+        if (m->name().rfind("List", 0) == 0) {
+          EXPECT_NE(m->input_type()->FindFieldByName("page_size"), nullptr) << m->full_name();
+          EXPECT_NE(m->input_type()->FindFieldByName("page_token"), nullptr) << m->full_name();
+          EXPECT_NE(m->output_type()->FindFieldByName("next_page_token"), nullptr)
+              << m->full_name();
+        }
+      }
+    }
+  }
+  EXPECT_GE(rpcs, 62);  // the six files' RPCs today
+}
+
 TEST_F(DescriptorSetTest, MatchmakingRpcsDocumentTheirErrorsAndListsPage) {
   const pb::ServiceDescriptor* service =
       pool_.FindServiceByName("boneyard.v1.MatchmakingService");
