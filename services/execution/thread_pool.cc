@@ -71,7 +71,18 @@ void Strand::Post(std::function<void()> task) {
     if (scheduled_) return;
     scheduled_ = true;
   }
-  pool_.Post([self = shared_from_this()] { self->Run(); });
+  const std::shared_ptr<Strand> self = shared_from_this();
+  if (!pool_.Post([self] { self->Run(); })) DropQueued();
+}
+
+void Strand::DropQueued() {
+  std::deque<std::function<void()>> dropped;
+  {
+    absl::MutexLock lock(&mu_);
+    dropped.swap(queue_);
+    scheduled_ = false;
+  }
+  // Destroyed here, outside the lock: a task may hold the last reference to the strand's owner.
 }
 
 void Strand::Dispatch(std::function<void()> task) {
@@ -86,11 +97,14 @@ void Strand::Dispatch(std::function<void()> task) {
   // The strand is ours now: nothing else runs it until it is idle again or handed to a worker.
   // A task may drop the last reference to the strand's owner, and so to the strand.
   const std::shared_ptr<Strand> self = shared_from_this();
-  if (!pool_.Enter()) return;  // stopping: dropped, like Post; the strand stays closed
+  if (!pool_.Enter()) {  // stopping: dropped, like Post
+    DropQueued();
+    return;
+  }
   task();
   const bool idle = RunQueued(kMaxTasksPerRun - 1);
   pool_.Leave();
-  if (!idle) pool_.Post([self] { self->Run(); });
+  if (!idle && !pool_.Post([self] { self->Run(); })) DropQueued();
 }
 
 bool Strand::RunQueued(int limit) {
@@ -112,7 +126,9 @@ bool Strand::RunQueued(int limit) {
 
 void Strand::Run() {
   // More tasks wait after a full run: go to the back of the pool's queue.
-  if (!RunQueued(kMaxTasksPerRun)) pool_.Post([self = shared_from_this()] { self->Run(); });
+  if (RunQueued(kMaxTasksPerRun)) return;
+  const std::shared_ptr<Strand> self = shared_from_this();
+  if (!pool_.Post([self] { self->Run(); })) DropQueued();
 }
 
 }  // namespace boneyard::execution
