@@ -218,6 +218,12 @@ test('a rotated token signs out every session made with it and ends the streams 
     const tid = ticket.name.split('/')[1];
     const ticketEvents = await openEvents(p, `/api/tickets/${tid}/events`);
     const matched = await ticketEvents.until((e) => e.event === 'ticket' && e.data.state === 'MATCHED');
+    ticketEvents.close();  // a matched ticket's stream ends by itself
+    // Two streams that stay open: the seat's play stream and the player's party's.
+    const party = await p.call('POST', '/api/parties');
+    assert.equal(party.status, 200, party.text);
+    const partyEvents = await openEvents(p, `/api/${party.json.name}/events`);
+    await partyEvents.until((e) => e.event === 'party');
     const play = await openEvents(p, `/api/tickets/${tid}/play`);
     const { data: view } = await play.until((e) => e.event === 'view'
       && e.data.current_seat === e.data.seat);
@@ -226,12 +232,15 @@ test('a rotated token signs out every session made with it and ends the streams 
     const rotated = cli(['player', 'rotate-token', p.playerId]);
     assert.ok(rotated.token && rotated.token !== p.token);
     // Both streams end with an error naming the cause, without anyone calling in.
-    for (const [what, stream] of [['play', play], ['ticket', ticketEvents]]) {
-      await assert.rejects(stream.until(() => false, 15000), (e) => {
-        assert.match(e.message, /stream error: .*UNAUTHENTICATED.*rotated or revoked/, what);
-        return true;
-      });
-    }
+    await assert.rejects(play.until(() => false, 15000), (e) => {
+      assert.match(e.message, /stream error: .*UNAUTHENTICATED.*rotated or revoked/, 'play');
+      return true;
+    });
+    // The party's feed asks matchmaking with the token itself: refused there or here, it ends.
+    await assert.rejects(partyEvents.until(() => false, 15000), (e) => {
+      assert.match(e.message, /stream error: .*UNAUTHENTICATED/, 'party');
+      return true;
+    });
     console.log(`# streams ended ${Date.now() - rotatedAt} ms after the rotation`);
     // Every session signed in with the old token is over, and its seat plays no more.
     assertError(await p.call('POST', `/api/tickets/${tid}/actions`,
@@ -263,8 +272,10 @@ test('a path or query value that is not valid UTF-8 is a 400 naming it, never a 
   assertError(await p.call('GET', '/api/players/a%00b'), 400, 'INVALID_ARGUMENT', 'path');
   assertError(await p.call('GET', '/api/queues?%FF=1'), 400, 'INVALID_ARGUMENT', 'name');
   assertError(await new Client().call('GET', '/%E2%28%A1'), 400, 'INVALID_ARGUMENT', 'path');
-  // Valid UTF-8 that is no known page or player is still what it was.
-  assert.equal((await p.call('GET', '/api/players/%C3%A9t%C3%A9')).status, 404);
+  // Valid UTF-8 passes on to the route, which judges it as before (player ids are a-z0-9_-).
+  assertError(await p.call('GET', '/api/players/%C3%A9t%C3%A9'), 400, 'INVALID_ARGUMENT',
+    'player id');
+  assert.equal((await p.call('GET', '/api/players/nobody-here')).status, 404);
 });
 
 test('registration refuses malformed ids and taken names', async () => {
