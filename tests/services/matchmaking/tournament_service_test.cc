@@ -1096,8 +1096,9 @@ TEST_F(TournamentServiceTest, ManyWatchersShareOneFeedAndSeeEveryChangeOnceInOrd
   }
   const int64_t intervals = (absl::Now() - began) / absl::Milliseconds(250);
   const int64_t reads = feed.reads() - reads_before;
-  // A version read an interval (and one under way), one build for each of the 4 changes.
-  EXPECT_LE(reads, intervals + 2 + 4) << "over " << intervals << " intervals";
+  // A version read an interval (and one under way), a build for each of the 4 changes, and
+  // slack for the first read of the newly watched event (a build) falling in the window.
+  EXPECT_LE(reads, intervals + 2 + 4 + 4) << "over " << intervals << " intervals";
   EXPECT_LT(reads, kWatchers);
   for (Watcher& w : watchers) w.context->TryCancel();
 }
