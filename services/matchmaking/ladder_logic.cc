@@ -211,8 +211,10 @@ void LadderLogic::Changed() {
   ++changes_;
 }
 
-int64_t LadderLogic::Version() {
+int64_t LadderLogic::AwaitChange(int64_t seen, absl::Time deadline) {
   absl::MutexLock lock(&mu_);
+  auto changed = [&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) { return changes_ != seen; };
+  mu_.AwaitWithDeadline(absl::Condition(&changed), deadline);
   return changes_;
 }
 
@@ -753,6 +755,7 @@ absl::Status LadderLogic::ReadEvents(const std::string& player, bool open_only, 
     // The open ones may be numbered anywhere: the stream goes on from the clock read before.
     if (!open_only) batch.sequence = std::max(batch.sequence, row.sequence);
   }
+  batch.more = !open_only && static_cast<int>(rows->size()) >= kEventBatch;
   return absl::OkStatus();
 }
 
@@ -761,7 +764,6 @@ absl::StatusOr<LadderLogic::Batch> LadderLogic::FirstEvents(const std::string& p
   if (after < 0) return Invalid("after_sequence", absl::StrCat(after, " is negative"));
   Batch batch;
   batch.sequence = after;
-  batch.version = Version();
   if (after == 0) {
     // Read first: a change after it is sent again by the next read, never missed.
     absl::StatusOr<int64_t> latest = store_.LatestSequence();
@@ -772,20 +774,28 @@ absl::StatusOr<LadderLogic::Batch> LadderLogic::FirstEvents(const std::string& p
   return batch;
 }
 
-absl::StatusOr<LadderLogic::Batch> LadderLogic::NextEvents(const std::string& player,
-                                                           const Batch& previous,
-                                                           absl::Time deadline) {
+absl::StatusOr<LadderLogic::Batch> LadderLogic::EventsAfter(const std::string& player,
+                                                            int64_t after) {
   Batch batch;
-  batch.sequence = previous.sequence;
-  {
-    absl::MutexLock lock(&mu_);
-    auto changed = [&]()
-                       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) { return changes_ != previous.version; };
-    mu_.AwaitWithDeadline(absl::Condition(&changed), deadline);
-    batch.version = changes_;
-  }
+  batch.sequence = after;
   if (absl::Status s = ReadEvents(player, /*open_only=*/false, batch); !s.ok()) return s;
   return batch;
+}
+
+absl::StatusOr<LadderLogic::WatchedEvents> LadderLogic::ReadWatched(
+    const std::vector<std::string>& players, const std::vector<int64_t>& after, int limit) {
+  absl::StatusOr<PgLadderStore::WatchedChanges> changes = store_.ChangesOf(players, after, limit);
+  if (!changes.ok()) return changes.status();
+  WatchedEvents out;
+  out.latest = changes->latest;
+  out.truncated = changes->truncated;
+  for (const auto& [player, row] : changes->rows) {
+    WatchedEvent& event = out.events.emplace_back();
+    event.player = player;
+    event.sequence = row.sequence;
+    *event.event.mutable_challenge() = ToProto(row, player);
+  }
+  return out;
 }
 
 absl::StatusOr<std::optional<std::string>> LadderLogic::RecordGameResult(

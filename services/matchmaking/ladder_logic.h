@@ -81,13 +81,32 @@ class LadderLogic {
   struct Batch {
     std::vector<v1::LadderEvent> events;
     int64_t sequence = 0;
-    int64_t version = 0;  // this process's change count before the read
+    // A full page of changes was read: more may follow after `sequence`.
+    bool more = false;
   };
   absl::StatusOr<Batch> FirstEvents(const std::string& player, int64_t after);
-  // The changes after `previous`, waiting until `deadline` for one made in this process since
-  // it was read (a change made by another process is seen at the deadline).
-  absl::StatusOr<Batch> NextEvents(const std::string& player, const Batch& previous,
-                                   absl::Time deadline);
+  // The player's changes after `after` (> 0), one page: how a stream catches up after its
+  // first page or after falling behind the feed.
+  absl::StatusOr<Batch> EventsAfter(const std::string& player, int64_t after);
+
+  // LadderFeed's read: the changes of every watched player after that player's number, each
+  // as that player sees it (their own seat tokens only), by sequence (PgLadderStore::ChangesOf).
+  struct WatchedEvent {
+    std::string player;
+    int64_t sequence = 0;
+    v1::LadderEvent event;
+  };
+  struct WatchedEvents {
+    int64_t latest = 0;  // the clock, read before the changes
+    std::vector<WatchedEvent> events;
+    bool truncated = false;
+  };
+  absl::StatusOr<WatchedEvents> ReadWatched(const std::vector<std::string>& players,
+                                            const std::vector<int64_t>& after, int limit);
+  // Waits until a challenge changed in this process after the count `seen` (a value this
+  // returned before; 0 at first), or `deadline`; the count now. Lets the feed read at once
+  // after a change made here rather than at its next interval.
+  int64_t AwaitChange(int64_t seen, absl::Time deadline);
 
   // The pools' pass: every challenge that has waited in a ladder's pool for its `pool_wait`
   // gets the house bot whose rating is nearest its challenger's, and its match. A challenge
@@ -124,9 +143,8 @@ class LadderLogic {
   // Appends the player's challenges changed after `batch.sequence` (or, `open_only`, those
   // still open) to `batch`, and moves its sequence on past them.
   absl::Status ReadEvents(const std::string& player, bool open_only, Batch& batch);
-  // Wakes the WatchEvents streams of this process.
+  // Wakes the feed (AwaitChange).
   void Changed();
-  int64_t Version();
 
   PgMatchmakingStore& players_;
   PgLadderStore& store_;

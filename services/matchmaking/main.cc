@@ -56,6 +56,20 @@ ABSL_FLAG(std::string, results_token_file, "",
           "A file holding the token execution presents with finished matches' results (its "
           "--results_token_file); else $BONEYARD_RESULTS_TOKEN; neither: no result is accepted "
           "and players' histories show none.");
+ABSL_FLAG(absl::Duration, watch_feed_interval, absl::Milliseconds(250),
+          "How often the one feed behind all WatchTournament streams reads the watched events' "
+          "versions, and the one behind all WatchEvents streams the watched players' changes "
+          "(10ms..10s; a ladder change made in this process is read at once).");
+ABSL_FLAG(int, max_watchers_per_tournament, 10000,
+          "Open WatchTournament streams on one tournament; past it a new one ends with "
+          "RESOURCE_EXHAUSTED. 0: no cap.");
+ABSL_FLAG(int, max_event_streams_per_player, 64,
+          "Open WatchEvents streams of one player; past it a new one ends with "
+          "RESOURCE_EXHAUSTED. 0: no cap.");
+ABSL_FLAG(int, max_watchers_per_client, 4000,
+          "Open streams of one client (its token's player, else its address) on each of "
+          "WatchTournament and WatchEvents; past it a new one ends with RESOURCE_EXHAUSTED. "
+          "0: no cap.");
 ABSL_FLAG(bool, open_registration, false,
           "Anyone may create a HUMAN player account (CreatePlayer without a token); otherwise "
           "only the operator creates accounts.");
@@ -81,6 +95,37 @@ struct MatchmakerFlags {
   absl::Duration pass_interval;
   std::string results_token;  // empty: results are not accepted
 };
+
+// The watch streams' flags, checked.
+struct WatchFlags {
+  TournamentWatchOptions tournaments;
+  LadderWatchOptions ladders;
+};
+
+absl::StatusOr<WatchFlags> WatchFlagsFromFlags() {
+  const absl::Duration interval = absl::GetFlag(FLAGS_watch_feed_interval);
+  if (interval < absl::Milliseconds(10) || interval > absl::Seconds(10)) {
+    return absl::InvalidArgumentError("--watch_feed_interval: must be from 10ms to 10s");
+  }
+  const int per_tournament = absl::GetFlag(FLAGS_max_watchers_per_tournament);
+  const int per_player = absl::GetFlag(FLAGS_max_event_streams_per_player);
+  const int per_client = absl::GetFlag(FLAGS_max_watchers_per_client);
+  if (per_tournament < 0) {
+    return absl::InvalidArgumentError("--max_watchers_per_tournament: must not be negative");
+  }
+  if (per_player < 0) {
+    return absl::InvalidArgumentError("--max_event_streams_per_player: must not be negative");
+  }
+  if (per_client < 0) {
+    return absl::InvalidArgumentError("--max_watchers_per_client: must not be negative");
+  }
+  return WatchFlags{.tournaments = {.feed_interval = interval,
+                                    .max_per_tournament = per_tournament,
+                                    .max_per_client = per_client},
+                    .ladders = {.feed_interval = interval,
+                                .max_per_player = per_player,
+                                .max_per_client = per_client}};
+}
 
 absl::StatusOr<MatchmakerFlags> MatchmakerFlagsFromFlags() {
   MatchmakerFlags flags{.execution_target = absl::GetFlag(FLAGS_execution_target),
@@ -128,6 +173,11 @@ int Run(int argc, char** argv) {
   absl::StatusOr<MatchmakerFlags> matchmaker_flags = MatchmakerFlagsFromFlags();
   if (!matchmaker_flags.ok()) {
     std::cerr << "boneyard-matchmaking: " << matchmaker_flags.status().message() << "\n";
+    return kExitBadFlags;
+  }
+  absl::StatusOr<WatchFlags> watch_flags = WatchFlagsFromFlags();
+  if (!watch_flags.ok()) {
+    std::cerr << "boneyard-matchmaking: " << watch_flags.status().message() << "\n";
     return kExitBadFlags;
   }
   if (absl::Status s = InitLogging("matchmaking", common->log_level); !s.ok()) {
@@ -178,7 +228,7 @@ int Run(int argc, char** argv) {
                                                 .on_change = [raw = director.get()] {
                                                   if (raw != nullptr) raw->Wake();
                                                 }});
-  TournamentServiceImpl tournament_service(tournaments);
+  TournamentServiceImpl tournament_service(tournaments, watch_flags->tournaments);
   // Ladders share them too; their standings read ratings fresh, their bots' rules the cache.
   PgLadderStore ladder_store((*store)->pool(), (*store)->quoted_schema());
   LadderLogic ladders(**store, ladder_store,
@@ -186,7 +236,7 @@ int Run(int argc, char** argv) {
                                     .creator = creator.get(),
                                     .skills = rating_cache.get(),
                                     .ratings = fetcher.get()});
-  LadderServiceImpl ladder_service(ladders);
+  LadderServiceImpl ladder_service(ladders, watch_flags->ladders);
   // The ladders' pools: house bots take the seats of those who waited long enough.
   std::unique_ptr<PassLoop> pools;
   if (creator != nullptr) {

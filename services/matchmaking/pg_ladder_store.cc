@@ -374,4 +374,31 @@ absl::StatusOr<std::vector<ChallengeRow>> PgLadderStore::Events(const std::strin
   });
 }
 
+absl::StatusOr<PgLadderStore::WatchedChanges> PgLadderStore::ChangesOf(
+    const std::vector<std::string>& players, const std::vector<int64_t>& after, int limit) {
+  std::string afters = "{";
+  for (size_t i = 0; i < after.size(); ++i) absl::StrAppend(&afters, i > 0 ? "," : "", after[i]);
+  afters += "}";
+  return pool_.Run([&](pqxx::work& tx) {
+    WatchedChanges out;
+    out.latest = tx.exec1(absl::StrCat("SELECT sequence FROM ", Table("challenge_clock")))[0]
+                     .as<int64_t>();
+    // One index scan per watched player and side (challenger, opponent), as Events does for
+    // one player.
+    auto side = [&](const char* column) {
+      return absl::StrCat("SELECT ", kChallengeColumns, ", w.player FROM unnest($1::text[], ",
+                          "$2::bigint[]) AS w (player, since) JOIN ", Table("challenges"), " c ON c.",
+                          column, " = w.player AND c.sequence > w.since");
+    };
+    const std::string query = absl::StrCat(side("challenger"), " UNION ALL ", side("opponent"),
+                                           " ORDER BY sequence LIMIT $3");
+    const pqxx::result rows = tx.exec_params(query, TextArray(players), afters, limit);
+    for (const pqxx::row& r : rows) {
+      out.rows.emplace_back(r[r.size() - 1].as<std::string>(), ReadChallenge(r));
+    }
+    out.truncated = static_cast<int>(rows.size()) >= limit;
+    return out;
+  });
+}
+
 }  // namespace boneyard::matchmaking

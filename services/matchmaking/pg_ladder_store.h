@@ -122,6 +122,17 @@ class PgLadderStore {
   // with `open_only`, those OFFERED or ACCEPTED (any number). At most `limit`.
   absl::StatusOr<std::vector<ChallengeRow>> Events(const std::string& player, int64_t after,
                                                    bool open_only, int limit);
+  // What changed for the watched players (LadderFeed's read), in one transaction: the clock's
+  // latest number, read first, then each challenge numbered above `after[i]` that `players[i]`
+  // is in, once for each watched player in it, by sequence. At most `limit` rows; `truncated`
+  // when more may follow.
+  struct WatchedChanges {
+    int64_t latest = 0;
+    std::vector<std::pair<std::string, ChallengeRow>> rows;  // (player, challenge)
+    bool truncated = false;
+  };
+  absl::StatusOr<WatchedChanges> ChangesOf(const std::vector<std::string>& players,
+                                           const std::vector<int64_t>& after, int limit);
 
  private:
   std::string Table(const char* name) const;

@@ -489,4 +489,18 @@ absl::StatusOr<int64_t> PgTournamentStore::Version(const std::string& id) {
   });
 }
 
+absl::StatusOr<std::map<std::string, int64_t>> PgTournamentStore::Versions(
+    const std::vector<std::string>& ids) {
+  return pool_.Run([&](pqxx::work& tx) {
+    std::map<std::string, int64_t> versions;
+    for (const pqxx::row& row : tx.exec_params(
+             absl::StrCat("SELECT tournament_id, version FROM ", Table("tournaments"),
+                          " WHERE tournament_id = ANY($1::text[])"),
+             TextArray(ids))) {
+      versions[row[0].as<std::string>()] = row[1].as<int64_t>();
+    }
+    return versions;
+  });
+}
+
 }  // namespace boneyard::matchmaking

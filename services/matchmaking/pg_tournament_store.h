@@ -185,6 +185,8 @@ class PgTournamentStore {
                                                               absl::Time end_time);
   // The event's version; NOT_FOUND when there is none.
   absl::StatusOr<int64_t> Version(const std::string& id);
+  // The versions of those of `ids` that exist, in one query (TournamentFeed's read).
+  absl::StatusOr<std::map<std::string, int64_t>> Versions(const std::vector<std::string>& ids);
 
  private:
   std::string Table(const char* name) const;

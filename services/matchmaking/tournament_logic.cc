@@ -36,8 +36,6 @@ absl::Status CheckNewTournamentId(const std::string& id) {
 constexpr size_t kMaxTrfBytes = 2 << 20;
 // The most half-point byes an entrant may ask for.
 constexpr int kMaxByeRounds = kMaxSwissRounds;
-// How often a WatchTournament stream reads the event's version while nothing changes.
-constexpr absl::Duration kWatchPoll = absl::Milliseconds(100);
 
 absl::StatusOr<std::string> TournamentId(absl::string_view name, absl::string_view field) {
   return ParseName(name, "tournaments", field);
@@ -708,46 +706,62 @@ absl::StatusOr<std::optional<std::string>> TournamentLogic::RecordGameResult(
 }
 
 absl::StatusOr<v1::TournamentUpdate> TournamentLogic::UpdateOf(
-    const std::string& id, const std::optional<std::string>& viewer) {
-  absl::StatusOr<TournamentData> data = Load(id);
-  if (!data.ok()) return data.status();
+    const TournamentData& data, const std::optional<std::string>& viewer) {
   v1::TournamentUpdate update;
-  absl::StatusOr<v1::Tournament> t = Resource(*data);
+  absl::StatusOr<v1::Tournament> t = Resource(data);
   if (!t.ok()) return t.status();
   *update.mutable_tournament() = *t;
-  if (data->tournament.current_round > 0) {
-    *update.mutable_round() = RoundOf(*data, data->tournament.current_round, viewer);
+  if (data.tournament.current_round > 0) {
+    *update.mutable_round() = RoundOf(data, data.tournament.current_round, viewer);
   }
-  if (data->tournament.state != kTournamentRegistration) {
-    absl::StatusOr<v1::Standings> standings = StandingsOf(*data, 0);
+  if (data.tournament.state != kTournamentRegistration) {
+    absl::StatusOr<v1::Standings> standings = StandingsOf(data, 0);
     if (!standings.ok()) return standings.status();
     *update.mutable_standings() = *standings;
   }
   return update;
 }
 
-absl::StatusOr<std::unique_ptr<TournamentWatch>> TournamentLogic::WatchTournament(
+absl::StatusOr<std::vector<v1::TournamentUpdate>> TournamentLogic::UpdatesOf(
+    const std::string& id, const std::vector<std::optional<std::string>>& viewers) {
+  absl::StatusOr<TournamentData> data = Load(id);
+  if (!data.ok()) return data.status();
+  std::vector<v1::TournamentUpdate> updates;
+  for (const std::optional<std::string>& viewer : viewers) {
+    absl::StatusOr<v1::TournamentUpdate> update = UpdateOf(*data, viewer);
+    if (!update.ok()) return update.status();
+    updates.push_back(*std::move(update));
+  }
+  return updates;
+}
+
+absl::StatusOr<TournamentLogic::WatchTarget> TournamentLogic::WatchTargetOf(
     const Token& token, const v1::WatchTournamentRequest& request) {
   absl::StatusOr<std::optional<std::string>> viewer = Viewer(token);
   if (!viewer.ok()) return viewer.status();
   absl::StatusOr<std::string> id = TournamentId(request.tournament(), "tournament");
   if (!id.ok()) return id.status();
-  absl::StatusOr<int64_t> version = store_.Version(*id);
-  if (absl::IsNotFound(version.status())) {
-    return absl::NotFoundError(absl::StrCat(request.tournament(), " does not exist"));
-  }
-  if (!version.ok()) return version.status();
-  absl::StatusOr<v1::TournamentUpdate> first = UpdateOf(*id, *viewer);
-  if (!first.ok()) return first.status();
-  first->set_kind(v1::TournamentUpdate::SNAPSHOT);
-  return std::make_unique<TournamentWatch>(*this, *id, *viewer, *std::move(first), *version);
+  return WatchTarget{.id = *std::move(id), .viewer = *std::move(viewer)};
 }
 
-TournamentWatch::TournamentWatch(TournamentLogic& logic, std::string id,
-                                 std::optional<std::string> viewer, v1::TournamentUpdate first,
-                                 int64_t version)
-    : logic_(logic),
-      id_(std::move(id)),
+absl::StatusOr<std::unique_ptr<TournamentWatch>> TournamentLogic::WatchTournament(
+    const WatchTarget& target) {
+  absl::StatusOr<int64_t> version = store_.Version(target.id);
+  if (absl::IsNotFound(version.status())) {
+    return absl::NotFoundError(absl::StrCat("tournaments/", target.id, " does not exist"));
+  }
+  if (!version.ok()) return version.status();
+  absl::StatusOr<TournamentData> data = Load(target.id);
+  if (!data.ok()) return data.status();
+  absl::StatusOr<v1::TournamentUpdate> first = UpdateOf(*data, target.viewer);
+  if (!first.ok()) return first.status();
+  first->set_kind(v1::TournamentUpdate::SNAPSHOT);
+  return std::make_unique<TournamentWatch>(target.id, target.viewer, *std::move(first), *version);
+}
+
+TournamentWatch::TournamentWatch(std::string id, std::optional<std::string> viewer,
+                                 v1::TournamentUpdate first, int64_t version)
+    : id_(std::move(id)),
       viewer_(std::move(viewer)),
       first_(std::move(first)),
       version_(version),
@@ -755,36 +769,28 @@ TournamentWatch::TournamentWatch(TournamentLogic& logic, std::string id,
       last_round_(first_.round()),
       done_(first_.tournament().state() == v1::Tournament::FINISHED) {}
 
-absl::StatusOr<std::optional<v1::TournamentUpdate>> TournamentWatch::Next(absl::Time deadline) {
-  while (true) {
-    absl::StatusOr<int64_t> version = logic_.store_.Version(id_);
-    if (!version.ok()) return version.status();
-    if (*version != version_) {
-      // Read after the version: a change between the two is sent again next time, never lost.
-      absl::StatusOr<v1::TournamentUpdate> update = logic_.UpdateOf(id_, viewer_);
-      if (!update.ok()) return update.status();
-      version_ = *version;
-      const v1::Tournament& t = update->tournament();
-      if (t.state() == v1::Tournament::FINISHED) {
-        update->set_kind(v1::TournamentUpdate::FINISHED);
-        done_ = true;
-      } else if (t.current_round() != round_) {
-        update->set_kind(v1::TournamentUpdate::ROUND_STARTED);
-      } else {
-        update->set_kind(v1::TournamentUpdate::CHANGED);
-        // A result: an outcome changed in the current round.
-        int before = 0, after = 0;
-        for (const v1::Pairing& p : last_round_.pairings()) before += p.outcome() != 0;
-        for (const v1::Pairing& p : update->round().pairings()) after += p.outcome() != 0;
-        if (after != before) update->set_kind(v1::TournamentUpdate::RESULT);
-      }
-      round_ = t.current_round();
-      last_round_ = update->round();
-      return std::optional<v1::TournamentUpdate>(*std::move(update));
-    }
-    if (absl::Now() + kWatchPoll > deadline) return std::optional<v1::TournamentUpdate>();
-    absl::SleepFor(kWatchPoll);
+std::optional<v1::TournamentUpdate> TournamentWatch::Next(const v1::TournamentUpdate& change,
+                                                          int64_t version) {
+  if (done_ || version <= version_) return std::nullopt;
+  version_ = version;
+  v1::TournamentUpdate update = change;
+  const v1::Tournament& t = update.tournament();
+  if (t.state() == v1::Tournament::FINISHED) {
+    update.set_kind(v1::TournamentUpdate::FINISHED);
+    done_ = true;
+  } else if (t.current_round() != round_) {
+    update.set_kind(v1::TournamentUpdate::ROUND_STARTED);
+  } else {
+    update.set_kind(v1::TournamentUpdate::CHANGED);
+    // A result: an outcome changed in the current round.
+    int before = 0, after = 0;
+    for (const v1::Pairing& p : last_round_.pairings()) before += p.outcome() != 0;
+    for (const v1::Pairing& p : update.round().pairings()) after += p.outcome() != 0;
+    if (after != before) update.set_kind(v1::TournamentUpdate::RESULT);
   }
+  round_ = t.current_round();
+  last_round_ = update.round();
+  return update;
 }
 
 }  // namespace boneyard::matchmaking

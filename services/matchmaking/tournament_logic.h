@@ -9,7 +9,9 @@
 #ifndef BONEYARD_SERVICES_MATCHMAKING_TOURNAMENT_LOGIC_H_
 #define BONEYARD_SERVICES_MATCHMAKING_TOURNAMENT_LOGIC_H_
 
+#include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -39,19 +41,23 @@ struct TournamentOptions {
 
 class TournamentLogic;
 
-// One WatchTournament stream between its messages.
+// One WatchTournament stream between its messages: what it sent last, to name the next update's
+// kind. No database: the updates come from TournamentFeed, built once per viewer.
 class TournamentWatch {
  public:
-  TournamentWatch(TournamentLogic& logic, std::string id, std::optional<std::string> viewer,
-                  v1::TournamentUpdate first, int64_t version);
+  TournamentWatch(std::string id, std::optional<std::string> viewer, v1::TournamentUpdate first,
+                  int64_t version);
+  const std::string& id() const { return id_; }
+  const std::optional<std::string>& viewer() const { return viewer_; }
   const v1::TournamentUpdate& first() const { return first_; }
-  // The next update if the event changes by `deadline`; nullopt otherwise.
-  absl::StatusOr<std::optional<v1::TournamentUpdate>> Next(absl::Time deadline);
+  // The message for `update` (the event at `version`, as this stream's viewer sees it), its
+  // kind set from what this stream sent before; nullopt when the stream has sent that version
+  // or a later one already (the feed may hand over a version the snapshot already showed).
+  std::optional<v1::TournamentUpdate> Next(const v1::TournamentUpdate& update, int64_t version);
   // The event finished: no update follows the last one sent.
   bool done() const { return done_; }
 
  private:
-  TournamentLogic& logic_;
   const std::string id_;
   const std::optional<std::string> viewer_;
   v1::TournamentUpdate first_;
@@ -91,8 +97,27 @@ class TournamentLogic {
   absl::StatusOr<v1::ExportTrfResponse> ExportTrf(const v1::ExportTrfRequest& request);
   absl::StatusOr<v1::Tournament> ImportTournament(const Token& token,
                                                   const v1::ImportTournamentRequest& request);
-  absl::StatusOr<std::unique_ptr<TournamentWatch>> WatchTournament(
-      const Token& token, const v1::WatchTournamentRequest& request);
+
+  // WatchTournament, in steps (the stream in tournament_service.cc). Who watches what: the
+  // viewer (see Viewer) and the event's id; UNAUTHENTICATED or INVALID_ARGUMENT. No check
+  // that the event exists yet: the stream subscribes to the feed before it reads.
+  struct WatchTarget {
+    std::string id;
+    std::optional<std::string> viewer;
+  };
+  absl::StatusOr<WatchTarget> WatchTargetOf(const Token& token,
+                                            const v1::WatchTournamentRequest& request);
+  // The stream's start: the event's version, then its SNAPSHOT (read after the version, so a
+  // change between the two is sent again, never lost); NOT_FOUND naming the event.
+  absl::StatusOr<std::unique_ptr<TournamentWatch>> WatchTournament(const WatchTarget& target);
+  // TournamentFeed's reads: the versions of the watched events, in one query; and one changed
+  // event's update as each of `viewers` sees it, in their order (the event read once).
+  absl::StatusOr<std::map<std::string, int64_t>> WatchedVersions(
+      const std::vector<std::string>& ids) {
+    return store_.Versions(ids);
+  }
+  absl::StatusOr<std::vector<v1::TournamentUpdate>> UpdatesOf(
+      const std::string& id, const std::vector<std::optional<std::string>>& viewers);
 
   // A finished tournament game's result (MatchmakingLogic::RecordMatchResult passes on what
   // no queue formed): nullopt when recorded now, the result recorded before otherwise;
@@ -102,7 +127,6 @@ class TournamentLogic {
                                                               absl::Time end_time);
 
  private:
-  friend class TournamentWatch;
   // A list's page: its size (page_size, 0 meaning `default_size`, at most `max_size`) and the
   // cursor it starts after ("" for the first page), from a page token issued for `identity`
   // (the list's name and filters).
@@ -117,7 +141,7 @@ class TournamentLogic {
   // The token of the page after `page`, whose last item is `last`.
   std::string NextPageToken(const ListPage& page, const std::string& last) const;
   // The update sent to a watcher: the event, its current round and standings.
-  absl::StatusOr<v1::TournamentUpdate> UpdateOf(const std::string& id,
+  absl::StatusOr<v1::TournamentUpdate> UpdateOf(const TournamentData& data,
                                                 const std::optional<std::string>& viewer);
   // OK for the operator token.
   absl::Status RequireOperator(const Token& token);

@@ -1,23 +1,46 @@
 // The TournamentService's gRPC handlers (proto/boneyard/v1/tournament.proto), served by the
 // matchmaking process. Thin: each reads the call's bearer token and request, calls
-// TournamentLogic and encodes its answer. All block on PostgreSQL, so they are on the
-// synchronous API (gRPC's own thread pool); WatchTournament holds a thread per stream.
+// TournamentLogic and encodes its answer. The unary calls block on PostgreSQL, so they are on
+// the synchronous API (gRPC's own thread pool). WatchTournament is on the callback API: an
+// open stream holds no thread and reads nothing itself; one TournamentFeed reads for all of
+// them, and a small worker pool does each stream's blocking start (token, first snapshot).
 #ifndef BONEYARD_SERVICES_MATCHMAKING_TOURNAMENT_SERVICE_H_
 #define BONEYARD_SERVICES_MATCHMAKING_TOURNAMENT_SERVICE_H_
 
 #include <grpcpp/grpcpp.h>
 
-#include <atomic>
+#include <map>
+#include <memory>
 
 #include "boneyard/v1/tournament.grpc.pb.h"
+#include "absl/base/thread_annotations.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/time/time.h"
+#include "services/matchmaking/stream_support.h"
+#include "services/matchmaking/tournament_feed.h"
 #include "services/matchmaking/tournament_logic.h"
 
 namespace boneyard::matchmaking {
 
-class TournamentServiceImpl final : public v1::TournamentService::Service {
+// WatchTournament's settings (boneyard-matchmaking's flags; docs/tournaments.md).
+struct TournamentWatchOptions {
+  // How often the feed reads the watched events' versions.
+  absl::Duration feed_interval = absl::Milliseconds(250);
+  // Open streams on one tournament, and of one client (a player, else a peer address); past
+  // either a new stream ends at once with RESOURCE_EXHAUSTED. 0: no cap.
+  int max_per_tournament = 10000;
+  int max_per_client = 4000;
+  // Threads for the streams' blocking starts.
+  int start_workers = 2;
+};
+
+class TournamentServiceImpl final
+    : public v1::TournamentService::WithCallbackMethod_WatchTournament<
+          v1::TournamentService::Service> {
  public:
   // `logic` must outlive the service.
-  explicit TournamentServiceImpl(TournamentLogic& logic) : logic_(logic) {}
+  explicit TournamentServiceImpl(TournamentLogic& logic, TournamentWatchOptions options = {});
+  ~TournamentServiceImpl() override;
   grpc::Status CreateTournament(grpc::ServerContext* context,
                                 const v1::CreateTournamentRequest* request,
                                 v1::Tournament* response) override;
@@ -55,16 +78,31 @@ class TournamentServiceImpl final : public v1::TournamentService::Service {
   grpc::Status ImportTournament(grpc::ServerContext* context,
                                 const v1::ImportTournamentRequest* request,
                                 v1::Tournament* response) override;
-  grpc::Status WatchTournament(grpc::ServerContext* context,
-                               const v1::WatchTournamentRequest* request,
-                               grpc::ServerWriter<v1::TournamentUpdate>* writer) override;
+  grpc::ServerWriteReactor<v1::TournamentUpdate>* WatchTournament(
+      grpc::CallbackServerContext* context, const v1::WatchTournamentRequest* request) override;
 
-  // Ends open WatchTournament streams (UNAVAILABLE) so that a shutdown need not wait for them.
-  void Stop() { stopping_ = true; }
+  // Ends open WatchTournament streams, and those that start later, with UNAVAILABLE so that
+  // a shutdown need not wait for them. Idempotent.
+  void Stop();
+
+  // The feed all streams share (tests: its reads).
+  const TournamentFeed& feed() const { return feed_; }
 
  private:
+  class WatchStream;
+  // Called by a stream as it ends.
+  void Forget(const WatchStream* stream);
+  bool stopping() const;
+
   TournamentLogic& logic_;
-  std::atomic<bool> stopping_ = false;
+  TournamentFeed feed_;
+  StreamCaps caps_;
+  mutable absl::Mutex mu_;
+  bool stopping_ ABSL_GUARDED_BY(mu_) = false;
+  // Every open stream, owned here until its OnDone.
+  std::map<const WatchStream*, std::shared_ptr<WatchStream>> streams_ ABSL_GUARDED_BY(mu_);
+  // Last: destroyed first, so no start runs on a half-destroyed service.
+  StreamWorkers workers_;
 };
 
 }  // namespace boneyard::matchmaking

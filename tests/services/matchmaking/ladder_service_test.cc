@@ -21,9 +21,11 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/synchronization/mutex.h"
 #include "boneyard/v1/execution.grpc.pb.h"
 #include "boneyard/v1/ladder.grpc.pb.h"
 #include "services/matchmaking/execution_creator.h"
+#include "services/matchmaking/ladder_feed.h"
 #include "services/matchmaking/ladder_logic.h"
 #include "services/matchmaking/pg_ladder_store.h"
 #include "services/matchmaking/ratings_fetcher.h"
@@ -40,7 +42,8 @@ class LadderServiceTest : public MatchmakingTest {
  protected:
   // The ladder service (and the results path, RecordMatchResult passing ladder matches on) on a
   // server of its own; `creator` and `ratings` may be null.
-  void StartLadders(MatchCreator* creator, LadderRatings* ratings) {
+  void StartLadders(MatchCreator* creator, LadderRatings* ratings,
+                    const LadderWatchOptions& watch = {}) {
     ladder_store_ = std::make_unique<PgLadderStore>(store_->pool(), store_->quoted_schema());
     ladder_logic_ = std::make_unique<LadderLogic>(
         *store_, *ladder_store_,
@@ -54,7 +57,7 @@ class LadderServiceTest : public MatchmakingTest {
                              return ladder_logic_->RecordGameResult(match, result, end);
                            }});
     results_service_ = std::make_unique<MatchmakingServiceImpl>(*results_logic_);
-    ladder_service_ = std::make_unique<LadderServiceImpl>(*ladder_logic_);
+    ladder_service_ = std::make_unique<LadderServiceImpl>(*ladder_logic_, watch);
     absl::StatusOr<std::unique_ptr<GrpcServer>> server =
         GrpcServer::Start({.listen_address = "127.0.0.1:0",
                            .services = {ladder_service_.get(), results_service_.get()}});
@@ -122,6 +125,33 @@ class LadderServiceTest : public MatchmakingTest {
     });
     EXPECT_TRUE(rows.ok()) << rows.status();
     return rows.ok() ? *rows : "";
+  }
+
+  // An open WatchEvents stream of the token's player.
+  struct Events {
+    std::unique_ptr<grpc::ClientContext> context;
+    std::unique_ptr<grpc::ClientReader<v1::LadderEvent>> reader;
+  };
+  Events Watch(const std::string& token, int64_t after_sequence = 0) {
+    Events e;
+    e.context = Context(token);
+    v1::WatchEventsRequest request;
+    request.set_after_sequence(after_sequence);
+    e.reader = l_->WatchEvents(e.context.get(), request);
+    return e;
+  }
+  // bob challenges ann and she declines: two changes for both; their numbers.
+  std::vector<int64_t> ChallengeAndDecline(const std::string& from, const std::string& to,
+                                           const std::string& to_name) {
+    v1::Challenge offered;
+    grpc::Status status = Challenge(from, to_name, false, &offered);
+    EXPECT_TRUE(status.ok()) << status.error_message();
+    v1::DeclineChallengeRequest decline;
+    decline.set_name(offered.name());
+    v1::Challenge declined;
+    status = l_->DeclineChallenge(Context(to).get(), decline, &declined);
+    EXPECT_TRUE(status.ok()) << status.error_message();
+    return {offered.sequence(), declined.sequence()};
   }
 
   std::unique_ptr<PgLadderStore> ladder_store_;
@@ -641,6 +671,143 @@ TEST_F(LadderServiceTest, HostileInputIsRefusedNamingTheFieldAndChangesNothing) 
   v1::Challenge again;
   ASSERT_TRUE(Challenge(ann, "players/robo", false, &again, "req-1").ok());
   EXPECT_EQ(again.name(), first.name());
+}
+
+// A resumed stream misses nothing across its backlog and its subscription to the feed: while
+// bob keeps challenging ann (and she declines), streams resumed from various points each see
+// every change of ann's after their point, once, in order; and many streams of one player
+// cost the feed no more reads.
+TEST_F(LadderServiceTest, AResumedStreamMissesNothingBetweenItsBacklogAndTheFeed) {
+  StartLadders(nullptr, nullptr, {.feed_interval = absl::Milliseconds(100)});
+  const std::string ann = Player("ann");
+  const std::string bob = Player("bob");
+  ASSERT_TRUE(CreateLadder(MugginsLadder()).ok());
+  v1::JoinLadderRequest join;
+  join.set_ladder("ladders/mug");
+  ASSERT_TRUE(Join(ann, join).ok());
+  ASSERT_TRUE(Join(bob, join).ok());
+  // A backlog first, then changes made while streams start.
+  std::vector<int64_t> changes;
+  for (int i = 0; i < 10; ++i) {
+    for (int64_t n : ChallengeAndDecline(bob, ann, "players/ann")) changes.push_back(n);
+  }
+  constexpr int kRounds = 40;
+  absl::Mutex mu;
+  std::thread writer([&] {
+    for (int i = 0; i < kRounds; ++i) {
+      std::vector<int64_t> made = ChallengeAndDecline(bob, ann, "players/ann");
+      absl::MutexLock lock(&mu);
+      changes.insert(changes.end(), made.begin(), made.end());
+    }
+  });
+  // Streams resumed from the backlog's points, opened while the writer runs.
+  std::vector<std::pair<int64_t, Events>> streams;
+  for (int i = 0; i < 10; ++i) {
+    int64_t after = 0;
+    {
+      absl::MutexLock lock(&mu);
+      after = changes[(i * 7) % changes.size()];
+    }
+    streams.emplace_back(after, Watch(ann, after));
+    absl::SleepFor(absl::Milliseconds(30));
+  }
+  writer.join();
+  ASSERT_EQ(changes.size(), 20u + 2 * kRounds);
+  const int64_t last = changes.back();
+  const int64_t reads_before = ladder_service_->feed().reads();
+  const absl::Time began = absl::Now();
+  for (auto& [after, stream] : streams) {
+    std::vector<int64_t> seen;
+    v1::LadderEvent event;
+    while ((seen.empty() || seen.back() < last) && stream.reader->Read(&event)) {
+      seen.push_back(event.challenge().sequence());
+    }
+    std::vector<int64_t> expected;
+    for (int64_t n : changes) {
+      if (n > after) expected.push_back(n);
+    }
+    EXPECT_EQ(seen, expected) << "resumed after " << after;
+    stream.context->TryCancel();
+  }
+  // Reading what was delivered costs the feed nothing per stream.
+  const int64_t intervals = (absl::Now() - began) / absl::Milliseconds(100);
+  // (A read an interval, one under way, one woken by the writer's last change.)
+  EXPECT_LE(ladder_service_->feed().reads() - reads_before, intervals + 3);
+}
+
+// Past the per-player cap a new stream ends at once with RESOURCE_EXHAUSTED naming it; the
+// streams within it go on, each with the player's own view.
+TEST_F(LadderServiceTest, ACapRefusesTheEventStreamPastItAndTheOthersGoOn) {
+  StartLadders(nullptr, nullptr, {.max_per_player = 2});
+  const std::string ann = Player("ann");
+  const std::string bob = Player("bob");
+  ASSERT_TRUE(CreateLadder(MugginsLadder()).ok());
+  v1::JoinLadderRequest join;
+  join.set_ladder("ladders/mug");
+  ASSERT_TRUE(Join(ann, join).ok());
+  ASSERT_TRUE(Join(bob, join).ok());
+  // An open challenge: each stream's first event, so a stream is known counted once read.
+  v1::Challenge offered;
+  ASSERT_TRUE(Challenge(bob, "players/ann", false, &offered).ok());
+  std::vector<Events> streams;
+  v1::LadderEvent event;
+  for (int i = 0; i < 2; ++i) {
+    streams.push_back(Watch(ann));
+    ASSERT_TRUE(streams.back().reader->Read(&event));
+    EXPECT_EQ(event.challenge().state(), v1::Challenge::OFFERED);
+  }
+  Events past = Watch(ann);
+  EXPECT_FALSE(past.reader->Read(&event));
+  grpc::Status status = past.reader->Finish();
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED) << status.error_message();
+  EXPECT_THAT(status.error_message(), HasSubstr("--max_event_streams_per_player"));
+  // bob is another player: his stream is within his own cap.
+  streams.push_back(Watch(bob));
+  ASSERT_TRUE(streams.back().reader->Read(&event));
+  EXPECT_EQ(event.challenge().name(), offered.name());
+  // ann declines: every stream within the caps sees it.
+  v1::DeclineChallengeRequest decline;
+  decline.set_name(offered.name());
+  v1::Challenge declined;
+  ASSERT_TRUE(l_->DeclineChallenge(Context(ann).get(), decline, &declined).ok());
+  for (Events& stream : streams) {
+    ASSERT_TRUE(stream.reader->Read(&event));
+    EXPECT_EQ(event.challenge().name(), offered.name());
+    EXPECT_EQ(event.challenge().state(), v1::Challenge::DECLINED);
+    EXPECT_EQ(event.challenge().sequence(), declined.sequence());
+    stream.context->TryCancel();
+  }
+}
+
+// A cancelled stream leaves the feed; a stopping service ends the open ones with UNAVAILABLE.
+TEST_F(LadderServiceTest, ACancelledEventStreamUnsubscribesAndStoppingEndsTheRest) {
+  StartLadders(nullptr, nullptr, {.feed_interval = absl::Milliseconds(50)});
+  const std::string ann = Player("ann");
+  const std::string bob = Player("bob");
+  ASSERT_TRUE(CreateLadder(MugginsLadder()).ok());
+  v1::JoinLadderRequest join;
+  join.set_ladder("ladders/mug");
+  ASSERT_TRUE(Join(ann, join).ok());
+  ASSERT_TRUE(Join(bob, join).ok());
+  const LadderFeed& feed = ladder_service_->feed();
+  Events stream = Watch(ann);
+  v1::Challenge offered;
+  ASSERT_TRUE(Challenge(bob, "players/ann", false, &offered).ok());
+  v1::LadderEvent event;
+  ASSERT_TRUE(stream.reader->Read(&event));
+  EXPECT_EQ(feed.watched(), 1);
+  stream.context->TryCancel();
+  EXPECT_EQ(stream.reader->Finish().error_code(), grpc::StatusCode::CANCELLED);
+  const absl::Time deadline = absl::Now() + absl::Seconds(10);
+  while (feed.watched() != 0 && absl::Now() < deadline) absl::SleepFor(absl::Milliseconds(10));
+  EXPECT_EQ(feed.watched(), 0);
+
+  Events open = Watch(bob);
+  ASSERT_TRUE(open.reader->Read(&event));  // his open challenge to ann
+  EXPECT_EQ(event.challenge().name(), offered.name());
+  ladder_service_->Stop();
+  EXPECT_FALSE(open.reader->Read(&event));
+  EXPECT_EQ(open.reader->Finish().error_code(), grpc::StatusCode::UNAVAILABLE);
 }
 
 }  // namespace

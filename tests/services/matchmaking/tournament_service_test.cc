@@ -20,6 +20,7 @@
 #include "services/matchmaking/tournament/dutch.h"
 #include "services/matchmaking/tournament/trf.h"
 #include "services/matchmaking/tournament_director.h"
+#include "services/matchmaking/tournament_feed.h"
 #include "services/matchmaking/tournament_logic.h"
 #include "tests/services/matchmaking/matchmaking_test_fixture.h"
 #include "tests/services/service_process.h"
@@ -37,14 +38,43 @@ class TournamentServiceTest : public MatchmakingTest {
         std::make_unique<PgTournamentStore>(store_->pool(), store_->quoted_schema());
     tournament_logic_ = std::make_unique<TournamentLogic>(
         *store_, *tournament_store_, TournamentOptions{.operator_token = kOperatorToken});
-    tournament_service_ = std::make_unique<TournamentServiceImpl>(*tournament_logic_);
+    ASSERT_NO_FATAL_FAILURE(Serve(TournamentWatchOptions()));
+  }
+  // (Re)starts the service and its server with these watch settings.
+  void Serve(const TournamentWatchOptions& watch) {
+    if (tournament_server_ != nullptr) {
+      tournament_service_->Stop();
+      tournament_server_->Shutdown(absl::Seconds(5));
+      tournament_server_.reset();
+    }
+    tournament_service_ = std::make_unique<TournamentServiceImpl>(*tournament_logic_, watch);
     absl::StatusOr<std::unique_ptr<GrpcServer>> server = GrpcServer::Start(
         {.listen_address = "127.0.0.1:0", .services = {tournament_service_.get()}});
     ASSERT_TRUE(server.ok()) << server.status();
     tournament_server_ = *std::move(server);
-    t_ = v1::TournamentService::NewStub(
-        grpc::CreateChannel(absl::StrCat("127.0.0.1:", tournament_server_->port()),
-                            grpc::InsecureChannelCredentials()));
+    t_ = v1::TournamentService::NewStub(Channel(0));
+  }
+  // A channel of its own (`n` apart), so that many streams are not all on one connection.
+  std::shared_ptr<grpc::Channel> Channel(int n) {
+    grpc::ChannelArguments args;
+    args.SetInt(GRPC_ARG_USE_LOCAL_SUBCHANNEL_POOL, 1);
+    args.SetInt("boneyard.test_channel", n);
+    return grpc::CreateCustomChannel(absl::StrCat("127.0.0.1:", tournament_server_->port()),
+                                     grpc::InsecureChannelCredentials(), args);
+  }
+  // An open WatchTournament stream.
+  struct Watcher {
+    std::unique_ptr<grpc::ClientContext> context;
+    std::unique_ptr<grpc::ClientReader<v1::TournamentUpdate>> reader;
+  };
+  Watcher Watch(v1::TournamentService::Stub& stub, const std::string& tournament,
+                std::optional<std::string> token = std::nullopt) {
+    Watcher w;
+    w.context = Context(token);
+    v1::WatchTournamentRequest request;
+    request.set_tournament(tournament);
+    w.reader = stub.WatchTournament(w.context.get(), request);
+    return w;
   }
   void TearDown() override {
     tournament_service_->Stop();
@@ -1094,6 +1124,190 @@ TEST_F(TournamentServiceTest, AnImportedFileContinuesAndBadImportsChangeNothing)
     EXPECT_EQ(round.pairings(i).black(), (*expected)[i].black);
     EXPECT_EQ(round.pairings(i).games_size(), 1);
   }
+}
+
+// WatchTournament at scale: 200 streams on one event share one feed. Each sees every change
+// once and in order (a change sent twice would show where the next one should be), while the
+// feed reads the versions once an interval and builds each change once for the one viewer
+// (the public): its reads follow the time and the changes, not the streams.
+TEST_F(TournamentServiceTest, ManyWatchersShareOneFeedAndSeeEveryChangeOnceInOrder) {
+  const std::vector<std::string> tokens = Players(4);
+  v1::Tournament t;
+  ASSERT_TRUE(Create(Swiss(), &t).ok());
+  v1::Entrant e;
+  ASSERT_TRUE(Register(tokens[0], "", &e).ok());
+  constexpr int kWatchers = 200;
+  std::vector<std::unique_ptr<v1::TournamentService::Stub>> stubs;
+  for (int i = 0; i < 10; ++i) stubs.push_back(v1::TournamentService::NewStub(Channel(i + 1)));
+  std::vector<Watcher> watchers;
+  for (int i = 0; i < kWatchers; ++i) {
+    watchers.push_back(Watch(*stubs[i % stubs.size()], "tournaments/cup"));
+  }
+  for (Watcher& w : watchers) {
+    v1::TournamentUpdate update;
+    ASSERT_TRUE(w.reader->Read(&update));
+    EXPECT_EQ(update.kind(), v1::TournamentUpdate::SNAPSHOT);
+    EXPECT_EQ(update.tournament().entrant_count(), 1);
+  }
+  const TournamentFeed& feed = tournament_service_->feed();
+  EXPECT_EQ(feed.watched(), 1);
+  const int64_t reads_before = feed.reads();
+  const absl::Time began = absl::Now();
+  // Each change is read by every watcher before the next is made, so none is coalesced.
+  for (int entrants = 2; entrants <= 4; ++entrants) {
+    ASSERT_TRUE(Register(tokens[entrants - 1], "", &e).ok());
+    for (Watcher& w : watchers) {
+      v1::TournamentUpdate update;
+      ASSERT_TRUE(w.reader->Read(&update));
+      EXPECT_EQ(update.kind(), v1::TournamentUpdate::CHANGED);
+      EXPECT_EQ(update.tournament().entrant_count(), entrants);
+    }
+  }
+  ASSERT_TRUE(Start(&t).ok());
+  for (Watcher& w : watchers) {
+    v1::TournamentUpdate update;
+    ASSERT_TRUE(w.reader->Read(&update));
+    EXPECT_EQ(update.kind(), v1::TournamentUpdate::ROUND_STARTED);
+    EXPECT_EQ(update.tournament().current_round(), 1);
+  }
+  const int64_t intervals = (absl::Now() - began) / absl::Milliseconds(250);
+  const int64_t reads = feed.reads() - reads_before;
+  // A version read an interval (and one under way), a build for each of the 4 changes, and
+  // slack for the first read of the newly watched event (a build) falling in the window.
+  EXPECT_LE(reads, intervals + 2 + 4 + 4) << "over " << intervals << " intervals";
+  EXPECT_LT(reads, kWatchers);
+  for (Watcher& w : watchers) w.context->TryCancel();
+}
+
+// The feed builds a change once per viewer: a player's stream shows their own seat token,
+// nobody else's; the public's and the operator's streams show none.
+TEST_F(TournamentServiceTest, AWatchersSeatTokenReachesOnlyThatWatcher) {
+  absl::StatusOr<testing::ServiceOnNewDatabase> execution =
+      testing::StartOnNewDatabase(BONEYARD_EXECUTION_BINARY);
+  ASSERT_TRUE(execution.ok()) << execution.status();
+  ExecutionCreator creator(execution->service->target(), execution->service->operator_token());
+  TournamentDirector director(*tournament_store_, creator);
+  const std::vector<std::string> tokens = Players(2);
+  v1::Tournament t;
+  ASSERT_TRUE(Create(Swiss(), &t).ok());
+  v1::Entrant e;
+  ASSERT_TRUE(Register(tokens[0], "", &e).ok());
+  ASSERT_TRUE(Register(tokens[1], "", &e).ok());
+  ASSERT_TRUE(Start(&t).ok());
+  std::vector<Watcher> watchers;
+  watchers.push_back(Watch(*t_, "tournaments/cup", tokens[0]));
+  watchers.push_back(Watch(*t_, "tournaments/cup", tokens[1]));
+  watchers.push_back(Watch(*t_, "tournaments/cup"));
+  watchers.push_back(Watch(*t_, "tournaments/cup", kOperatorToken));
+  for (Watcher& w : watchers) {
+    v1::TournamentUpdate update;
+    ASSERT_TRUE(w.reader->Read(&update));
+    EXPECT_EQ(update.kind(), v1::TournamentUpdate::SNAPSHOT);
+  }
+  // The director creates the game: a change the feed hands to each viewer as they see it.
+  for (int pass = 0; pass < 3; ++pass) ASSERT_TRUE(director.RunPass(absl::Now()).ok());
+  std::vector<v1::Round> seen;
+  for (Watcher& w : watchers) {
+    v1::TournamentUpdate update;
+    do {
+      ASSERT_TRUE(w.reader->Read(&update)) << execution->service->log();
+    } while (update.round().pairings_size() == 0 ||
+             update.round().pairings(0).games_size() == 0 ||
+             update.round().pairings(0).games(0).match().empty());
+    seen.push_back(update.round());
+  }
+  ASSERT_EQ(seen[0].pairings(0).games(0).seat_tokens_size(), 1);
+  ASSERT_EQ(seen[1].pairings(0).games(0).seat_tokens_size(), 1);
+  EXPECT_NE(seen[0].pairings(0).games(0).seat_tokens(0).token(),
+            seen[1].pairings(0).games(0).seat_tokens(0).token());
+  EXPECT_EQ(seen[2].pairings(0).games(0).seat_tokens_size(), 0);
+  EXPECT_EQ(seen[3].pairings(0).games(0).seat_tokens_size(), 0);
+  for (Watcher& w : watchers) w.context->TryCancel();
+}
+
+// Past a cap a new stream ends at once with RESOURCE_EXHAUSTED naming it; the streams within
+// the caps go on, and a stream that ends gives its place back.
+TEST_F(TournamentServiceTest, ACapRefusesTheStreamPastItAndTheOthersGoOn) {
+  ASSERT_NO_FATAL_FAILURE(Serve({.max_per_tournament = 3, .max_per_client = 5}));
+  const std::vector<std::string> tokens = Players(1);
+  v1::Tournament t;
+  ASSERT_TRUE(Create(Swiss(), &t).ok());
+  ASSERT_TRUE(Create(Swiss(), &t, "cup2").ok());
+  auto open = [&](const std::string& tournament, std::vector<Watcher>& into) {
+    into.push_back(Watch(*t_, tournament));
+    v1::TournamentUpdate update;
+    ASSERT_TRUE(into.back().reader->Read(&update));
+    EXPECT_EQ(update.kind(), v1::TournamentUpdate::SNAPSHOT);
+  };
+  auto refused = [&](const std::string& tournament, const std::string& cap) {
+    Watcher w = Watch(*t_, tournament);
+    v1::TournamentUpdate update;
+    EXPECT_FALSE(w.reader->Read(&update));
+    grpc::Status status = w.reader->Finish();
+    EXPECT_EQ(status.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED) << status.error_message();
+    EXPECT_THAT(status.error_message(), HasSubstr(cap));
+  };
+  std::vector<Watcher> cup, cup2;
+  for (int i = 0; i < 3; ++i) ASSERT_NO_FATAL_FAILURE(open("tournaments/cup", cup));
+  refused("tournaments/cup", "--max_watchers_per_tournament");
+  // All from 127.0.0.1: one client, 3 + 2 streams.
+  for (int i = 0; i < 2; ++i) ASSERT_NO_FATAL_FAILURE(open("tournaments/cup2", cup2));
+  refused("tournaments/cup2", "--max_watchers_per_client");
+  v1::Entrant e;
+  ASSERT_TRUE(Register(tokens[0], "", &e).ok());
+  for (Watcher& w : cup) {
+    v1::TournamentUpdate update;
+    ASSERT_TRUE(w.reader->Read(&update));
+    EXPECT_EQ(update.kind(), v1::TournamentUpdate::CHANGED);
+  }
+  cup.back().context->TryCancel();
+  EXPECT_EQ(cup.back().reader->Finish().error_code(), grpc::StatusCode::CANCELLED);
+  cup.pop_back();
+  // Its place comes back once the server has seen it end.
+  const absl::Time deadline = absl::Now() + absl::Seconds(10);
+  bool reopened = false;
+  while (!reopened && absl::Now() < deadline) {
+    Watcher w = Watch(*t_, "tournaments/cup");
+    v1::TournamentUpdate update;
+    if (w.reader->Read(&update)) {
+      reopened = true;
+      w.context->TryCancel();
+    } else {
+      EXPECT_EQ(w.reader->Finish().error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+      absl::SleepFor(absl::Milliseconds(50));
+    }
+  }
+  EXPECT_TRUE(reopened);
+  for (Watcher& w : cup) w.context->TryCancel();
+  for (Watcher& w : cup2) w.context->TryCancel();
+}
+
+// A cancelled stream leaves the feed, which then reads nothing for an event nobody watches;
+// and a stopping service ends the open streams with UNAVAILABLE.
+TEST_F(TournamentServiceTest, ACancelledWatchUnsubscribesAndStoppingEndsTheRest) {
+  ASSERT_NO_FATAL_FAILURE(Serve({.feed_interval = absl::Milliseconds(50)}));
+  v1::Tournament t;
+  ASSERT_TRUE(Create(Swiss(), &t).ok());
+  const TournamentFeed& feed = tournament_service_->feed();
+  Watcher w = Watch(*t_, "tournaments/cup");
+  v1::TournamentUpdate update;
+  ASSERT_TRUE(w.reader->Read(&update));
+  EXPECT_EQ(feed.watched(), 1);
+  w.context->TryCancel();
+  EXPECT_EQ(w.reader->Finish().error_code(), grpc::StatusCode::CANCELLED);
+  const absl::Time deadline = absl::Now() + absl::Seconds(10);
+  while (feed.watched() != 0 && absl::Now() < deadline) absl::SleepFor(absl::Milliseconds(10));
+  ASSERT_EQ(feed.watched(), 0);
+  absl::SleepFor(absl::Milliseconds(200));  // a read under way ends
+  const int64_t reads = feed.reads();
+  absl::SleepFor(absl::Milliseconds(500));  // ten intervals
+  EXPECT_EQ(feed.reads(), reads);
+
+  Watcher open = Watch(*t_, "tournaments/cup");
+  ASSERT_TRUE(open.reader->Read(&update));
+  tournament_service_->Stop();
+  EXPECT_FALSE(open.reader->Read(&update));
+  EXPECT_EQ(open.reader->Finish().error_code(), grpc::StatusCode::UNAVAILABLE);
 }
 
 }  // namespace
