@@ -9,7 +9,8 @@ packages=(
   build-essential     # gcc/g++, make
   cmake
   ninja-build
-  clang               # the clang-thread-safety build
+  clang               # the sanitized build (with -Wthread-safety) and the fuzz build
+  libclang-rt-14-dev  # clang's ASan, UBSan and libFuzzer runtimes
   libabsl-dev
   nlohmann-json3-dev
   libgtest-dev

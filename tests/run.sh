@@ -172,7 +172,7 @@ print_summary() {
     echo "  $line"
   done
   if ((skip_sanitize)); then
-    echo "!!!! sanitizer and clang-thread-safety stages were SKIPPED (BONEYARD_SKIP_SANITIZE=1)"
+    echo "!!!! the sanitized (and thread-safety) and fuzz stages were SKIPPED (BONEYARD_SKIP_SANITIZE=1)"
   fi
   if ((failed)); then
     echo "==== tests/run.sh: FAILED"

@@ -11,7 +11,7 @@ import {
   ARTIFACTS, OPERATOR_TOKEN, WEB, createQueue, matchId, openEvents, operator, player, readEvents,
   until,
 } from './lib.mjs';
-import { checkSeatPayloads } from './leak_check.mjs';
+import { checkSeatPayloads, replayHoldings, tilesIn } from './leak_check.mjs';
 
 let browser;
 
@@ -372,11 +372,28 @@ test('an operator creates a queue in the page and sees it; leaderboards, a playe
   await page.getByTestId('replay-step').waitFor();
   assert.equal(await page.getByTestId('replay-step').innerText(), '0');
   assert.equal(await page.getByTestId('replay-hand').count(), 2);
-  await page.getByTestId('replay-forward').click();
-  assert.equal(await page.getByTestId('replay-step').innerText(), '1');
-  await page.keyboard.press('End');
-  await until('the last step', async () =>
-    Number(await page.getByTestId('replay-step').innerText()) > 10);
+  // Every seat's tiles the page shows, at every step, are those the record's deals and actions
+  // leave in that seat's hand, rebuilt here without the services' code.
+  const viewer = await operator();
+  const record = (await viewer.call('GET', `/api/matches/${matchId(match)}/record`)).json;
+  const replay = (await viewer.call('GET', `/api/replays/${matchId(match)}`)).json;
+  const holdings = replayHoldings(record);
+  const shownHands = () => page.getByTestId('replay-hand').evaluateAll((items) => items.map(
+    (li) => [...li.querySelectorAll('svg.domino')].map(
+      (svg) => svg.getAttribute('aria-label').replace(' (second set)', "'"))));
+  for (let i = 0; i < replay.steps.length; i++) {
+    if (i > 0) await page.getByTestId('replay-forward').click();
+    await until(`step ${i}`, async () =>
+      Number(await page.getByTestId('replay-step').innerText()) === i);
+    const at = holdings.get(`${replay.steps[i].round}:${i}`);
+    assert.ok(at, `the record has no round ${replay.steps[i].round} at step ${i}`);
+    const shown = await shownHands();
+    assert.equal(shown.length, at.hands.length);
+    shown.forEach((tiles, seat) => assert.deepEqual(
+      tiles.map((t) => [...tilesIn(t)][0]).sort(), [...at.hands[seat]].sort(),
+      `seat ${seat}'s tiles on the page at step ${i}`));
+  }
+  assert.ok(replay.steps.length > 10);
   await shot(page, '15-replay');
   await context.close();
 });
