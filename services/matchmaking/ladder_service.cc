@@ -105,7 +105,7 @@ class LadderServiceImpl::EventStream final : public grpc::ServerWriteReactor<v1:
 
   void Begin() {
     std::shared_ptr<EventStream> self = shared_from_this();
-    if (service_.stopping() || !service_.workers_.Post([self] { self->Open(); })) {
+    if (service_.streams_.stopping() || !service_.workers_.Post([self] { self->Open(); })) {
       End(Stopping());
     }
   }
@@ -190,13 +190,13 @@ class LadderServiceImpl::EventStream final : public grpc::ServerWriteReactor<v1:
         service_.caps_.Release(absl::StrCat("players/", *player_), client_);
       }
     }
-    service_.Forget(this);
+    service_.streams_.Forget(this);
   }
 
  private:
   // On a worker: the token, the caps, the subscription and the backlog.
   void Open() {
-    if (service_.stopping()) return End(Stopping());
+    if (service_.streams_.stopping()) return End(Stopping());
     absl::StatusOr<std::string> player = service_.logic_.Watcher(token_);
     if (!player.ok()) return End(ToGrpcStatus(player.status()));
     absl::Status capped;
@@ -219,7 +219,7 @@ class LadderServiceImpl::EventStream final : public grpc::ServerWriteReactor<v1:
 
   // On a worker: the events after the last one queued.
   void CatchUp() {
-    if (service_.stopping()) return End(Stopping());
+    if (service_.streams_.stopping()) return End(Stopping());
     std::string player;
     int64_t after = 0;
     {
@@ -326,38 +326,15 @@ LadderServiceImpl::~LadderServiceImpl() {
 grpc::ServerWriteReactor<v1::LadderEvent>* LadderServiceImpl::WatchEvents(
     grpc::CallbackServerContext* context, const v1::WatchEventsRequest* request) {
   auto stream = std::make_shared<EventStream>(*this, *context, *request);
-  {
-    absl::MutexLock lock(&mu_);
-    streams_[stream.get()] = stream;
-  }
+  streams_.Add(stream);
   stream->Begin();
   return stream.get();
 }
 
 void LadderServiceImpl::Stop() {
-  std::vector<std::shared_ptr<EventStream>> open;
-  {
-    absl::MutexLock lock(&mu_);
-    stopping_ = true;
-    for (const auto& [key, stream] : streams_) open.push_back(stream);
-  }
-  for (const std::shared_ptr<EventStream>& stream : open) stream->End(Stopping());
+  for (const std::shared_ptr<EventStream>& stream : streams_.Stop()) stream->End(Stopping());
   workers_.Stop();  // the reads already queued run now and end their streams the same way
   feed_.Stop();
-}
-
-bool LadderServiceImpl::stopping() const {
-  absl::MutexLock lock(&mu_);
-  return stopping_;
-}
-
-void LadderServiceImpl::Forget(const EventStream* stream) {
-  std::shared_ptr<EventStream> last;  // released after the lock
-  absl::MutexLock lock(&mu_);
-  auto it = streams_.find(stream);
-  if (it == streams_.end()) return;
-  last = std::move(it->second);
-  streams_.erase(it);
 }
 
 }  // namespace boneyard::matchmaking

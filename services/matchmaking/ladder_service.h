@@ -15,7 +15,6 @@
 
 #include "boneyard/v1/ladder.grpc.pb.h"
 #include "absl/base/thread_annotations.h"
-#include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "services/matchmaking/ladder_feed.h"
 #include "services/matchmaking/ladder_logic.h"
@@ -77,16 +76,12 @@ class LadderServiceImpl final
 
  private:
   class EventStream;
-  void Forget(const EventStream* stream);
-  bool stopping() const;
 
   LadderLogic& logic_;
   LadderFeed feed_;
   StreamCaps caps_;
-  mutable absl::Mutex mu_;
-  bool stopping_ ABSL_GUARDED_BY(mu_) = false;
   // Every open stream, owned here until its OnDone.
-  std::map<const EventStream*, std::shared_ptr<EventStream>> streams_ ABSL_GUARDED_BY(mu_);
+  StreamRegistry<EventStream> streams_;
   // Last: destroyed first, so no read runs on a half-destroyed service.
   StreamWorkers workers_;
 };

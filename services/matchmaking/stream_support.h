@@ -18,6 +18,7 @@
 #include <deque>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <thread>
@@ -76,6 +77,43 @@ class StreamCaps {
   absl::Mutex mu_;
   std::map<std::string, int> resources_ ABSL_GUARDED_BY(mu_);
   std::map<std::string, int> clients_ ABSL_GUARDED_BY(mu_);
+};
+
+// The open streams of one RPC, each owned here from its start to its OnDone (a reactor must
+// outlive gRPC's last call to it), so that a stopping service can end them all.
+template <typename Stream>
+class StreamRegistry {
+ public:
+  void Add(std::shared_ptr<Stream> stream) {
+    absl::MutexLock lock(&mu_);
+    streams_[stream.get()] = std::move(stream);
+  }
+  // From the stream's OnDone.
+  void Forget(const Stream* stream) {
+    std::shared_ptr<Stream> last;  // released after the lock: it may be the last reference
+    absl::MutexLock lock(&mu_);
+    auto it = streams_.find(stream);
+    if (it == streams_.end()) return;
+    last = std::move(it->second);
+    streams_.erase(it);
+  }
+  // stopping() from now on; returns the streams open now, for the caller to end.
+  std::vector<std::shared_ptr<Stream>> Stop() {
+    std::vector<std::shared_ptr<Stream>> open;
+    absl::MutexLock lock(&mu_);
+    stopping_ = true;
+    for (const auto& [key, stream] : streams_) open.push_back(stream);
+    return open;
+  }
+  bool stopping() const {
+    absl::MutexLock lock(&mu_);
+    return stopping_;
+  }
+
+ private:
+  mutable absl::Mutex mu_;
+  std::map<const Stream*, std::shared_ptr<Stream>> streams_ ABSL_GUARDED_BY(mu_);
+  bool stopping_ ABSL_GUARDED_BY(mu_) = false;
 };
 
 // Who a stream counts against for the per-client cap: the token's player when there is one,

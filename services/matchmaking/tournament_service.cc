@@ -130,7 +130,7 @@ class TournamentServiceImpl::WatchStream final
 
   void Begin() {
     std::shared_ptr<WatchStream> self = shared_from_this();
-    if (service_.stopping() || !service_.workers_.Post([self] { self->Open(); })) {
+    if (service_.streams_.stopping() || !service_.workers_.Post([self] { self->Open(); })) {
       End(Stopping());
     }
   }
@@ -199,7 +199,7 @@ class TournamentServiceImpl::WatchStream final
         service_.caps_.Release(Resource(), client_);
       }
     }
-    service_.Forget(this);
+    service_.streams_.Forget(this);
   }
 
  private:
@@ -210,7 +210,7 @@ class TournamentServiceImpl::WatchStream final
 
   // On a worker: everything that blocks.
   void Open() {
-    if (service_.stopping()) return End(Stopping());
+    if (service_.streams_.stopping()) return End(Stopping());
     absl::StatusOr<TournamentLogic::WatchTarget> target =
         service_.logic_.WatchTargetOf(token_, request_);
     if (!target.ok()) return End(ToGrpcStatus(target.status()));
@@ -295,39 +295,18 @@ TournamentServiceImpl::~TournamentServiceImpl() {
 grpc::ServerWriteReactor<v1::TournamentUpdate>* TournamentServiceImpl::WatchTournament(
     grpc::CallbackServerContext* context, const v1::WatchTournamentRequest* request) {
   auto stream = std::make_shared<WatchStream>(*this, *context, *request);
-  {
-    absl::MutexLock lock(&mu_);
-    streams_[stream.get()] = stream;
-  }
+  streams_.Add(stream);
   stream->Begin();
   return stream.get();
 }
 
 void TournamentServiceImpl::Stop() {
-  std::vector<std::shared_ptr<WatchStream>> open;
-  {
-    absl::MutexLock lock(&mu_);
-    stopping_ = true;
-    for (const auto& [key, stream] : streams_) open.push_back(stream);
+  for (const std::shared_ptr<WatchStream>& stream : streams_.Stop()) {
+    stream->End(WatchStreamStopping());
   }
-  for (const std::shared_ptr<WatchStream>& stream : open) stream->End(WatchStreamStopping());
   // The starts already queued run now and end their streams the same way.
   workers_.Stop();
   feed_.Stop();
-}
-
-bool TournamentServiceImpl::stopping() const {
-  absl::MutexLock lock(&mu_);
-  return stopping_;
-}
-
-void TournamentServiceImpl::Forget(const WatchStream* stream) {
-  std::shared_ptr<WatchStream> last;  // released after the lock
-  absl::MutexLock lock(&mu_);
-  auto it = streams_.find(stream);
-  if (it == streams_.end()) return;
-  last = std::move(it->second);
-  streams_.erase(it);
 }
 
 }  // namespace boneyard::matchmaking

@@ -14,7 +14,6 @@
 
 #include "boneyard/v1/tournament.grpc.pb.h"
 #include "absl/base/thread_annotations.h"
-#include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "services/matchmaking/stream_support.h"
 #include "services/matchmaking/tournament_feed.h"
@@ -90,17 +89,12 @@ class TournamentServiceImpl final
 
  private:
   class WatchStream;
-  // Called by a stream as it ends.
-  void Forget(const WatchStream* stream);
-  bool stopping() const;
 
   TournamentLogic& logic_;
   TournamentFeed feed_;
   StreamCaps caps_;
-  mutable absl::Mutex mu_;
-  bool stopping_ ABSL_GUARDED_BY(mu_) = false;
   // Every open stream, owned here until its OnDone.
-  std::map<const WatchStream*, std::shared_ptr<WatchStream>> streams_ ABSL_GUARDED_BY(mu_);
+  StreamRegistry<WatchStream> streams_;
   // Last: destroyed first, so no start runs on a half-destroyed service.
   StreamWorkers workers_;
 };
