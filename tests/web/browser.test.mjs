@@ -8,8 +8,8 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import {
-  ARTIFACTS, OPERATOR_TOKEN, WEB, createQueue, matchId, openEvents, operator, player, readEvents,
-  until,
+  ARTIFACTS, OPERATOR_TOKEN, WEB, cli, createQueue, matchId, openEvents, operator, player,
+  readEvents, until,
 } from './lib.mjs';
 import { checkSeatPayloads, replayHoldings, tilesIn } from './leak_check.mjs';
 
@@ -269,6 +269,29 @@ test('a person plays a whole Muggins match against a bot in the page; an illegal
     /hidden tiles/);
   await context.close();
 });
+
+test('a person whose token is rotated while playing is taken to the sign-in page, told why',
+  async () => {
+    const queue = `rot${process.pid}`;
+    createQueue(queue, 'muggins', ['--format', 'duel', '--bot-fill', '0s', '--bot', 'greedy',
+      '--casual']);
+    const { context, page } = await recordingPage({ viewport: { width: 1280, height: 900 } });
+    const id = `rotated${process.pid}`;
+    await registerInPage(page, id);
+    const tid = await joinQueue(page, queue);
+    // Rotated elsewhere (by the operator here): the page is not asked anything.
+    cli(['player', 'rotate-token', id]);
+    const notice = page.locator('p.notice');
+    await notice.waitFor({ timeout: 15000 });
+    assert.match(await notice.innerText(),
+      /^You were signed out: this player's token was rotated or revoked; sign in with the new token\.$/);
+    await page.getByTestId('player-form').waitFor();
+    await shot(page, '08c-signed-out-after-rotation');
+    // The seat plays no more from this browser.
+    const r = await page.evaluate(async (t) => (await fetch(`/api/tickets/${t}`)).status, tid);
+    assert.equal(r, 401);
+    await context.close();
+  });
 
 test('a person plays a whole Forty-Two hand with three bots in the page; no hidden tile '
   + 'reaches the page', async () => {

@@ -17,9 +17,15 @@ export function setCsrfToken(token) {
   csrfToken = token || '';
 }
 
-// Lets the app drop a session the server no longer knows (expired, signed out elsewhere).
+// Lets the app drop a session the server no longer knows (expired, signed out elsewhere, its
+// player's token rotated); `fn` gets the server's message.
 export function setUnauthenticatedHandler(fn) {
   onUnauthenticated = fn;
+}
+
+// A live stream ended because the session is over (events.js).
+export function sessionEnded(message) {
+  onUnauthenticated(message);
 }
 
 export async function request(method, path, body) {
@@ -48,7 +54,7 @@ export async function request(method, path, body) {
     const error = data && data.error;
     const code = (error && error.code) || `HTTP_${response.status}`;
     const message = (error && error.message) || response.statusText || 'Request failed';
-    if (response.status === 401 && path !== '/api/session') onUnauthenticated();
+    if (response.status === 401 && path !== '/api/session') onUnauthenticated(message);
     throw new ApiError(code, message, response.status);
   }
   return data;

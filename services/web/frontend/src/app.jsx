@@ -46,6 +46,8 @@ export function App() {
   const { path, query } = useLocation();
   // undefined while GET /api/session is under way, null when signed out.
   const [session, setSession] = useState(undefined);
+  // Why the server ended the session, when it did ("signed out: ..."), for the sign-in page.
+  const [endedBecause, setEndedBecause] = useState('');
 
   const adopt = (value) => {
     setCsrfToken(value ? value.csrf_token : '');
@@ -53,11 +55,15 @@ export function App() {
   };
 
   useEffect(() => {
-    setUnauthenticatedHandler(() => adopt(null));
+    setUnauthenticatedHandler((message) => {
+      if (message && message.startsWith('signed out')) setEndedBecause(message);
+      adopt(null);
+    });
     get('/api/session').then(adopt, () => adopt(null));
   }, []);
 
   const onSignedIn = (value) => {
+    setEndedBecause('');
     adopt(value);
     const page = pages[matchRoute(location.pathname).name];
     if (!page || !allows(page, value.role)) navigate(home(value.role), { replace: true });
@@ -96,7 +102,9 @@ export function App() {
     body = null;
   } else if (!session) {
     const who = { operator: 'an operator', player: 'a player', any: 'an operator or a player' };
-    const notice = page ? `Sign in as ${who[page.role]} to see this page.` : '';
+    const notice = endedBecause
+      ? `You were ${endedBecause}.`
+      : page ? `Sign in as ${who[page.role]} to see this page.` : '';
     body = <SignIn onSignedIn={onSignedIn} notice={notice} />;
   } else if (!allows(page, session.role)) {
     body = (

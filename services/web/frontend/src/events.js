@@ -8,6 +8,7 @@
 //     first reaches the `error` handler.
 //   - `end` means the stream is over; we close, or EventSource would reconnect and replay it.
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { sessionEnded } from './api.js';
 
 // Status values: 'connecting', 'open', 'reconnecting', 'ended', 'failed'.
 export function subscribe(url, handlers, onStatus = () => {}) {
@@ -42,6 +43,8 @@ export function subscribe(url, handlers, onStatus = () => {}) {
       const error = (data && data.error) || { code: 'UNKNOWN', message: 'stream failed' };
       if (handlers.error) handlers.error(error);
       finish('failed');
+      // The session is over (its player's token rotated, say): back to the sign-in page.
+      if (error.code === 'UNAUTHENTICATED') sessionEnded(error.message);
       return;
     }
     // A connection error: EventSource retries unless the response was not an event stream
