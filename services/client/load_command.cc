@@ -311,6 +311,11 @@ void LoadRun::StartCreate(std::optional<v1::CreateMatchRequest> again, absl::Tim
     request.set_request_id(absl::StrCat(run_id_, "-", next_request_++));
   }
   ++creating_;
+  const bool resending = again.has_value();
+  // The copy kept to send again is made before the call: a call's arguments are evaluated in
+  // an unspecified order, and clang moved `request` into Start before the callback captured
+  // it, so every creation sent again went out empty ("game: is empty").
+  auto kept = std::make_shared<const v1::CreateMatchRequest>(request);
   v1::ExecutionService::Stub& stub = *stubs_[next_stub_++ % stubs_.size()];
   QueuedUnaryCall<v1::CreateMatchRequest, v1::CreateMatchResponse>::Start(
       queues_->Pick(), config_.operator_token, std::move(request),
@@ -318,16 +323,15 @@ void LoadRun::StartCreate(std::optional<v1::CreateMatchRequest> again, absl::Tim
               grpc::CompletionQueue* queue) {
         return stub.PrepareAsyncCreateMatch(context, request, queue);
       },
-      [this, request, first_sent](const grpc::Status& status,
-                                  v1::CreateMatchResponse& response) {
+      [this, kept, first_sent](const grpc::Status& status, v1::CreateMatchResponse& response) {
         auto created = std::make_unique<Created>();
         created->status = status;
         created->response.Swap(&response);
-        created->request = request;
+        created->request = *kept;
         created->first_sent = first_sent;
         Post(Event{std::move(created), -1});
       },
-      /*wait_for_ready=*/again.has_value());
+      /*wait_for_ready=*/resending);
 }
 
 void LoadRun::StartPlayers(const v1::CreateMatchResponse& response) {
