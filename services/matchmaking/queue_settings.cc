@@ -23,9 +23,7 @@ absl::Status Invalid(absl::string_view field, absl::string_view why) {
 }
 
 absl::Status CheckWait(absl::string_view field, const google::protobuf::Duration& d) {
-  if (absl::Status s = validation::CheckDuration(field, d); !s.ok()) return s;
-  if (FromDuration(d) < absl::ZeroDuration()) return Invalid(field, "is negative");
-  return absl::OkStatus();
+  return validation::CheckNonNegativeDuration(field, d, absl::InfiniteDuration());
 }
 
 // The game made from the queue's rules for `players` seats: its error names the option.
@@ -149,8 +147,7 @@ absl::Status CheckQueueSettings(const v1::Queue& queue) {
            {"queue.format.free_for_all.short_table_after",
             &queue.format().free_for_all().short_table_after()},
            {"queue.bot_fill.after", &queue.bot_fill().after()},
-           {"queue.max_wait", &queue.max_wait()},
-           {"queue.clock.per_move", &clock.per_move()}}) {
+           {"queue.max_wait", &queue.max_wait()}}) {
     if (absl::Status s = CheckWait(field, *duration); !s.ok()) return s;
   }
   if (absl::Status s = validation::CheckNonNegativeDuration("queue.clock.per_move",

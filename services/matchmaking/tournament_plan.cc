@@ -625,14 +625,14 @@ absl::StatusOr<std::array<std::vector<int>, 2>> SideSeats(const v1::Tournament& 
                                          " players here); leave it out"));
     }
   }
-  std::map<std::string, OptionValue> others = *values;
-  others.erase("players");
   if (has_players) (*values)["players"] = seated;
   absl::StatusOr<std::shared_ptr<const Game>> game =
       DefaultRegistry().CreateGame(spec->name, *values);
   if (!game.ok()) {
     // The rules alone, at the game's own number of players, tell whose error it is: the
     // table's size (team_size) or the other options (rules).
+    std::map<std::string, OptionValue> others = *values;
+    others.erase("players");
     if (has_players && DefaultRegistry().CreateGame(spec->name, others).ok()) {
       return InvalidSetting("team_size",
                             absl::StrCat(settings.game(), " cannot seat two sides of ", team_size,
